@@ -1,0 +1,71 @@
+// Simulator speed. Full-size runs report wall time, simulated L2 sector requests per second and
+// peak memory; component benchmarks isolate the hot paths. Run: build/gpumemsim_bench
+//   --benchmark_filter=Gemm8192   (the docs/performance.md number)
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+
+#include <string>
+
+#include "api/simulation.h"
+#include "model/bandwidth_server.h"
+#include "model/tag_array.h"
+#include "stats/metrics.h"
+
+namespace {
+
+std::string src(const std::string& rel) { return std::string(GPUMEMSIM_SOURCE_DIR) + "/" + rel; }
+
+double peak_rss_mib() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
+void run_gemm(benchmark::State& state, const std::string& gpu, const std::vector<std::string>& sets) {
+  auto cfg = gms::load_configs({src("configs/gpus/" + gpu), src("configs/workloads/gemm-8192-grouped8.yaml"), sets});
+  double sectors = 0, sim_us = 0;
+  for (auto _ : state) {
+    auto run = gms::simulate(cfg);
+    auto m = gms::compute_metrics(run.result, cfg.gpu.value, *run.kernel);
+    sectors = gms::find_metric(m, "lts__t_sectors.sum")->value;
+    sim_us = gms::find_metric(m, "gpu__time_duration.sum")->value / 1e3;
+  }
+  state.counters["l2_sectors"] = sectors;
+  state.counters["l2_sectors_per_s"] = benchmark::Counter(sectors, benchmark::Counter::kIsRate);
+  state.counters["simulated_us"] = sim_us;
+  state.counters["peak_rss_MiB"] = peak_rss_mib();
+}
+
+void BM_Gemm8192_H100(benchmark::State& s) { run_gemm(s, "h100.yaml", {}); }
+void BM_Gemm8192_H100_Wave(benchmark::State& s) { run_gemm(s, "h100.yaml", {"workload.cta_limit=264"}); }
+
+void BM_TagArrayAccess(benchmark::State& state) {
+  gms::TagArray t(640 * 1024, 128, 32, 16, gms::Replacement::kLru);
+  std::uint64_t i = 0;
+  for (auto _ : state) {
+    gms::Addr line = (i * 0x9E3779B97F4A7C15ull >> 20) << 7;
+    auto a = t.access(static_cast<std::uint32_t>(i % t.sets()), line, 0xF, false, i);
+    if (a.miss) t.fill(a.slot, a.miss, i + 100);
+    benchmark::DoNotOptimize(a);
+    ++i;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void BM_BandwidthServer(benchmark::State& state) {
+  gms::BandwidthServer s(1024.0 / 48);
+  gms::Tick t = 0;
+  for (auto _ : state) {
+    t += 700;
+    benchmark::DoNotOptimize(s.serve(t + (t * 7919 % 50000), 128));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+}  // namespace
+
+BENCHMARK(BM_Gemm8192_H100)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_Gemm8192_H100_Wave)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_TagArrayAccess);
+BENCHMARK(BM_BandwidthServer);
+BENCHMARK_MAIN();

@@ -1,0 +1,77 @@
+#include "api/simulation.h"
+
+#include "common/error.h"
+#include "config/config_tree.h"
+#include "config/gpu_schema.h"
+#include "config/workload_schema.h"
+#include "workload/gemm_kernel.h"
+
+namespace gms {
+namespace {
+
+struct Override {
+  std::string target;  // "gpu" | "workload"
+  std::string path;
+  std::string value;
+  std::string text;
+};
+
+Override parse_override(const std::string& text) {
+  auto eq = text.find('=');
+  auto dot = text.find('.');
+  if (eq == std::string::npos || dot == std::string::npos || dot > eq)
+    throw ConfigError("--set " + text + ": expected gpu.KEY=VALUE or workload.KEY=VALUE");
+  Override o{text.substr(0, dot), text.substr(dot + 1, eq - dot - 1), text.substr(eq + 1), text};
+  if (o.target != "gpu" && o.target != "workload")
+    throw ConfigError("--set " + text + ": the key must start with 'gpu.' or 'workload.'");
+  if (o.path.empty()) throw ConfigError("--set " + text + ": empty key");
+  return o;
+}
+
+}  // namespace
+
+LoadedConfigs load_configs(const ConfigInputs& in) {
+  std::vector<Override> overrides;
+  for (const auto& s : in.overrides) overrides.push_back(parse_override(s));
+  LoadedConfigs out;
+  ConfigNode gpu_doc = read_yaml_file(in.gpu_file);
+  ConfigNode wl_doc;
+  if (!in.workload_file.empty()) wl_doc = read_yaml_file(in.workload_file);
+  for (const auto& o : overrides) {
+    SourceMark mark{"--set " + o.text, 0, 0};
+    if (o.target == "gpu") {
+      gpu_doc.set_path(o.path, o.value, mark);
+    } else {
+      if (in.workload_file.empty()) throw ConfigError("--set " + o.text + ": no --workload was given");
+      wl_doc.set_path(o.path, o.value, mark);
+    }
+  }
+  out.gpu = bind(gpu_schema(), gpu_doc);
+  validate_gpu(out.gpu, in.gpu_file);
+  if (!in.workload_file.empty()) {
+    out.workload = bind_workload(wl_doc, in.workload_file);
+    out.has_workload = true;
+  }
+  return out;
+}
+
+std::unique_ptr<Kernel> make_kernel(const WorkloadConfig& w, const GpuConfig& gpu) {
+  if (w.kind == "gemm") return std::make_unique<GemmKernel>(w.gemm, gpu, w.source_dir);
+  throw ConfigError("workload kind '" + w.kind + "' has no kernel");
+}
+
+RunOutput simulate(const LoadedConfigs& cfg, const RunOptions& opt) {
+  SIM_ASSERT(cfg.has_workload, "simulate() needs a workload");
+  RunOutput out;
+  out.kernel = make_kernel(cfg.workload.value, cfg.gpu.value);
+  Engine engine(cfg.gpu.value, *out.kernel);
+  if (opt.timeline_bucket_cycles > 0) {
+    out.timeline = std::make_unique<Timeline>(cfg.gpu.value.sm.count, opt.timeline_bucket_cycles);
+    engine.set_timeline(out.timeline.get());
+  }
+  if (opt.progress) engine.set_progress(opt.progress);
+  out.result = engine.run();
+  return out;
+}
+
+}  // namespace gms

@@ -1,0 +1,46 @@
+#pragma once
+// The library's front door: YAML files (+ --set overrides) -> bound configs -> kernel -> engine ->
+// result. The CLI, the benchmark and the tests all go through here.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/gpu_config.h"
+#include "config/param.h"
+#include "config/workload_config.h"
+#include "model/engine.h"
+#include "workload/program.h"
+
+namespace gms {
+
+struct ConfigInputs {
+  std::string gpu_file;
+  std::string workload_file;            // may be empty for GPU-only commands
+  std::vector<std::string> overrides;   // "gpu.l2.size=40MiB", "workload.cta_order.group_m=8"
+};
+
+struct LoadedConfigs {
+  Bound<GpuConfig> gpu;
+  Bound<WorkloadConfig> workload;
+  bool has_workload = false;
+};
+
+// Throws ConfigError for any user mistake, naming file:line:col (or the --set text) and the key.
+LoadedConfigs load_configs(const ConfigInputs& in);
+
+std::unique_ptr<Kernel> make_kernel(const WorkloadConfig& w, const GpuConfig& gpu);
+
+struct RunOptions {
+  std::uint64_t timeline_bucket_cycles = 0;  // 0 = no timeline
+  ProgressFn progress;
+};
+
+struct RunOutput {
+  SimResult result;
+  std::unique_ptr<Kernel> kernel;
+  std::unique_ptr<Timeline> timeline;
+};
+
+RunOutput simulate(const LoadedConfigs& cfg, const RunOptions& opt = {});
+
+}  // namespace gms

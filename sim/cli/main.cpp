@@ -1,0 +1,42 @@
+// gpumemsim command line. Each subcommand parses its own options; user errors end with one line on
+// stderr and exit code 2, internal errors abort from SIM_ASSERT.
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "common/error.h"
+
+namespace {
+
+const char* kUsage =
+    "gpumemsim - cycle-approximate GPU memory-hierarchy simulator\n"
+    "\n"
+    "usage: gpumemsim <command> [options]   (gpumemsim <command> --help for its options)\n"
+    "\n"
+    "commands:\n"
+    "  run            simulate a workload on a GPU; print a summary, write stats.json and ctas.csv\n"
+    "  config show    print the resolved configuration of a GPU (and workload)\n"
+    "  config docs    list every configuration parameter with its unit, default and meaning\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::cout << kUsage;
+    return args.empty() ? 2 : 0;
+  }
+  std::string cmd = args[0];
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  try {
+    if (cmd == "run") return gms::cli::cmd_run(rest);
+    if (cmd == "config") return gms::cli::cmd_config(rest);
+    std::cerr << "gpumemsim: unknown command '" << cmd << "'\n\n" << kUsage;
+    return 2;
+  } catch (const gms::ConfigError& e) {
+    std::cerr << "gpumemsim: error: " << e.what() << "\n";
+    return 2;
+  }
+}

@@ -1,0 +1,90 @@
+#pragma once
+// Plain, stateless description of a GPU. Filled from YAML by gpu_schema(); read by the model builder.
+// Units: bytes, bytes/second, hertz, cycles of the SM clock.
+#include <cstdint>
+#include <string>
+
+namespace gms {
+
+struct SmConfig {
+  int count = 0;
+  int warp_size = 32;
+  int max_warps = 64;
+  int max_ctas = 32;
+  std::int64_t registers = 65536;       // 32-bit registers per SM
+  int max_registers_per_thread = 255;
+  int register_alloc_unit = 256;        // registers are allocated per warp in this granularity
+  std::int64_t shared_mem = 0;          // bytes of shared memory usable by CTAs per SM
+  std::int64_t shared_mem_per_cta = 0;  // largest opt-in allocation of one CTA
+  std::int64_t shared_mem_reserved_per_cta = 0;
+  int subpartitions = 4;                // warp schedulers per SM, one issue per cycle each
+  std::string warp_scheduler = "gto";
+  double fma_flops_per_cycle = 0;       // fp32 FMA FLOP/cycle/SM (2 per FMA lane)
+  double tensor_fp16_flops_per_cycle = 0;
+  double tensor_bf16_flops_per_cycle = 0;
+  double tensor_fp8_flops_per_cycle = 0;
+  double tensor_tf32_flops_per_cycle = 0;
+  double lsu_bytes_per_cycle = 128;     // L1/LSU data path per SM
+};
+
+struct L1Config {
+  std::int64_t size = 0;
+  int line = 128;
+  int sector = 32;
+  int assoc = 4;
+  std::uint64_t hit_latency = 33;
+  int mshrs = 256;  // outstanding sector misses per SM
+  std::string replacement = "lru";
+};
+
+struct IcntConfig {
+  std::uint64_t latency = 100;        // SM -> L2 slice, one way, unloaded
+  double sm_bytes_per_cycle = 64;     // reply data into one SM
+};
+
+struct L2Config {
+  std::int64_t size = 0;
+  int line = 128;
+  int sector = 32;
+  int assoc = 16;
+  int slices = 0;
+  std::uint64_t hit_latency = 0;  // end to end, as one SM's pointer chase sees it
+  double slice_bytes_per_cycle = 64;
+  std::string hash = "xor";
+  std::string replacement = "lru";
+  int partitions = 1;
+  std::string partition_mode = "none";  // none | far_latency | replicate
+  std::uint64_t far_extra_latency = 0;
+  double fabric_bytes_per_cycle = 0;    // between partitions, total; 0 = unlimited
+  std::string sm_partition_map = "halves";
+};
+
+struct DramConfig {
+  double bandwidth = 0;        // theoretical peak, bytes/s
+  double efficiency = 0.9;     // sustained fraction of the peak
+  int channels = 0;
+  std::uint64_t latency = 0;   // end to end, unloaded
+  std::int64_t interleave = 256;
+  int access_granularity = 32;  // bytes fetched per missing sector group
+};
+
+struct LaunchConfig {
+  std::uint64_t kernel_overhead = 0;  // cycles added to the kernel's duration
+  std::uint64_t cta_launch_latency = 0;
+  std::string dispatch = "round_robin";
+};
+
+struct GpuConfig {
+  std::string name;
+  double sm_clock = 0;  // Hz
+  SmConfig sm;
+  L1Config l1;
+  IcntConfig icnt;
+  L2Config l2;
+  DramConfig dram;
+  LaunchConfig launch;
+};
+
+
+
+}  // namespace gms

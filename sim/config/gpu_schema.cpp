@@ -1,0 +1,198 @@
+// Declaration of every GPU parameter, and the cross-field checks that one parameter alone cannot make.
+#include "config/gpu_schema.h"
+
+#include "common/error.h"
+#include "model/policy_registry.h"
+
+namespace gms {
+namespace {
+
+using Q = Quantity;
+using G = GpuConfig;
+constexpr double kBig = 1e18;
+
+Schema<GpuConfig> make_schema() {
+  Schema<GpuConfig> s;
+  s.name = "gpu";
+  auto& p = s.params;
+  p.push_back(text_param<G>("name", "", true, "name printed in reports", [](G& c) -> auto& { return c.name; }));
+  p.push_back(quantity_param<G>("clock.sm", Q::kFrequency, "", 1e6, 1e10, "SM clock the model counts cycles in",
+                                [](G& c) -> auto& { return c.sm_clock; }));
+  // --- SM
+  p.push_back(quantity_param<G>("sm.count", Q::kInteger, "", 1, 4096, "streaming multiprocessors (CUs)",
+                                [](G& c) -> auto& { return c.sm.count; }));
+  p.push_back(quantity_param<G>("sm.warp_size", Q::kInteger, "32", 1, 64, "threads per warp (64 = wavefront)",
+                                [](G& c) -> auto& { return c.sm.warp_size; }));
+  p.push_back(quantity_param<G>("sm.max_warps", Q::kInteger, "64", 1, 1024, "resident warps per SM",
+                                [](G& c) -> auto& { return c.sm.max_warps; }));
+  p.push_back(quantity_param<G>("sm.max_ctas", Q::kInteger, "32", 1, 1024, "resident CTAs per SM",
+                                [](G& c) -> auto& { return c.sm.max_ctas; }));
+  p.push_back(quantity_param<G>("sm.registers", Q::kInteger, "65536", 1, 1 << 24, "32-bit registers per SM",
+                                [](G& c) -> auto& { return c.sm.registers; }));
+  p.push_back(quantity_param<G>("sm.max_registers_per_thread", Q::kInteger, "255", 1, 1024,
+                                "registers one thread may use before spilling",
+                                [](G& c) -> auto& { return c.sm.max_registers_per_thread; }));
+  p.push_back(quantity_param<G>("sm.register_alloc_unit", Q::kInteger, "256", 1, 65536,
+                                "registers are given to a warp in multiples of this",
+                                [](G& c) -> auto& { return c.sm.register_alloc_unit; }));
+  p.push_back(quantity_param<G>("sm.shared_mem", Q::kBytes, "", 0, kBig, "shared memory CTAs may use per SM",
+                                [](G& c) -> auto& { return c.sm.shared_mem; }));
+  p.push_back(quantity_param<G>("sm.shared_mem_per_cta", Q::kBytes, "48KiB", 0, kBig,
+                                "largest shared-memory allocation of one CTA",
+                                [](G& c) -> auto& { return c.sm.shared_mem_per_cta; }));
+  p.push_back(quantity_param<G>("sm.shared_mem_reserved_per_cta", Q::kBytes, "0B", 0, kBig,
+                                "shared memory the system reserves per resident CTA",
+                                [](G& c) -> auto& { return c.sm.shared_mem_reserved_per_cta; }));
+  p.push_back(quantity_param<G>("sm.subpartitions", Q::kInteger, "4", 1, 16,
+                                "warp schedulers per SM; each issues one instruction per cycle",
+                                [](G& c) -> auto& { return c.sm.subpartitions; }));
+  p.push_back(choice_param<G>("sm.warp_scheduler", policy_names(PolicyKind::kWarpScheduler), "gto",
+                              "which ready warp issues: greedy-then-oldest or loose round robin",
+                              [](G& c) -> auto& { return c.sm.warp_scheduler; }));
+  p.push_back(quantity_param<G>("sm.fma_flops_per_cycle", Q::kReal, "", 1, 1e6,
+                                "fp32 FLOP per cycle per SM on the FMA pipes (2 per lane)",
+                                [](G& c) -> auto& { return c.sm.fma_flops_per_cycle; }));
+  p.push_back(quantity_param<G>("sm.tensor_fp16_flops_per_cycle", Q::kReal, "", 1, 1e6,
+                                "dense fp16 tensor-core FLOP per cycle per SM",
+                                [](G& c) -> auto& { return c.sm.tensor_fp16_flops_per_cycle; }));
+  p.push_back(quantity_param<G>("sm.tensor_bf16_flops_per_cycle", Q::kReal, "0", 0, 1e6,
+                                "dense bf16 tensor FLOP per cycle per SM (0 = same as fp16)",
+                                [](G& c) -> auto& { return c.sm.tensor_bf16_flops_per_cycle; }));
+  p.push_back(quantity_param<G>("sm.tensor_fp8_flops_per_cycle", Q::kReal, "0", 0, 1e6,
+                                "dense fp8 tensor FLOP per cycle per SM (0 = no fp8 tensor path: fp16 rate)",
+                                [](G& c) -> auto& { return c.sm.tensor_fp8_flops_per_cycle; }));
+  p.push_back(quantity_param<G>("sm.tensor_tf32_flops_per_cycle", Q::kReal, "0", 0, 1e6,
+                                "dense tf32 tensor FLOP per cycle per SM, used for fp32 GEMM (0 = FMA rate)",
+                                [](G& c) -> auto& { return c.sm.tensor_tf32_flops_per_cycle; }));
+  p.push_back(quantity_param<G>("sm.lsu_bytes_per_cycle", Q::kBytesPerCycle, "128", 1, 1e6,
+                                "bytes per cycle the L1/LSU data path of one SM moves",
+                                [](G& c) -> auto& { return c.sm.lsu_bytes_per_cycle; }));
+  // --- L1
+  p.push_back(quantity_param<G>("l1.size", Q::kBytes, "", 0, kBig, "L1 data cache capacity per SM (0 = none)",
+                                [](G& c) -> auto& { return c.l1.size; }));
+  p.push_back(quantity_param<G>("l1.line", Q::kBytes, "128B", 32, 1024, "L1 line size",
+                                [](G& c) -> auto& { return c.l1.line; }));
+  p.push_back(quantity_param<G>("l1.sector", Q::kBytes, "32B", 4, 1024, "L1 sector (fill and hit unit)",
+                                [](G& c) -> auto& { return c.l1.sector; }));
+  p.push_back(quantity_param<G>("l1.assoc", Q::kInteger, "4", 1, 1024, "L1 ways per set",
+                                [](G& c) -> auto& { return c.l1.assoc; }));
+  p.push_back(quantity_param<G>("l1.hit_latency", Q::kCycles, "", 1, 100000, "L1 hit, load to use",
+                                [](G& c) -> auto& { return c.l1.hit_latency; }));
+  p.push_back(quantity_param<G>("l1.mshrs", Q::kInteger, "256", 1, 1 << 20,
+                                "sector misses one SM keeps in flight to L2",
+                                [](G& c) -> auto& { return c.l1.mshrs; }));
+  p.push_back(choice_param<G>("l1.replacement", policy_names(PolicyKind::kReplacement), "lru", "L1 victim choice",
+                              [](G& c) -> auto& { return c.l1.replacement; }));
+  // --- interconnect
+  p.push_back(quantity_param<G>("icnt.latency", Q::kCycles, "", 0, 100000,
+                                "SM to L2 slice, one way, unloaded (part of l2.hit_latency)",
+                                [](G& c) -> auto& { return c.icnt.latency; }));
+  p.push_back(quantity_param<G>("icnt.sm_bytes_per_cycle", Q::kBytesPerCycle, "64", 1, 1e6,
+                                "reply bandwidth from L2 into one SM",
+                                [](G& c) -> auto& { return c.icnt.sm_bytes_per_cycle; }));
+  // --- L2
+  p.push_back(quantity_param<G>("l2.size", Q::kBytes, "", 1, kBig, "L2 capacity, all slices",
+                                [](G& c) -> auto& { return c.l2.size; }));
+  p.push_back(quantity_param<G>("l2.line", Q::kBytes, "128B", 32, 1024, "L2 line size",
+                                [](G& c) -> auto& { return c.l2.line; }));
+  p.push_back(quantity_param<G>("l2.sector", Q::kBytes, "32B", 4, 1024, "L2 sector",
+                                [](G& c) -> auto& { return c.l2.sector; }));
+  p.push_back(quantity_param<G>("l2.assoc", Q::kInteger, "16", 1, 1024, "L2 ways per set",
+                                [](G& c) -> auto& { return c.l2.assoc; }));
+  p.push_back(quantity_param<G>("l2.slices", Q::kInteger, "", 1, 4096, "L2 slices (banks), all partitions",
+                                [](G& c) -> auto& { return c.l2.slices; }));
+  p.push_back(quantity_param<G>("l2.hit_latency", Q::kCycles, "", 1, 100000,
+                                "L2 hit in the near partition, end to end from the SM",
+                                [](G& c) -> auto& { return c.l2.hit_latency; }));
+  p.push_back(quantity_param<G>("l2.slice_bytes_per_cycle", Q::kBytesPerCycle, "64", 0.01, 1e6,
+                                "data bandwidth of one slice",
+                                [](G& c) -> auto& { return c.l2.slice_bytes_per_cycle; }));
+  p.push_back(choice_param<G>("l2.hash", policy_names(PolicyKind::kL2Hash), "xor", "address -> slice mapping",
+                              [](G& c) -> auto& { return c.l2.hash; }));
+  p.push_back(choice_param<G>("l2.replacement", policy_names(PolicyKind::kReplacement), "lru", "L2 victim choice",
+                              [](G& c) -> auto& { return c.l2.replacement; }));
+  p.push_back(quantity_param<G>("l2.partitions", Q::kInteger, "1", 1, 64,
+                                "L2 partitions; SMs are near one and far from the others",
+                                [](G& c) -> auto& { return c.l2.partitions; }));
+  p.push_back(choice_param<G>("l2.partition_mode", {"none", "far_latency", "replicate"}, "none",
+                              "far accesses: cost nothing extra, cost far_extra_latency, or also copy the line "
+                              "into the near partition (halving effective capacity)",
+                              [](G& c) -> auto& { return c.l2.partition_mode; }));
+  p.push_back(quantity_param<G>("l2.far_extra_latency", Q::kCycles, "0", 0, 100000,
+                                "added to an access served by a far partition",
+                                [](G& c) -> auto& { return c.l2.far_extra_latency; }));
+  p.push_back(quantity_param<G>("l2.fabric_bytes_per_cycle", Q::kBytesPerCycle, "0", 0, 1e6,
+                                "bandwidth between partitions, all directions (0 = unlimited)",
+                                [](G& c) -> auto& { return c.l2.fabric_bytes_per_cycle; }));
+  p.push_back(choice_param<G>("l2.sm_partition_map", {"halves", "interleave"}, "halves",
+                              "which partition an SM is near: first/second half of SM ids, or even/odd ids",
+                              [](G& c) -> auto& { return c.l2.sm_partition_map; }));
+  // --- DRAM
+  p.push_back(quantity_param<G>("dram.bandwidth", Q::kBandwidth, "", 1e6, 1e16, "theoretical peak bandwidth",
+                                [](G& c) -> auto& { return c.dram.bandwidth; }));
+  p.push_back(quantity_param<G>("dram.efficiency", Q::kReal, "0.9", 0.01, 1,
+                                "fraction of the peak that streaming traffic sustains",
+                                [](G& c) -> auto& { return c.dram.efficiency; }));
+  p.push_back(quantity_param<G>("dram.channels", Q::kInteger, "", 1, 4096, "independent channels",
+                                [](G& c) -> auto& { return c.dram.channels; }));
+  p.push_back(quantity_param<G>("dram.latency", Q::kCycles, "", 1, 1000000,
+                                "L2 miss served by DRAM, end to end from the SM, unloaded",
+                                [](G& c) -> auto& { return c.dram.latency; }));
+  p.push_back(quantity_param<G>("dram.interleave", Q::kBytes, "256B", 32, 1 << 20,
+                                "bytes mapped to one channel before moving to the next",
+                                [](G& c) -> auto& { return c.dram.interleave; }));
+  p.push_back(quantity_param<G>("dram.access_granularity", Q::kBytes, "32B", 32, 1024,
+                                "bytes fetched into L2 per miss (32 = the sector, 64 = sector pairs)",
+                                [](G& c) -> auto& { return c.dram.access_granularity; }));
+  // --- launch
+  p.push_back(quantity_param<G>("launch.kernel_overhead", Q::kCycles, "0", 0, 1e9,
+                                "cycles added to every kernel's duration (launch and drain)",
+                                [](G& c) -> auto& { return c.launch.kernel_overhead; }));
+  p.push_back(quantity_param<G>("launch.cta_launch_latency", Q::kCycles, "0", 0, 1e9,
+                                "cycles between a CTA retiring and the next starting on that SM",
+                                [](G& c) -> auto& { return c.launch.cta_launch_latency; }));
+  p.push_back(choice_param<G>("launch.dispatch", policy_names(PolicyKind::kDispatch), "round_robin",
+                              "which SM receives the next CTA in launch order",
+                              [](G& c) -> auto& { return c.launch.dispatch; }));
+  return s;
+}
+
+bool pow2(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+}  // namespace
+
+const Schema<GpuConfig>& gpu_schema() {
+  static const Schema<GpuConfig> schema = make_schema();
+  return schema;
+}
+
+void validate_gpu(const Bound<GpuConfig>& b, const std::string& file) {
+  const GpuConfig& g = b.value;
+  auto fail = [&](const std::string& key, const std::string& why) {
+    throw ConfigError(where(b.origins, key, file) + ": gpu key '" + key + "': " + why);
+  };
+  auto check_cache = [&](const std::string& lvl, std::int64_t size, int line, int sector, int assoc, int banks) {
+    if (!pow2(line)) fail(lvl + ".line", "must be a power of two");
+    if (!pow2(sector) || sector > line) fail(lvl + ".sector", "must be a power of two no larger than the line");
+    if (line / sector > 32) fail(lvl + ".sector", "at most 32 sectors per line");
+    std::int64_t set_bytes = static_cast<std::int64_t>(line) * assoc * banks;
+    if (size % set_bytes != 0)
+      fail(lvl + ".size", "must be a multiple of line x assoc" + std::string(banks > 1 ? " x slices" : "") + " (" +
+                              std::to_string(set_bytes) + " B)");
+  };
+  if (g.l1.size > 0) check_cache("l1", g.l1.size, g.l1.line, g.l1.sector, g.l1.assoc, 1);
+  check_cache("l2", g.l2.size, g.l2.line, g.l2.sector, g.l2.assoc, g.l2.slices);
+  if (g.l2.slices % g.l2.partitions != 0) fail("l2.partitions", "must divide l2.slices");
+  if (g.l2.partition_mode != "none" && g.l2.partitions < 2)
+    fail("l2.partition_mode", "needs l2.partitions of 2 or more");
+  if (g.icnt.latency >= g.l2.hit_latency) fail("icnt.latency", "must be smaller than l2.hit_latency");
+  if (g.dram.latency <= g.l2.hit_latency) fail("dram.latency", "must be larger than l2.hit_latency");
+  if (!pow2(g.dram.interleave)) fail("dram.interleave", "must be a power of two");
+  if (!pow2(g.dram.access_granularity) || g.dram.access_granularity < g.l2.sector ||
+      g.dram.access_granularity > g.l2.line)
+    fail("dram.access_granularity", "must be a power of two between l2.sector and l2.line");
+  if (g.sm.shared_mem_per_cta > g.sm.shared_mem) fail("sm.shared_mem_per_cta", "exceeds sm.shared_mem");
+  if (g.sm.max_warps % g.sm.subpartitions != 0) fail("sm.subpartitions", "must divide sm.max_warps");
+}
+
+}  // namespace gms

@@ -1,0 +1,118 @@
+#include "config/workload_schema.h"
+
+#include <filesystem>
+
+#include "common/error.h"
+#include "workload/cta_order.h"
+
+namespace gms {
+namespace {
+
+using Q = Quantity;
+using W = WorkloadConfig;
+constexpr double kHuge = 1e15;
+
+Schema<WorkloadConfig> make_gemm_schema() {
+  Schema<WorkloadConfig> s;
+  s.name = "workload(gemm)";
+  auto& p = s.params;
+  p.push_back(choice_param<W>("kind", workload_kinds(), "gemm", "workload type",
+                              [](W& c) -> auto& { return c.kind; }));
+  p.push_back(text_param<W>("name", "", false, "label used in reports", [](W& c) -> auto& { return c.name; }));
+  p.push_back(quantity_param<W>("m", Q::kInteger, "", 1, kHuge, "rows of A and C",
+                                [](W& c) -> auto& { return c.gemm.m; }));
+  p.push_back(quantity_param<W>("n", Q::kInteger, "", 1, kHuge, "columns of B and C",
+                                [](W& c) -> auto& { return c.gemm.n; }));
+  p.push_back(quantity_param<W>("k", Q::kInteger, "", 1, kHuge, "reduction length",
+                                [](W& c) -> auto& { return c.gemm.k; }));
+  p.push_back(choice_param<W>("dtype", {"fp16", "bf16", "fp32", "fp8"}, "fp16", "element type of A and B",
+                              [](W& c) -> auto& { return c.gemm.dtype; }));
+  p.push_back(choice_param<W>("c_dtype", {"auto", "fp16", "bf16", "fp32"}, "auto",
+                              "element type of C (auto: fp32 for fp32 inputs, else fp16)",
+                              [](W& c) -> auto& { return c.gemm.c_dtype; }));
+  p.push_back(choice_param<W>("layout.a", {"row", "col"}, "row", "A[m][k] row-major (k contiguous) or column-major",
+                              [](W& c) -> auto& { return c.gemm.layout_a; }));
+  p.push_back(choice_param<W>("layout.b", {"row", "col"}, "row", "B[k][n] row-major (n contiguous) or column-major",
+                              [](W& c) -> auto& { return c.gemm.layout_b; }));
+  p.push_back(quantity_param<W>("tile.m", Q::kInteger, "128", 1, 4096, "CTA tile rows (BLOCK_SIZE_M)",
+                                [](W& c) -> auto& { return c.gemm.tile.m; }));
+  p.push_back(quantity_param<W>("tile.n", Q::kInteger, "128", 1, 4096, "CTA tile columns (BLOCK_SIZE_N)",
+                                [](W& c) -> auto& { return c.gemm.tile.n; }));
+  p.push_back(quantity_param<W>("tile.k", Q::kInteger, "64", 1, 4096, "K step per main-loop iteration",
+                                [](W& c) -> auto& { return c.gemm.tile.k; }));
+  p.push_back(quantity_param<W>("warps", Q::kInteger, "4", 1, 32, "warps per CTA",
+                                [](W& c) -> auto& { return c.gemm.warps; }));
+  p.push_back(quantity_param<W>("stages", Q::kInteger, "3", 1, 16, "K tiles in flight per CTA (pipelining depth)",
+                                [](W& c) -> auto& { return c.gemm.stages; }));
+  p.push_back(bool_param<W>("bypass_l1", true, "tile loads skip L1 (cp.async.cg / ld.global.cg)",
+                            [](W& c) -> auto& { return c.gemm.bypass_l1; }));
+  p.push_back(choice_param<W>("cta_order.kind", cta_order_kinds(), "row_major",
+                              "launch index -> output tile mapping",
+                              [](W& c) -> auto& { return c.gemm.cta_order.kind; }));
+  p.push_back(quantity_param<W>("cta_order.group_m", Q::kInteger, "8", 1, 1 << 20,
+                                "GROUP_SIZE_M of `grouped` (1 = row-major)",
+                                [](W& c) -> auto& { return c.gemm.cta_order.group_m; }));
+  p.push_back(quantity_param<W>("cta_order.group_n", Q::kInteger, "8", 1, 1 << 20,
+                                "group width along N of `grouped_n` (1 = column-major)",
+                                [](W& c) -> auto& { return c.gemm.cta_order.group_n; }));
+  p.push_back(text_param<W>("cta_order.file", "", false,
+                            "`custom`: file of 'tile_m tile_n' lines in launch order (relative to this file)",
+                            [](W& c) -> auto& { return c.gemm.cta_order.file; }));
+  p.push_back(quantity_param<W>("cta_limit", Q::kInteger, "0", 0, kHuge,
+                                "simulate only the first N launches (0 = the whole grid)",
+                                [](W& c) -> auto& { return c.gemm.cta_limit; }));
+  p.push_back(quantity_param<W>("registers_per_thread", Q::kInteger, "0", 0, 1024,
+                                "registers per thread (0 = estimated from the tile)",
+                                [](W& c) -> auto& { return c.gemm.registers_per_thread; }));
+  return s;
+}
+
+void validate_gemm(const Bound<WorkloadConfig>& b, const std::string& file) {
+  const GemmConfig& g = b.value.gemm;
+  auto fail = [&](const std::string& key, const std::string& why) {
+    throw ConfigError(where(b.origins, key, file) + ": workload key '" + key + "': " + why);
+  };
+  if (g.tile.m > g.m) fail("tile.m", "tile.m = " + std::to_string(g.tile.m) + " exceeds m = " + std::to_string(g.m));
+  if (g.tile.n > g.n) fail("tile.n", "tile.n = " + std::to_string(g.tile.n) + " exceeds n = " + std::to_string(g.n));
+  if (g.tile.k > g.k) fail("tile.k", "tile.k = " + std::to_string(g.tile.k) + " exceeds k = " + std::to_string(g.k));
+  if (g.cta_order.kind == "custom" && g.cta_order.file.empty())
+    fail("cta_order.file", "cta_order.kind custom needs a file of tile coordinates");
+  if (g.cta_order.kind != "custom" && !g.cta_order.file.empty())
+    fail("cta_order.file", "only used with cta_order.kind: custom");
+}
+
+}  // namespace
+
+std::vector<std::string> workload_kinds() { return {"gemm"}; }
+
+const Schema<WorkloadConfig>& workload_schema(const std::string& kind) {
+  static const Schema<WorkloadConfig> gemm = make_gemm_schema();
+  if (kind == "gemm") return gemm;
+  throw ConfigError("unknown workload kind '" + kind + "'");
+}
+
+Bound<WorkloadConfig> bind_workload(const ConfigNode& doc, const std::string& file) {
+  const ConfigNode* kind = doc.find("kind");
+  if (!kind) throw ConfigError(file + ": workload key 'kind' is required (one of: gemm)");
+  if (kind->kind != ConfigNode::Kind::kScalar)
+    throw ConfigError(kind->mark.where() + ": workload key 'kind' needs a single value");
+  auto kinds = workload_kinds();
+  if (std::find(kinds.begin(), kinds.end(), kind->scalar) == kinds.end()) {
+    std::string hint = did_you_mean(kind->scalar, kinds);
+    throw ConfigError(kind->mark.where() + ": workload key 'kind': '" + kind->scalar + "' is not a workload kind" +
+                      (hint.empty() ? std::string(" (known: gemm)") : " (did you mean '" + hint + "'?)"));
+  }
+  Bound<WorkloadConfig> b = bind(workload_schema(kind->scalar), doc);
+  b.value.source_dir = std::filesystem::path(file).parent_path().string();
+  if (b.value.kind == "gemm") validate_gemm(b, file);
+  return b;
+}
+
+int dtype_bytes(const std::string& dtype) {
+  if (dtype == "fp8") return 1;
+  if (dtype == "fp16" || dtype == "bf16") return 2;
+  if (dtype == "fp32") return 4;
+  throw ConfigError("unknown dtype '" + dtype + "'");
+}
+
+}  // namespace gms

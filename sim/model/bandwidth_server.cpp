@@ -1,0 +1,73 @@
+#include "model/bandwidth_server.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/error.h"
+
+namespace gms {
+
+BandwidthServer::BandwidthServer(double ticks_per_byte, std::uint32_t bucket_cycles, std::uint32_t window_buckets)
+    : ticks_per_byte_(ticks_per_byte), bucket_ticks_(cycles_to_ticks(bucket_cycles)), window_(window_buckets) {
+  buckets_.resize(window_);
+  for (std::uint32_t i = 0; i < window_; ++i) buckets_[i] = Bucket{i, i, 0};
+}
+
+Tick BandwidthServer::service_ticks(std::uint32_t bytes) const {
+  return static_cast<Tick>(bytes * ticks_per_byte_ + 0.5);
+}
+
+// A slot holding another bucket number is stale (its time has long passed): it is reset on use.
+BandwidthServer::Bucket& BandwidthServer::slot(std::uint32_t id) {
+  Bucket& b = buckets_[id % window_];
+  if (b.id != id) b = Bucket{id, id, 0};
+  return b;
+}
+
+std::uint32_t BandwidthServer::first_open(std::uint32_t id) {
+  std::uint32_t root = id;
+  while (true) {
+    Bucket& b = slot(root);
+    if (b.next == root) break;
+    root = b.next;
+  }
+  while (id != root) {  // path compression
+    Bucket& b = slot(id);
+    std::uint32_t n = b.next;
+    b.next = root;
+    id = n;
+  }
+  return root;
+}
+
+Tick BandwidthServer::serve(Tick arrive, std::uint32_t bytes) {
+  Tick need = service_ticks(bytes);
+  SIM_ASSERT(arrive / bucket_ticks_ < 0xffffffffull, "time beyond the bandwidth server's range: " << arrive);
+  std::uint32_t id = static_cast<std::uint32_t>(arrive / bucket_ticks_);
+  Tick offset = arrive - static_cast<Tick>(id) * bucket_ticks_;
+  if (id < floor_) {
+    id = floor_;
+    offset = 0;
+  }
+  while (true) {
+    std::uint32_t open = first_open(id);
+    if (open != id) offset = 0;
+    id = open;
+    if (id >= floor_ + window_) floor_ = id - window_ + 1;
+    Bucket& b = slot(id);
+    Tick start = std::max<Tick>(offset, b.busy);
+    if (start + need <= bucket_ticks_) {
+      b.busy = static_cast<std::uint32_t>(start + need);
+      if (b.busy == bucket_ticks_) b.next = id + 1;
+      return static_cast<Tick>(id) * bucket_ticks_ + start + need;
+    }
+    // The request takes the rest of this bucket; an idle gap before `offset` is given up.
+    if (start < bucket_ticks_) need -= bucket_ticks_ - start;
+    b.busy = static_cast<std::uint32_t>(bucket_ticks_);
+    b.next = id + 1;
+    ++id;
+    offset = 0;
+  }
+}
+
+}  // namespace gms

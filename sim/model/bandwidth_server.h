@@ -1,0 +1,44 @@
+#pragma once
+// A resource with a bandwidth (an L2 slice, a DRAM channel, an SM port) that serves requests by
+// their arrival time even when the simulator hands them over out of time order: time is cut into
+// buckets and each bucket remembers how far into it the resource is busy. A plain "free at" counter
+// would make a request processed late but arriving early wait behind work that arrives after it.
+// Full buckets are skipped through "next non-full bucket" links with path compression, so a long
+// queue costs amortised O(1) per request.
+#include <cstdint>
+#include <vector>
+
+#include "common/types.h"
+
+namespace gms {
+
+class BandwidthServer {
+ public:
+  // `ticks_per_byte` = kTicksPerCycle / bytes per cycle. The window (buckets x bucket cycles) must
+  // cover the spread of arrival times in flight at once plus the longest queue.
+  explicit BandwidthServer(double ticks_per_byte, std::uint32_t bucket_cycles = 8,
+                           std::uint32_t window_buckets = 4096);
+
+  // Serves `bytes` arriving at `arrive`; returns the tick the last byte is done.
+  Tick serve(Tick arrive, std::uint32_t bytes);
+  Tick service_ticks(std::uint32_t bytes) const;
+
+ private:
+  struct Bucket {
+    std::uint32_t id;    // absolute bucket number this slot holds (slots are reused round the window)
+    std::uint32_t next;  // == id while not full; else a later bucket that may have room
+    std::uint32_t busy;  // ticks from the bucket start during which the resource is busy
+  };
+  Bucket& slot(std::uint32_t id);
+  std::uint32_t first_open(std::uint32_t id);
+
+  double ticks_per_byte_;
+  Tick bucket_ticks_;
+  std::uint32_t window_;
+  std::vector<Bucket> buckets_;
+  // Buckets below `floor_` have been recycled; requests arriving earlier start at `floor_` (their
+  // idle capacity is forgotten, never double-booked).
+  std::uint32_t floor_ = 0;
+};
+
+}  // namespace gms

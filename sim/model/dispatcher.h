@@ -1,0 +1,21 @@
+#pragma once
+// Which SM receives the next CTA (launch indices are handed out 0, 1, 2, ... in order). A named policy.
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gms {
+
+class Dispatcher {
+ public:
+  virtual ~Dispatcher() = default;
+  // `free_slots[sm]` CTAs each SM can still take; `last` the SM that got the previous CTA (-1: none).
+  // Returns an SM with a free slot, or -1 when none has one.
+  virtual int pick(const std::vector<int>& free_slots, int last) const = 0;
+};
+
+// "round_robin": the next SM after the last one with a free slot (the hardware's breadth-first fill);
+// "greedy": the lowest-numbered SM with a free slot (fills one SM before the next).
+std::unique_ptr<Dispatcher> make_dispatcher(const std::string& name);
+
+}  // namespace gms

@@ -1,0 +1,40 @@
+#pragma once
+// DRAM as independent channels, each a FCFS server with a bandwidth and a fixed access latency.
+// Requests reserve their channel's time; queueing delay appears when a channel is busy.
+#include <cstdint>
+#include <vector>
+
+#include "common/types.h"
+#include "model/address_map.h"
+#include "model/bandwidth_server.h"
+
+namespace gms {
+
+struct DramTiming {
+  std::uint32_t channels = 1;
+  std::uint64_t interleave = 256;
+  double bytes_per_cycle = 1;  // all channels together, already derated by efficiency
+  Tick access_ticks = 0;       // request at the channel -> data back at L2, unloaded
+};
+
+class Dram {
+ public:
+  explicit Dram(const DramTiming& t);
+  // Reads `bytes` at `addr`, arriving at the channel at `arrive`; returns when the data is at L2.
+  Tick read(Addr addr, std::uint32_t bytes, Tick arrive);
+  // Writes consume bandwidth; nothing waits for them.
+  void write(Addr addr, std::uint32_t bytes, Tick arrive);
+
+  std::uint64_t bytes_read() const { return bytes_read_; }
+  std::uint64_t bytes_written() const { return bytes_written_; }
+  std::uint32_t channel_of(Addr addr) const { return map_.channel(addr); }
+
+ private:
+  DramTiming timing_;
+  ChannelMap map_;
+  std::vector<BandwidthServer> channels_;
+  std::uint64_t bytes_read_ = 0;
+  std::uint64_t bytes_written_ = 0;
+};
+
+}  // namespace gms

@@ -1,0 +1,281 @@
+#include "model/engine.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <queue>
+
+#include "common/error.h"
+#include "model/dispatcher.h"
+#include "model/memory_system.h"
+#include "model/warp_scheduler.h"
+
+namespace gms {
+
+struct Engine::Impl {
+  struct Warp {
+    WarpCursor cursor;
+    Instr instr;
+    Tick ready = 0;
+    std::uint64_t age = 0;
+    bool active = false;
+    bool at_barrier = false;
+    std::array<Tick, kMaxSlots> slot_ready{};
+  };
+  struct Cta {
+    bool active = false;
+    std::int64_t record = -1;
+    int warps_left = 0;
+    int arrived = 0;
+    Tick barrier_release = 0;
+  };
+  struct SubPart {
+    int sm = 0;
+    std::vector<int> warps;  // global warp indices
+    std::vector<WarpView> views;
+    Tick issue_free = 0;
+    std::array<Tick, 2> pipe_free{};
+    int last = -1;
+    Tick scheduled = kNever;
+  };
+  using Event = std::pair<Tick, std::uint32_t>;
+
+  const GpuConfig& gpu;
+  const Kernel& kernel;
+  LaunchShape shape;
+  Occupancy occ;
+  MemorySystem mem;
+  std::unique_ptr<WarpScheduler> scheduler;
+  std::unique_ptr<Dispatcher> dispatcher;
+  int nsp, warps_per_cta, warps_per_sm;
+  std::array<double, 2> pipe_ticks_per_flop{};
+  std::vector<Warp> warps;
+  std::vector<Cta> ctas;
+  std::vector<SubPart> sps;
+  std::vector<int> free_slots;
+  std::vector<Tick> sm_first_start, sm_last_end;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
+  std::int64_t next_launch = 0, retired = 0;
+  int last_sm = -1;
+  std::uint64_t age_counter = 0;
+  SimResult result;
+  ProgressFn* progress = nullptr;
+  std::int64_t progress_every = 1;
+
+  Impl(const GpuConfig& g, const Kernel& k)
+      : gpu(g), kernel(k), shape(k.shape()), occ(compute_occupancy(g, shape)), mem(g) {
+    scheduler = make_warp_scheduler(g.sm.warp_scheduler);
+    dispatcher = make_dispatcher(g.launch.dispatch);
+    nsp = g.sm.subpartitions;
+    warps_per_cta = shape.warps_per_cta;
+    warps_per_sm = occ.ctas_per_sm * warps_per_cta;
+    double tensor = g.sm.tensor_fp16_flops_per_cycle;
+    if (shape.math_dtype == "bf16" && g.sm.tensor_bf16_flops_per_cycle > 0) tensor = g.sm.tensor_bf16_flops_per_cycle;
+    if (shape.math_dtype == "fp8" && g.sm.tensor_fp8_flops_per_cycle > 0) tensor = g.sm.tensor_fp8_flops_per_cycle;
+    if (shape.math_dtype == "fp32") tensor = g.sm.tensor_tf32_flops_per_cycle > 0 ? g.sm.tensor_tf32_flops_per_cycle
+                                                                                   : g.sm.fma_flops_per_cycle;
+    pipe_ticks_per_flop[static_cast<int>(Pipe::kTensor)] = kTicksPerCycle * nsp / tensor;
+    pipe_ticks_per_flop[static_cast<int>(Pipe::kFma)] = kTicksPerCycle * nsp / g.sm.fma_flops_per_cycle;
+
+    warps.resize(static_cast<size_t>(g.sm.count) * warps_per_sm);
+    ctas.resize(static_cast<size_t>(g.sm.count) * occ.ctas_per_sm);
+    sps.resize(static_cast<size_t>(g.sm.count) * nsp);
+    for (int sm = 0; sm < g.sm.count; ++sm)
+      for (int p = 0; p < nsp; ++p) {
+        SubPart& sp = sps[sm * nsp + p];
+        sp.sm = sm;
+        for (int w = p; w < warps_per_sm; w += nsp) sp.warps.push_back(sm * warps_per_sm + w);
+        sp.views.resize(sp.warps.size());
+      }
+    free_slots.assign(g.sm.count, occ.ctas_per_sm);
+    sm_first_start.assign(g.sm.count, kNever);
+    sm_last_end.assign(g.sm.count, 0);
+    result.ctas.reserve(static_cast<size_t>(shape.ctas));
+  }
+
+  void fetch_next(Warp& w) {
+    kernel.next(w.cursor, w.instr);
+    while (w.instr.op == Op::kWait) {
+      w.ready = std::max(w.ready, w.slot_ready[w.instr.slot]);
+      kernel.next(w.cursor, w.instr);
+    }
+  }
+
+  void reschedule(SubPart& sp, std::uint32_t index) {
+    Tick next = kNever;
+    for (int wi : sp.warps) {
+      const Warp& w = warps[wi];
+      if (w.active && !w.at_barrier) next = std::min(next, w.ready);
+    }
+    if (next == kNever) return;
+    next = std::max(next, sp.issue_free);
+    if (next < sp.scheduled) {
+      sp.scheduled = next;
+      events.emplace(next, index);
+    }
+  }
+
+  void wake_sm(int sm) {
+    for (int p = 0; p < nsp; ++p) reschedule(sps[sm * nsp + p], static_cast<std::uint32_t>(sm * nsp + p));
+  }
+
+  void launch(int sm, Tick t) {
+    int slot = -1;
+    for (int c = 0; c < occ.ctas_per_sm; ++c)
+      if (!ctas[sm * occ.ctas_per_sm + c].active) {
+        slot = c;
+        break;
+      }
+    SIM_ASSERT(slot >= 0, "SM " << sm << " reported a free CTA slot but has none");
+    --free_slots[sm];
+    Cta& cta = ctas[sm * occ.ctas_per_sm + slot];
+    cta = Cta{};
+    cta.active = true;
+    cta.warps_left = warps_per_cta;
+    cta.record = static_cast<std::int64_t>(result.ctas.size());
+    CtaRecord rec;
+    rec.launch_index = next_launch;
+    rec.tile = kernel.tile_of(next_launch);
+    rec.sm = sm;
+    rec.start = t;
+    result.ctas.push_back(rec);
+    sm_first_start[sm] = std::min(sm_first_start[sm], t);
+    for (int w = 0; w < warps_per_cta; ++w) {
+      Warp& warp = warps[sm * warps_per_sm + slot * warps_per_cta + w];
+      warp = Warp{};
+      kernel.start_warp(warp.cursor, next_launch, w);
+      warp.active = true;
+      warp.ready = t;
+      warp.age = age_counter++;
+      fetch_next(warp);
+    }
+    ++next_launch;
+    last_sm = sm;
+  }
+
+  void fill(Tick t) {
+    while (next_launch < shape.ctas) {
+      int sm = dispatcher->pick(free_slots, last_sm);
+      if (sm < 0) break;
+      launch(sm, t);
+      wake_sm(sm);
+    }
+  }
+
+  void retire(int sm, Cta& cta, Tick t) {
+    CtaRecord& rec = result.ctas[static_cast<size_t>(cta.record)];
+    rec.end = t;
+    result.warp_ticks_resident += static_cast<double>(t - rec.start) * warps_per_cta;
+    sm_last_end[sm] = std::max(sm_last_end[sm], t);
+    result.end = std::max(result.end, t);
+    cta.active = false;
+    ++free_slots[sm];
+    ++retired;
+    if (progress && *progress && (retired % progress_every == 0 || retired == shape.ctas))
+      (*progress)(retired, shape.ctas, t);
+    fill(t + cycles_to_ticks(gpu.launch.cta_launch_latency));
+  }
+
+  void issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
+    const int sm = sp.sm;
+    const int local = warp_index - sm * warps_per_sm;
+    Cta& cta = ctas[sm * occ.ctas_per_sm + local / warps_per_cta];
+    CtaMemCounts* counts = &result.ctas[static_cast<size_t>(cta.record)].mem;
+    Instr& in = w.instr;
+    ++result.warp_instructions;
+    switch (in.op) {
+      case Op::kLoad: {
+        Tick done = mem.load(AccessCtx{sm, t, counts}, in.region, in.bypass_l1, in.hint);
+        w.slot_ready[in.slot] = std::max(w.slot_ready[in.slot], done);
+        sp.issue_free = w.ready = t + cycles_to_ticks(in.issue_cycles);
+        break;
+      }
+      case Op::kStore:
+        mem.store(AccessCtx{sm, t, counts}, in.region);
+        sp.issue_free = w.ready = t + cycles_to_ticks(in.issue_cycles);
+        break;
+      case Op::kCompute: {
+        int p = static_cast<int>(in.pipe);
+        Tick start = std::max(t, sp.pipe_free[p]);
+        Tick end = start + static_cast<Tick>(in.flops * pipe_ticks_per_flop[p] + 0.5);
+        sp.pipe_free[p] = end;
+        w.ready = end;
+        sp.issue_free = t + kTicksPerCycle;
+        result.flops += in.flops;
+        break;
+      }
+      case Op::kBarrier: {
+        sp.issue_free = t + kTicksPerCycle;
+        w.ready = t + kTicksPerCycle;
+        cta.barrier_release = std::max(cta.barrier_release, w.ready);
+        if (++cta.arrived < warps_per_cta) {
+          w.at_barrier = true;
+        } else {
+          int first = sm * warps_per_sm + (local / warps_per_cta) * warps_per_cta;
+          for (int k = 0; k < warps_per_cta; ++k) {
+            Warp& o = warps[first + k];
+            if (!o.active) continue;
+            o.at_barrier = false;
+            o.ready = std::max(o.ready, cta.barrier_release);
+          }
+          cta.arrived = 0;
+          cta.barrier_release = 0;
+          wake_sm(sm);
+        }
+        break;
+      }
+      case Op::kExit:
+        w.active = false;
+        sp.issue_free = t + kTicksPerCycle;
+        if (--cta.warps_left == 0) retire(sm, cta, t);
+        return;
+      case Op::kWait: SIM_ASSERT(false, "wait reached issue; fetch_next resolves waits");
+    }
+    fetch_next(w);
+  }
+
+  void step(std::uint32_t index, Tick t) {
+    SubPart& sp = sps[index];
+    if (sp.scheduled != t) return;  // superseded by an earlier wake-up
+    sp.scheduled = kNever;
+    for (size_t i = 0; i < sp.warps.size(); ++i) {
+      const Warp& w = warps[sp.warps[i]];
+      sp.views[i] = WarpView{w.active && !w.at_barrier && w.ready <= t, w.age};
+    }
+    int pick = scheduler->pick(sp.views, sp.last);
+    if (pick >= 0) {
+      sp.last = pick;
+      issue(sp, warps[sp.warps[pick]], sp.warps[pick], t);
+    }
+    reschedule(sp, index);
+  }
+
+  SimResult run(ProgressFn* fn) {
+    progress = fn;
+    progress_every = std::max<std::int64_t>(1, shape.ctas / 200);
+    fill(0);
+    while (!events.empty()) {
+      auto [t, index] = events.top();
+      events.pop();
+      step(index, t);
+    }
+    SIM_ASSERT(retired == shape.ctas, "simulation stalled: " << retired << " of " << shape.ctas
+                                                             << " CTAs retired, " << next_launch << " launched");
+    result.shape = shape;
+    result.occupancy = occ;
+    result.mem = mem.counters();
+    result.dram_read_bytes = mem.dram().bytes_read();
+    result.dram_write_bytes = mem.dram().bytes_written();
+    result.l2_dirty_sectors_at_end = mem.l2_dirty_sectors();
+    for (int sm = 0; sm < gpu.sm.count; ++sm)
+      if (sm_first_start[sm] != kNever) result.sm_active_ticks += static_cast<double>(sm_last_end[sm] - sm_first_start[sm]);
+    return std::move(result);
+  }
+};
+
+Engine::Engine(const GpuConfig& gpu, const Kernel& kernel) : impl_(std::make_unique<Impl>(gpu, kernel)) {}
+Engine::~Engine() = default;
+void Engine::set_timeline(Timeline* t) { impl_->mem.attach_timeline(t); }
+SimResult Engine::run() { return impl_->run(&progress_); }
+
+}  // namespace gms

@@ -1,0 +1,58 @@
+#pragma once
+// The event loop: SM sub-partitions wake when one of their warps can issue, CTAs are dispatched as
+// others retire, and memory instructions are timed by the MemorySystem at issue. Idle hardware costs
+// nothing: time jumps from one issue to the next.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "common/types.h"
+#include "config/gpu_config.h"
+#include "model/mem_counters.h"
+#include "model/occupancy.h"
+#include "model/timeline.h"
+#include "workload/program.h"
+
+namespace gms {
+
+struct CtaRecord {
+  std::int64_t launch_index = 0;
+  TileCoord tile;
+  int sm = 0;
+  Tick start = 0, end = 0;
+  CtaMemCounts mem;
+};
+
+struct SimResult {
+  Tick end = 0;  // last CTA retired
+  LaunchShape shape;
+  Occupancy occupancy;
+  MemCounters mem;
+  std::uint64_t dram_read_bytes = 0;
+  std::uint64_t dram_write_bytes = 0;
+  std::uint64_t l2_dirty_sectors_at_end = 0;
+  std::uint64_t warp_instructions = 0;
+  double warp_ticks_resident = 0;  // sum over warps of resident time
+  double sm_active_ticks = 0;      // sum over SMs of first-CTA-start .. last-CTA-end
+  double flops = 0;
+  std::vector<CtaRecord> ctas;
+};
+
+using ProgressFn = std::function<void(std::int64_t retired, std::int64_t total, Tick now)>;
+
+class Engine {
+ public:
+  Engine(const GpuConfig& gpu, const Kernel& kernel);
+  ~Engine();
+  void set_timeline(Timeline* t);
+  void set_progress(ProgressFn fn) { progress_ = std::move(fn); }
+  SimResult run();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  ProgressFn progress_;
+};
+
+}  // namespace gms

@@ -1,0 +1,29 @@
+#pragma once
+// Raw event counts of the memory hierarchy, in sectors or bytes. Reports turn them into metrics.
+#include <cstdint>
+
+namespace gms {
+
+struct MemCounters {
+  std::uint64_t ld_requests = 0;  // warp-level global load instructions
+  std::uint64_t st_requests = 0;
+  std::uint64_t l1_ld_sectors = 0;
+  std::uint64_t l1_ld_hit_sectors = 0;
+  std::uint64_t l2_read_sectors = 0;  // every read lookup, replica lookups included
+  std::uint64_t l2_read_hit_sectors = 0;
+  std::uint64_t l2_write_sectors = 0;
+  std::uint64_t l2_write_hit_sectors = 0;
+  std::uint64_t l2_far_sectors = 0;          // sectors served across partitions
+  std::uint64_t l2_replica_hit_sectors = 0;  // far lines found in the near copy
+  std::uint64_t l1_hit_bytes = 0;            // bytes delivered to SMs, by level that served them
+  std::uint64_t l2_hit_bytes = 0;
+  std::uint64_t dram_served_bytes = 0;
+};
+
+// Per-CTA view used by the per-CTA CSV and heatmaps.
+struct CtaMemCounts {
+  std::uint64_t l2_hit_sectors = 0;
+  std::uint64_t l2_miss_sectors = 0;
+};
+
+}  // namespace gms

@@ -1,0 +1,230 @@
+#include "model/memory_system.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "common/error.h"
+
+namespace gms {
+namespace {
+
+std::uint32_t popc(std::uint32_t m) { return static_cast<std::uint32_t>(std::popcount(m)); }
+
+// Widens a sector mask to whole fetch units (e.g. sector pairs for 64 B DRAM access granularity).
+std::uint32_t widen(std::uint32_t mask, std::uint32_t unit) {
+  if (unit <= 1) return mask;
+  std::uint32_t group = (unit >= 32 ? ~0u : (1u << unit) - 1);
+  std::uint32_t out = 0;
+  for (std::uint32_t base = 0; base < 32; base += unit)
+    if (mask & (group << base)) out |= group << base;
+  return out;
+}
+
+}  // namespace
+
+MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
+  const double T = static_cast<double>(kTicksPerCycle);
+  l2_line_shift_ = std::countr_zero(static_cast<unsigned>(gpu.l2.line));
+  slices_per_partition_ = static_cast<std::uint32_t>(gpu.l2.slices / gpu.l2.partitions);
+  replicate_ = gpu.l2.partition_mode == "replicate";
+  far_latency_ = gpu.l2.partition_mode != "none";
+  fill_mask_unit_ = static_cast<std::uint32_t>(gpu.dram.access_granularity / gpu.l2.sector);
+  l1_hit_ticks_ = cycles_to_ticks(gpu.l1.hit_latency);
+  icnt_ticks_ = cycles_to_ticks(gpu.icnt.latency);
+  l2_return_ticks_ = cycles_to_ticks(gpu.l2.hit_latency - gpu.icnt.latency);
+  far_ticks_ = far_latency_ ? cycles_to_ticks(gpu.l2.far_extra_latency) : 0;
+  sm_port_ticks_per_byte_ = T / std::min(gpu.sm.lsu_bytes_per_cycle, gpu.icnt.sm_bytes_per_cycle);
+  if (gpu.l2.fabric_bytes_per_cycle > 0) fabric_ = std::make_unique<BandwidthServer>(T / gpu.l2.fabric_bytes_per_cycle);
+
+  Replacement l1_policy = replacement_from_name(gpu.l1.replacement);
+  Replacement l2_policy = replacement_from_name(gpu.l2.replacement);
+  if (gpu.l1.size > 0)
+    for (int s = 0; s < gpu.sm.count; ++s)
+      l1_.emplace_back(gpu.l1.size, gpu.l1.line, gpu.l1.sector, gpu.l1.assoc, l1_policy);
+  for (int s = 0; s < gpu.l2.slices; ++s)
+    l2_.emplace_back(gpu.l2.size / gpu.l2.slices, gpu.l2.line, gpu.l2.sector, gpu.l2.assoc, l2_policy);
+  slice_hash_ = make_slice_hash(gpu.l2.hash, static_cast<std::uint32_t>(gpu.l2.slices));
+
+  DramTiming dt;
+  dt.channels = static_cast<std::uint32_t>(gpu.dram.channels);
+  dt.interleave = static_cast<std::uint64_t>(gpu.dram.interleave);
+  dt.bytes_per_cycle = gpu.dram.bandwidth * gpu.dram.efficiency / gpu.sm_clock;
+  dt.access_ticks = cycles_to_ticks(gpu.dram.latency - gpu.l2.hit_latency);
+  dram_ = std::make_unique<Dram>(dt);
+
+  slices_bw_.assign(gpu.l2.slices, BandwidthServer(T / gpu.l2.slice_bytes_per_cycle));
+  sm_port_free_.assign(gpu.sm.count, 0);
+  mshr_ring_.assign(gpu.sm.count, std::vector<Tick>(gpu.l1.mshrs, 0));
+  mshr_next_.assign(gpu.sm.count, 0);
+}
+
+MemorySystem::~MemorySystem() = default;
+
+Tick MemorySystem::reserve(Tick& free_at, Tick arrive, double ticks) const {
+  Tick start = std::max(free_at, arrive);
+  free_at = start + static_cast<Tick>(ticks + 0.5);
+  return start;
+}
+
+Tick MemorySystem::serve_start(BandwidthServer& server, Tick arrive, std::uint32_t bytes) {
+  return server.serve(arrive, bytes) - server.service_ticks(bytes);
+}
+
+int MemorySystem::sm_partition(int sm) const {
+  if (gpu_.l2.partitions <= 1) return 0;
+  if (gpu_.l2.sm_partition_map == "interleave") return sm % gpu_.l2.partitions;
+  return static_cast<int>(static_cast<std::int64_t>(sm) * gpu_.l2.partitions / gpu_.sm.count);
+}
+
+void MemorySystem::dram_fill(TagArray& tags, const TagArray::Access& a, Addr line, Tick at, Tick* ready, int sm) {
+  std::uint32_t fetch = widen(a.miss, fill_mask_unit_) & ~a.valid;
+  std::uint32_t bytes = popc(fetch) * static_cast<std::uint32_t>(gpu_.l2.sector);
+  Tick data = dram_->read(line, bytes, at);
+  if (timeline_) timeline_->at(sm, at).dram_read_bytes += bytes;
+  tags.fill(a.slot, fetch, data);
+  *ready = std::max(*ready, data);
+}
+
+Tick MemorySystem::home_slice_read(std::uint32_t slice, Addr line, std::uint32_t mask, Tick arrive, int sm,
+                                   CtaMemCounts* cta, EvictHint hint, bool* missed_any) {
+  const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
+  TagArray& tags = l2_[slice];
+  Tick s = serve_start(slices_bw_[slice], arrive, popc(mask) * sector);
+  auto a = tags.access(hashed_set(line >> l2_line_shift_, tags.sets()), line, mask, false, s,
+                       hint == EvictHint::kFirst);
+  std::uint32_t hits = popc(a.hit), misses = popc(a.miss);
+  counters_.l2_read_sectors += hits + misses;
+  counters_.l2_read_hit_sectors += hits;
+  counters_.l2_hit_bytes += static_cast<std::uint64_t>(hits) * sector;
+  counters_.dram_served_bytes += static_cast<std::uint64_t>(misses) * sector;
+  if (cta) {
+    cta->l2_hit_sectors += hits;
+    cta->l2_miss_sectors += misses;
+  }
+  if (timeline_) {
+    auto& b = timeline_->at(sm, s);
+    b.l2_hit_sectors += hits;
+    b.l2_miss_sectors += misses;
+  }
+  if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, s);
+  Tick ready = a.hit ? a.ready : s;
+  if (a.miss) {
+    dram_fill(tags, a, line, s, &ready, sm);
+    *missed_any = true;
+  }
+  return ready;
+}
+
+Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, CtaMemCounts* cta, EvictHint hint) {
+  const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
+  std::vector<Tick>& ring = mshr_ring_[sm];
+  std::uint32_t& next = mshr_next_[sm];
+  Tick start = std::max(t, ring[next]);
+  Tick arrive = start + icnt_ticks_;
+
+  std::uint64_t line_index = line >> l2_line_shift_;
+  std::uint32_t home = slice_hash_->slice(line_index);
+  int my_part = sm_partition(sm);
+  bool far = gpu_.l2.partitions > 1 && static_cast<int>(home / slices_per_partition_) != my_part;
+  bool missed = false;
+  Tick ready;
+  if (far && replicate_) {
+    // The near partition keeps copies of far lines; a copy costs near capacity.
+    std::uint32_t replica = static_cast<std::uint32_t>(my_part) * slices_per_partition_ +
+                            reduce_range(static_cast<std::uint32_t>(mix64(line_index) >> 7), slices_per_partition_);
+    TagArray& tags = l2_[replica];
+    Tick s = serve_start(slices_bw_[replica], arrive, popc(mask) * sector);
+    auto a = tags.access(hashed_set(line_index, tags.sets()), line, mask, false, s, hint == EvictHint::kFirst);
+    std::uint32_t hits = popc(a.hit);
+    counters_.l2_read_sectors += popc(mask);
+    counters_.l2_read_hit_sectors += hits;
+    counters_.l2_replica_hit_sectors += hits;
+    counters_.l2_hit_bytes += static_cast<std::uint64_t>(hits) * sector;
+    if (cta) cta->l2_hit_sectors += hits;
+    if (timeline_) timeline_->at(sm, s).l2_hit_sectors += hits;
+    if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, s);
+    ready = a.hit ? a.ready : s;
+    if (a.miss) {
+      Tick f = fabric_ ? serve_start(*fabric_, s, popc(a.miss) * sector) : s;
+      counters_.l2_far_sectors += popc(a.miss);
+      Tick h = home_slice_read(home, line, a.miss, f, sm, cta, hint, &missed) + far_ticks_;
+      tags.fill(a.slot, a.miss, h);
+      ready = std::max(ready, h);
+    }
+  } else {
+    Tick at = arrive;
+    if (far) {
+      counters_.l2_far_sectors += popc(mask);
+      if (fabric_) at = serve_start(*fabric_, at, popc(mask) * sector);
+    }
+    ready = home_slice_read(home, line, mask, at, sm, cta, hint, &missed) + (far ? far_ticks_ : 0);
+  }
+  Tick done = ready + l2_return_ticks_;
+  ring[next] = done;
+  next = next + 1 == ring.size() ? 0 : next + 1;
+  return done;
+}
+
+Tick MemorySystem::load(const AccessCtx& ctx, const Region& region, bool bypass_l1, EvictHint hint) {
+  const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
+  const int sm = ctx.sm;
+  const bool use_l1 = !bypass_l1 && !l1_.empty();
+  Tick done = ctx.now;
+  ++counters_.ld_requests;
+  for_each_line(region, gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
+    Tick t = reserve(sm_port_free_[sm], ctx.now, popc(mask) * sector * sm_port_ticks_per_byte_);
+    if (!use_l1) {
+      done = std::max(done, l2_read_line(sm, line, mask, t, ctx.cta, hint));
+      return;
+    }
+    TagArray& l1 = l1_[sm];
+    auto a = l1.access(static_cast<std::uint32_t>((line >> l2_line_shift_) % l1.sets()), line, mask, false, t,
+                       hint == EvictHint::kFirst);
+    counters_.l1_ld_sectors += popc(mask);
+    counters_.l1_ld_hit_sectors += popc(a.hit);
+    counters_.l1_hit_bytes += static_cast<std::uint64_t>(popc(a.hit)) * sector;
+    Tick r = a.hit ? std::max(t + l1_hit_ticks_, a.ready) : t;
+    if (a.miss) {
+      Tick d = l2_read_line(sm, line, a.miss, t, ctx.cta, hint);
+      l1.fill(a.slot, a.miss, d);
+      r = std::max(r, d);
+    }
+    done = std::max(done, r);
+  });
+  return done;
+}
+
+void MemorySystem::l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t) {
+  const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
+  Tick arrive = t + icnt_ticks_;
+  std::uint64_t line_index = line >> l2_line_shift_;
+  std::uint32_t home = slice_hash_->slice(line_index);
+  if (gpu_.l2.partitions > 1 && static_cast<int>(home / slices_per_partition_) != sm_partition(sm)) {
+    counters_.l2_far_sectors += popc(mask);
+    if (fabric_) arrive = serve_start(*fabric_, arrive, popc(mask) * sector);
+  }
+  TagArray& tags = l2_[home];
+  Tick s = serve_start(slices_bw_[home], arrive, popc(mask) * sector);
+  auto a = tags.access(hashed_set(line_index, tags.sets()), line, mask, true, s);
+  counters_.l2_write_sectors += popc(mask);
+  counters_.l2_write_hit_sectors += popc(a.hit);
+  if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, s);
+}
+
+void MemorySystem::store(const AccessCtx& ctx, const Region& region) {
+  const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
+  ++counters_.st_requests;
+  for_each_line(region, gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
+    Tick t = reserve(sm_port_free_[ctx.sm], ctx.now, popc(mask) * sector * sm_port_ticks_per_byte_);
+    l2_write_line(ctx.sm, line, mask, t);
+  });
+}
+
+std::uint64_t MemorySystem::l2_dirty_sectors() const {
+  std::uint64_t n = 0;
+  for (const auto& t : l2_) n += t.dirty_sectors();
+  return n;
+}
+
+}  // namespace gms

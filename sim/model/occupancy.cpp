@@ -1,0 +1,47 @@
+#include "model/occupancy.h"
+
+#include <algorithm>
+#include <climits>
+
+#include "common/error.h"
+
+namespace gms {
+
+Occupancy compute_occupancy(const GpuConfig& gpu, const LaunchShape& shape) {
+  Occupancy o;
+  const auto& sm = gpu.sm;
+  int threads = shape.warps_per_cta * sm.warp_size;
+  if (shape.warps_per_cta > sm.max_warps)
+    throw ConfigError("kernel cannot fit on an SM: " + std::to_string(shape.warps_per_cta) +
+                      " warps per CTA, the GPU holds " + std::to_string(sm.max_warps) + " per SM");
+  o.registers_per_thread = std::min(shape.registers_per_thread, sm.max_registers_per_thread);
+  o.spilled_registers = std::max(0, shape.registers_per_thread - sm.max_registers_per_thread);
+  std::int64_t regs_per_warp = static_cast<std::int64_t>(o.registers_per_thread) * sm.warp_size;
+  regs_per_warp = (regs_per_warp + sm.register_alloc_unit - 1) / sm.register_alloc_unit * sm.register_alloc_unit;
+  std::int64_t regs_per_cta = regs_per_warp * shape.warps_per_cta;
+  std::int64_t smem = shape.shared_mem_per_cta;
+  if (smem > sm.shared_mem_per_cta)
+    throw ConfigError("kernel cannot fit on an SM: a CTA needs " + std::to_string(smem) +
+                      " B of shared memory, the GPU allows " + std::to_string(sm.shared_mem_per_cta) +
+                      " B per CTA (reduce stages or the tile)");
+  if (regs_per_cta > sm.registers)
+    throw ConfigError("kernel cannot fit on an SM: a CTA needs " + std::to_string(regs_per_cta) +
+                      " registers, the SM has " + std::to_string(sm.registers));
+  o.by_warps = sm.max_warps / shape.warps_per_cta;
+  o.by_ctas = sm.max_ctas;
+  o.by_registers = regs_per_cta > 0 ? static_cast<int>(sm.registers / regs_per_cta) : INT_MAX;
+  std::int64_t smem_alloc = smem + sm.shared_mem_reserved_per_cta;
+  o.by_shared_mem = smem_alloc > 0 ? static_cast<int>(sm.shared_mem / smem_alloc) : INT_MAX;
+  o.ctas_per_sm = std::min({o.by_warps, o.by_ctas, o.by_registers, o.by_shared_mem});
+  if (o.ctas_per_sm == o.by_shared_mem) o.limiter = "shared_mem";
+  if (o.ctas_per_sm == o.by_registers) o.limiter = "registers";
+  if (o.ctas_per_sm == o.by_ctas) o.limiter = "ctas";
+  if (o.ctas_per_sm == o.by_warps) o.limiter = "warps";
+  if (o.ctas_per_sm < 1)
+    throw ConfigError("kernel cannot fit on an SM: one CTA needs " + std::to_string(smem_alloc) +
+                      " B of shared memory (incl. reserve), the SM has " + std::to_string(sm.shared_mem));
+  (void)threads;
+  return o;
+}
+
+}  // namespace gms

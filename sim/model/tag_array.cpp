@@ -1,0 +1,116 @@
+#include "model/tag_array.h"
+
+#include <bit>
+
+#include "common/error.h"
+
+namespace gms {
+
+Replacement replacement_from_name(const std::string& name) {
+  if (name == "lru") return Replacement::kLru;
+  if (name == "fifo") return Replacement::kFifo;
+  if (name == "random") return Replacement::kRandom;
+  SIM_ASSERT(false, "unknown replacement policy '" << name << "' passed config validation");
+}
+
+namespace {
+constexpr Addr kInvalidTag = ~Addr{0};
+}
+
+TagArray::TagArray(std::int64_t size_bytes, int line_bytes, int sector_bytes, int assoc, Replacement policy)
+    : sets_(static_cast<std::uint32_t>(size_bytes / (static_cast<std::int64_t>(line_bytes) * assoc))),
+      assoc_(assoc),
+      sectors_per_line_(line_bytes / sector_bytes),
+      full_mask_(sectors_per_line_ >= 32 ? ~0u : ((1u << sectors_per_line_) - 1)),
+      policy_(policy) {
+  SIM_ASSERT(sets_ >= 1, "cache of " << size_bytes << " B cannot hold one set of " << assoc << " x " << line_bytes);
+  size_t slots = static_cast<size_t>(sets_) * assoc_;
+  tag_.assign(slots, kInvalidTag);
+  stamp_.assign(slots, 0);
+  valid_.assign(slots, 0);
+  dirty_.assign(slots, 0);
+  ready_.assign(slots * sectors_per_line_, 0);
+}
+
+std::uint32_t TagArray::victim(std::uint32_t set) {
+  std::uint32_t base = set * assoc_;
+  if (policy_ == Replacement::kRandom) {
+    std::uint64_t x = clock_ * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 29;
+    for (int w = 0; w < assoc_; ++w)
+      if (tag_[base + w] == kInvalidTag) return base + w;
+    return base + static_cast<std::uint32_t>(x % assoc_);
+  }
+  std::uint32_t best = base;
+  for (int w = 0; w < assoc_; ++w) {
+    std::uint32_t s = base + w;
+    if (tag_[s] == kInvalidTag) return s;
+    if (stamp_[s] < stamp_[best]) best = s;
+  }
+  return best;
+}
+
+TagArray::Access TagArray::access(std::uint32_t set, Addr line, std::uint32_t sectors, bool write, Tick now,
+                                  bool low_priority) {
+  SIM_ASSERT(set < sets_, "set " << set << " of " << sets_);
+  ++clock_;
+  Access out;
+  std::uint32_t base = set * assoc_;
+  std::uint32_t slot = ~0u;
+  for (int w = 0; w < assoc_; ++w)
+    if (tag_[base + w] == line) {
+      slot = base + w;
+      break;
+    }
+  if (slot == ~0u) {
+    slot = victim(set);
+    if (tag_[slot] != kInvalidTag && dirty_[slot]) {
+      out.evicted_dirty = dirty_[slot];
+      out.evicted_line = tag_[slot];
+    }
+    tag_[slot] = line;
+    valid_[slot] = 0;
+    dirty_[slot] = 0;
+    stamp_[slot] = low_priority ? 0 : clock_;
+  } else if (policy_ == Replacement::kLru && !low_priority) {
+    stamp_[slot] = clock_;
+  }
+  out.slot = slot;
+  out.valid = valid_[slot];
+  out.hit = valid_[slot] & sectors;
+  out.miss = sectors & ~valid_[slot];
+  Tick ready = now;
+  const Tick* r = &ready_[static_cast<size_t>(slot) * sectors_per_line_];
+  for (std::uint32_t m = out.hit; m; m &= m - 1) {
+    Tick t = r[std::countr_zero(m)];
+    if (t > ready) ready = t;
+  }
+  out.ready = ready;
+  if (write) {
+    valid_[slot] |= sectors;
+    dirty_[slot] |= sectors;
+    Tick* rw = &ready_[static_cast<size_t>(slot) * sectors_per_line_];
+    for (std::uint32_t m = out.miss; m; m &= m - 1) rw[std::countr_zero(m)] = now;
+  }
+  return out;
+}
+
+void TagArray::fill(std::uint32_t slot, std::uint32_t sectors, Tick ready) {
+  valid_[slot] |= sectors;
+  Tick* r = &ready_[static_cast<size_t>(slot) * sectors_per_line_];
+  for (std::uint32_t m = sectors; m; m &= m - 1) r[std::countr_zero(m)] = ready;
+}
+
+bool TagArray::contains(std::uint32_t set, Addr line) const {
+  for (int w = 0; w < assoc_; ++w)
+    if (tag_[set * assoc_ + w] == line) return true;
+  return false;
+}
+
+std::uint64_t TagArray::dirty_sectors() const {
+  std::uint64_t n = 0;
+  for (auto d : dirty_) n += std::popcount(d);
+  return n;
+}
+
+}  // namespace gms

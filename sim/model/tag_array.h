@@ -1,0 +1,60 @@
+#pragma once
+// Sectored, set-associative tag store shared by L1 and L2. It keeps, per line, which sectors are
+// valid and dirty and, per sector, the tick at which its data arrives (so a hit on a line whose fill
+// is still in flight waits for the fill, which is how merged misses behave).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/types.h"
+
+namespace gms {
+
+enum class Replacement { kLru, kFifo, kRandom };
+Replacement replacement_from_name(const std::string& name);
+
+class TagArray {
+ public:
+  TagArray(std::int64_t size_bytes, int line_bytes, int sector_bytes, int assoc, Replacement policy);
+
+  struct Access {
+    std::uint32_t hit = 0;        // requested sectors present
+    std::uint32_t miss = 0;       // requested sectors absent (caller fetches them, then fill())
+    Tick ready = 0;               // latest arrival tick among hit sectors
+    std::uint32_t valid = 0;      // sectors valid before this access
+    std::uint32_t slot = 0;       // where the line lives now
+    std::uint32_t evicted_dirty = 0;  // dirty sectors of the line this access evicted
+    Addr evicted_line = 0;
+  };
+
+  // Looks up `line` (line-aligned address) in `set`. On a tag miss the line is allocated, evicting a
+  // victim. Writes mark the sectors valid and dirty at once (no fetch: writes carry byte masks).
+  Access access(std::uint32_t set, Addr line, std::uint32_t sectors, bool write, Tick now, bool low_priority = false);
+  // Marks `sectors` of the line at `slot` valid, arriving at `ready`.
+  void fill(std::uint32_t slot, std::uint32_t sectors, Tick ready);
+
+  std::uint32_t sets() const { return sets_; }
+  int sectors_per_line() const { return sectors_per_line_; }
+  int assoc() const { return assoc_; }
+  std::uint32_t full_mask() const { return full_mask_; }
+  bool contains(std::uint32_t set, Addr line) const;
+  // Dirty sectors still held (for end-of-kernel accounting).
+  std::uint64_t dirty_sectors() const;
+
+ private:
+  std::uint32_t victim(std::uint32_t set);
+
+  std::uint32_t sets_;
+  int assoc_;
+  int sectors_per_line_;
+  std::uint32_t full_mask_;
+  Replacement policy_;
+  std::uint64_t clock_ = 1;  // access counter driving LRU/FIFO stamps and the random victim
+  std::vector<Addr> tag_;
+  std::vector<std::uint64_t> stamp_;
+  std::vector<std::uint32_t> valid_;
+  std::vector<std::uint32_t> dirty_;
+  std::vector<Tick> ready_;  // slot * sectors_per_line + sector
+};
+
+}  // namespace gms

@@ -1,0 +1,103 @@
+#include "stats/metrics.h"
+
+namespace gms {
+namespace {
+
+double pct(double num, double den) { return den > 0 ? 100.0 * num / den : 0.0; }
+
+}  // namespace
+
+double math_peak_flops(const GpuConfig& gpu, const LaunchShape& shape) {
+  const auto& sm = gpu.sm;
+  double rate = sm.tensor_fp16_flops_per_cycle;
+  if (shape.math_dtype == "bf16" && sm.tensor_bf16_flops_per_cycle > 0) rate = sm.tensor_bf16_flops_per_cycle;
+  if (shape.math_dtype == "fp8" && sm.tensor_fp8_flops_per_cycle > 0) rate = sm.tensor_fp8_flops_per_cycle;
+  if (shape.math_dtype == "fp32") rate = sm.tensor_tf32_flops_per_cycle > 0 ? sm.tensor_tf32_flops_per_cycle
+                                                                            : sm.fma_flops_per_cycle;
+  return rate * sm.count * gpu.sm_clock;
+}
+
+std::vector<Metric> compute_metrics(const SimResult& r, const GpuConfig& gpu, const Kernel& kernel) {
+  const double sector = gpu.l2.sector;
+  const MemCounters& m = r.mem;
+  const double cycles = static_cast<double>(ticks_to_whole_cycles(r.end) + gpu.launch.kernel_overhead);
+  const double seconds = cycles / gpu.sm_clock;
+  const double dram_rd = static_cast<double>(r.dram_read_bytes), dram_wr = static_cast<double>(r.dram_write_bytes);
+  const double l2_rd = static_cast<double>(m.l2_read_sectors), l2_rd_hit = static_cast<double>(m.l2_read_hit_sectors);
+  const double l2_wr = static_cast<double>(m.l2_write_sectors);
+  // Nsight counts a write that allocates in L2 as a hit (write-allocate without fetch); so do we.
+  const double l2_lookup_hit = l2_rd_hit + l2_wr;
+  const double l1_ld = static_cast<double>(m.l1_ld_sectors), l1_hit = static_cast<double>(m.l1_ld_hit_sectors);
+  const LaunchShape& s = r.shape;
+  const Occupancy& o = r.occupancy;
+  std::vector<Metric> v = {
+      {"gpu__time_duration.sum", seconds * 1e9, "ns", "kernel duration (launch.kernel_overhead included)"},
+      {"sm__cycles_elapsed.max", cycles, "cycle", "SM cycles from launch to the last CTA retiring"},
+      {"gpc__cycles_elapsed.max", cycles, "cycle", "same clock domain as the SMs in this model"},
+      {"dram__bytes_read.sum", dram_rd, "byte", "bytes read from DRAM"},
+      {"dram__bytes_write.sum", dram_wr, "byte", "bytes written to DRAM (L2 write-backs during the kernel)"},
+      {"dram__sectors_read.sum", dram_rd / sector, "sector", "32 B sectors read from DRAM"},
+      {"dram__sectors_write.sum", dram_wr / sector, "sector", "32 B sectors written to DRAM"},
+      {"dram__bytes.sum.per_second", seconds > 0 ? (dram_rd + dram_wr) / seconds : 0, "byte/second",
+       "achieved DRAM bandwidth, read + write"},
+      {"dram__throughput.avg.pct_of_peak_sustained_elapsed", pct((dram_rd + dram_wr) / seconds, gpu.dram.bandwidth),
+       "%", "achieved DRAM bandwidth over the theoretical peak"},
+      {"lts__t_sectors.sum", l2_rd + l2_wr, "sector", "L2 sector lookups, all operations"},
+      {"lts__t_sectors_op_read.sum", l2_rd, "sector", "L2 sector lookups by reads"},
+      {"lts__t_sectors_op_write.sum", l2_wr, "sector", "L2 sector lookups by writes"},
+      {"lts__t_sectors_op_read_lookup_hit.sum", l2_rd_hit, "sector", "read sectors that hit"},
+      {"lts__t_sectors_op_read_lookup_miss.sum", l2_rd - l2_rd_hit, "sector", "read sectors that missed"},
+      {"lts__t_sectors_lookup_hit.sum", l2_lookup_hit, "sector", "all sectors that hit (writes count as hits)"},
+      {"lts__t_sectors_lookup_miss.sum", l2_rd - l2_rd_hit, "sector", "all sectors that missed"},
+      {"lts__t_sector_hit_rate.pct", pct(l2_lookup_hit, l2_rd + l2_wr), "%", "L2 sector hit rate, all operations"},
+      {"lts__t_sector_op_read_hit_rate.pct", pct(l2_rd_hit, l2_rd), "%", "L2 sector hit rate of reads"},
+      {"lts__t_sectors_srcunit_ltcfabric.sum", static_cast<double>(m.l2_far_sectors), "sector",
+       "sectors that crossed between L2 partitions"},
+      {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", static_cast<double>(m.ld_requests), "request",
+       "global load instructions (groups of warp instructions in generated workloads)"},
+      {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", l1_ld, "sector", "global load sectors looked up in L1"},
+      {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", l1_hit, "sector", "L1 load sectors that hit"},
+      {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", l1_ld - l1_hit, "sector",
+       "L1 load sectors that missed"},
+      {"l1tex__t_sector_hit_rate.pct", pct(l1_hit, l1_ld), "%", "L1 sector hit rate of global loads (0: no L1 loads)"},
+      {"sm__warps_active.avg.pct_of_peak_sustained_active",
+       pct(r.warp_ticks_resident, r.sm_active_ticks * gpu.sm.max_warps), "%", "achieved occupancy"},
+      {"smsp__inst_executed.sum", static_cast<double>(r.warp_instructions), "inst",
+       "instructions issued (a load group or MMA block counts once)"},
+      {"launch__grid_size", static_cast<double>(s.grid_ctas), "block", "CTAs in the grid"},
+      {"launch__block_size", static_cast<double>(s.warps_per_cta * gpu.sm.warp_size), "thread", "threads per CTA"},
+      {"launch__registers_per_thread", static_cast<double>(s.registers_per_thread), "register/thread",
+       "registers per thread (estimated unless the workload sets it)"},
+      {"launch__shared_mem_per_block", static_cast<double>(s.shared_mem_per_cta), "byte", "shared memory per CTA"},
+      {"launch__occupancy_limit_blocks", static_cast<double>(o.by_ctas), "block", "CTAs per SM allowed by the CTA limit"},
+      {"launch__occupancy_limit_registers", static_cast<double>(o.by_registers), "block", "by registers"},
+      {"launch__occupancy_limit_shared_mem", static_cast<double>(o.by_shared_mem), "block", "by shared memory"},
+      {"launch__occupancy_limit_warps", static_cast<double>(o.by_warps), "block", "by warps"},
+      {"launch__waves_per_multiprocessor",
+       static_cast<double>(s.grid_ctas) / (static_cast<double>(o.ctas_per_sm) * gpu.sm.count), "wave",
+       "grid size over CTAs the GPU holds at once"},
+      {"gpumemsim__ctas_simulated", static_cast<double>(s.ctas), "block", "CTAs simulated (cta_limit applied)"},
+      {"gpumemsim__bytes_served_l1.sum", static_cast<double>(m.l1_hit_bytes), "byte", "load bytes served by L1 hits"},
+      {"gpumemsim__bytes_served_l2.sum", static_cast<double>(m.l2_hit_bytes), "byte", "load bytes served by L2 hits"},
+      {"gpumemsim__bytes_served_dram.sum", static_cast<double>(m.dram_served_bytes), "byte",
+       "load bytes that came from DRAM"},
+      {"gpumemsim__l2_replica_hit_sectors.sum", static_cast<double>(m.l2_replica_hit_sectors), "sector",
+       "far lines found as copies in the near partition"},
+      {"gpumemsim__l2_dirty_sectors_at_end.sum", static_cast<double>(r.l2_dirty_sectors_at_end), "sector",
+       "dirty sectors left in L2 when the kernel ends (written back later, not in dram__bytes_write)"},
+      {"gpumemsim__compulsory_bytes.sum", kernel.compulsory_bytes(), "byte",
+       "bytes with perfect reuse: every input read once, every output written once"},
+      {"gpumemsim__flop.sum", r.flops, "flop", "floating-point operations simulated"},
+      {"gpumemsim__flop_rate.pct_of_peak", pct(r.flops / seconds, math_peak_flops(gpu, s)), "%",
+       "achieved FLOP/s over the math pipe's peak at clock.sm"},
+  };
+  return v;
+}
+
+const Metric* find_metric(const std::vector<Metric>& metrics, const std::string& name) {
+  for (const auto& m : metrics)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+}  // namespace gms

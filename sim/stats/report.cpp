@@ -1,0 +1,135 @@
+#include "stats/report.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "config/gpu_schema.h"
+#include "config/workload_schema.h"
+
+namespace gms {
+namespace {
+
+template <class Cfg>
+nlohmann::ordered_json to_json(const Schema<Cfg>& schema, const Cfg& cfg) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const auto& p : schema.params) {
+    nlohmann::ordered_json* node = &out;
+    std::stringstream ss(p.path);
+    std::vector<std::string> parts;
+    for (std::string part; std::getline(ss, part, '.');) parts.push_back(part);
+    for (size_t i = 0; i + 1 < parts.size(); ++i) node = &(*node)[parts[i]];
+    if (p.kind == ParamKind::kQuantity)
+      (*node)[parts.back()] = p.get_number(cfg);
+    else if (p.kind == ParamKind::kBool)
+      (*node)[parts.back()] = p.get_text(cfg) == "true";
+    else
+      (*node)[parts.back()] = p.get_text(cfg);
+  }
+  return out;
+}
+
+std::string human_bytes(double b) {
+  char buf[32];
+  const char* units[] = {"B", "KB", "MB", "GB", "TB"};
+  int u = 0;
+  while (b >= 1000 && u < 4) {
+    b /= 1000;
+    ++u;
+  }
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.2f %s", b, units[u]);
+  return buf;
+}
+
+}  // namespace
+
+nlohmann::ordered_json gpu_json(const GpuConfig& g) { return to_json(gpu_schema(), g); }
+nlohmann::ordered_json workload_json(const WorkloadConfig& w) { return to_json(workload_schema(w.kind), w); }
+
+std::string summary_text(const LoadedConfigs& cfg, const RunOutput& run, const std::vector<Metric>& metrics) {
+  auto get = [&](const char* name) {
+    const Metric* m = find_metric(metrics, name);
+    return m ? m->value : 0.0;
+  };
+  const GpuConfig& gpu = cfg.gpu.value;
+  const WorkloadConfig& w = cfg.workload.value;
+  const SimResult& r = run.result;
+  std::ostringstream os;
+  char line[512];
+  std::snprintf(line, sizeof line, "gpumemsim: %s on %s\n", w.name.empty() ? w.kind.c_str() : w.name.c_str(),
+                gpu.name.c_str());
+  os << line;
+  if (w.kind == "gemm") {
+    const auto& g = w.gemm;
+    std::snprintf(line, sizeof line, "  gemm            %lldx%lldx%lld %s, tile %dx%dx%d, %d warps, %d stages, order %s",
+                  static_cast<long long>(g.m), static_cast<long long>(g.n), static_cast<long long>(g.k),
+                  g.dtype.c_str(), g.tile.m, g.tile.n, g.tile.k, g.warps, g.stages, g.cta_order.kind.c_str());
+    os << line;
+    if (g.cta_order.kind == "grouped") os << " (group_m " << g.cta_order.group_m << ")";
+    if (g.cta_order.kind == "grouped_n") os << " (group_n " << g.cta_order.group_n << ")";
+    os << "\n";
+  }
+  std::snprintf(line, sizeof line,
+                "  grid            %lld CTAs (%lld x %lld tiles), %lld simulated; %d CTAs/SM (limited by %s), %.2f "
+                "waves\n",
+                static_cast<long long>(r.shape.grid_ctas), static_cast<long long>(r.shape.tiles_m),
+                static_cast<long long>(r.shape.tiles_n), static_cast<long long>(r.shape.ctas),
+                r.occupancy.ctas_per_sm, r.occupancy.limiter.c_str(), get("launch__waves_per_multiprocessor"));
+  os << line;
+  double ns = get("gpu__time_duration.sum");
+  std::snprintf(line, sizeof line, "  time            %.3f us  (%.0f cycles at %.0f MHz)\n", ns / 1e3,
+                get("sm__cycles_elapsed.max"), gpu.sm_clock / 1e6);
+  os << line;
+  std::snprintf(line, sizeof line, "  math            %.1f TFLOP/s = %.1f %% of peak\n",
+                get("gpumemsim__flop.sum") / (ns * 1e-9) / 1e12, get("gpumemsim__flop_rate.pct_of_peak"));
+  os << line;
+  std::snprintf(line, sizeof line, "  DRAM            read %s, write %s; %.2f TB/s = %.1f %% of peak %.2f TB/s\n",
+                human_bytes(get("dram__bytes_read.sum")).c_str(), human_bytes(get("dram__bytes_write.sum")).c_str(),
+                get("dram__bytes.sum.per_second") / 1e12,
+                get("dram__throughput.avg.pct_of_peak_sustained_elapsed"), gpu.dram.bandwidth / 1e12);
+  os << line;
+  std::snprintf(line, sizeof line, "  L2              hit rate %.2f %% (reads %.2f %%: %.0f of %.0f sectors)\n",
+                get("lts__t_sector_hit_rate.pct"), get("lts__t_sector_op_read_hit_rate.pct"),
+                get("lts__t_sectors_op_read_lookup_hit.sum"), get("lts__t_sectors_op_read.sum"));
+  os << line;
+  if (get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") > 0)
+    std::snprintf(line, sizeof line, "  L1              hit rate %.2f %%\n", get("l1tex__t_sector_hit_rate.pct"));
+  else
+    std::snprintf(line, sizeof line, "  L1              not used by loads (bypass)\n");
+  os << line;
+  std::snprintf(line, sizeof line, "  loads served by L1 %s | L2 %s | DRAM %s   (compulsory traffic %s)\n",
+                human_bytes(get("gpumemsim__bytes_served_l1.sum")).c_str(),
+                human_bytes(get("gpumemsim__bytes_served_l2.sum")).c_str(),
+                human_bytes(get("gpumemsim__bytes_served_dram.sum")).c_str(),
+                human_bytes(get("gpumemsim__compulsory_bytes.sum")).c_str());
+  os << line;
+  return os.str();
+}
+
+nlohmann::ordered_json stats_json(const LoadedConfigs& cfg, const RunOutput& run, const std::vector<Metric>& metrics) {
+  nlohmann::ordered_json j;
+  j["tool"] = {{"name", "gpumemsim"}, {"version", "0.1.0"}};
+  j["gpu"] = cfg.gpu.value.name;
+  j["workload"] = cfg.workload.value.name.empty() ? cfg.workload.value.kind : cfg.workload.value.name;
+  nlohmann::ordered_json m = nlohmann::ordered_json::object();
+  nlohmann::ordered_json info = nlohmann::ordered_json::object();
+  for (const auto& x : metrics) {
+    m[x.name] = x.value;
+    info[x.name] = {{"unit", x.unit}, {"description", x.description}};
+  }
+  j["metrics"] = m;
+  j["metric_info"] = info;
+  j["occupancy"] = {{"ctas_per_sm", run.result.occupancy.ctas_per_sm},
+                    {"limiter", run.result.occupancy.limiter},
+                    {"registers_per_thread", run.result.occupancy.registers_per_thread}};
+  j["config"] = {{"gpu", gpu_json(cfg.gpu.value)}, {"workload", workload_json(cfg.workload.value)}};
+  return j;
+}
+
+void write_cta_csv(std::ostream& os, const SimResult& r) {
+  os << "launch_index,tile_m,tile_n,sm,start_cycle,end_cycle,l2_hit_sectors,l2_miss_sectors\n";
+  for (const auto& c : r.ctas)
+    os << c.launch_index << ',' << c.tile.m << ',' << c.tile.n << ',' << c.sm << ',' << ticks_to_whole_cycles(c.start)
+       << ',' << ticks_to_whole_cycles(c.end) << ',' << c.mem.l2_hit_sectors << ',' << c.mem.l2_miss_sectors << '\n';
+}
+
+}  // namespace gms

@@ -1,0 +1,20 @@
+#pragma once
+// Outputs of a run: the terminal summary, stats.json and the per-CTA CSV.
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+
+#include "api/simulation.h"
+#include "stats/metrics.h"
+
+namespace gms {
+
+std::string summary_text(const LoadedConfigs& cfg, const RunOutput& run, const std::vector<Metric>& metrics);
+nlohmann::ordered_json stats_json(const LoadedConfigs& cfg, const RunOutput& run, const std::vector<Metric>& metrics);
+void write_cta_csv(std::ostream& os, const SimResult& r);
+
+// Resolved configuration as JSON (values in base units, as declared in the schema).
+nlohmann::ordered_json gpu_json(const GpuConfig& g);
+nlohmann::ordered_json workload_json(const WorkloadConfig& w);
+
+}  // namespace gms

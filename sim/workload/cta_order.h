@@ -1,0 +1,27 @@
+#pragma once
+// Launch index -> output tile. A named policy: row_major, column_major, grouped (Triton's
+// GROUP_SIZE_M formula), grouped_n (the same along N), custom (a list read from a file).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/workload_config.h"
+#include "workload/program.h"
+
+namespace gms {
+
+std::vector<std::string> cta_order_kinds();
+
+class CtaOrder {
+ public:
+  virtual ~CtaOrder() = default;
+  virtual TileCoord tile(std::int64_t pid) const = 0;
+  virtual std::int64_t size() const = 0;  // launches this order defines
+};
+
+// Throws ConfigError for a bad custom file (named with line numbers).
+std::unique_ptr<CtaOrder> make_cta_order(const CtaOrderConfig& cfg, std::int64_t tiles_m, std::int64_t tiles_n,
+                                         const std::string& base_dir);
+
+}  // namespace gms

@@ -1,0 +1,220 @@
+#include "workload/gemm_kernel.h"
+
+#include <algorithm>
+
+#include "common/error.h"
+
+namespace gms {
+namespace {
+
+constexpr Addr kAlign = 2ull << 20;  // allocations start on 2 MiB pages, like cudaMalloc's large blocks
+constexpr Addr kHeapBase = 0x7f0000000000ull;
+Addr align_up(Addr v) { return (v + kAlign - 1) / kAlign * kAlign; }
+std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+// Phases of a warp's program.
+enum Phase { kPrologue = 0, kMainLoop = 1, kEpilogue = 2, kDone = 3 };
+// Steps inside one main-loop iteration.
+enum Step { kWaitTile = 0, kSync = 1, kLoadA = 2, kLoadB = 3, kMma = 4, kSyncAfter = 5, kStepCount = 6 };
+
+}  // namespace
+
+int GemmKernel::estimate_registers(const GemmConfig& cfg) {
+  int threads = cfg.warps * 32;
+  int acc = static_cast<int>(static_cast<std::int64_t>(cfg.tile.m) * cfg.tile.n / threads);  // fp32 accumulators
+  int operands = std::max(8, static_cast<int>(static_cast<std::int64_t>(cfg.tile.m + cfg.tile.n) * 16 *
+                                              dtype_bytes(cfg.dtype) / 4 / threads));
+  return std::min(255, acc + operands + 32);
+}
+
+GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::string& base_dir)
+    : cfg_(cfg), warp_size_(gpu.sm.warp_size) {
+  ea_ = dtype_bytes(cfg.dtype);
+  ec_ = cfg.c_dtype == "auto" ? (cfg.dtype == "fp32" ? 4 : 2) : dtype_bytes(cfg.c_dtype);
+  k_tiles_ = cdiv(cfg.k, cfg.tile.k);
+  a_base_ = kHeapBase;
+  b_base_ = align_up(a_base_ + static_cast<Addr>(cfg.m * cfg.k * ea_));
+  c_base_ = align_up(b_base_ + static_cast<Addr>(cfg.k * cfg.n * ea_));
+  bool tensor = cfg.dtype != "fp32" || gpu.sm.tensor_tf32_flops_per_cycle > 0;
+  pipe_ = tensor ? Pipe::kTensor : Pipe::kFma;
+  warp_flops_ = 2.0 * cfg.tile.m * cfg.tile.n * cfg.tile.k / cfg.warps;
+
+  shape_.tiles_m = cdiv(cfg.m, cfg.tile.m);
+  shape_.tiles_n = cdiv(cfg.n, cfg.tile.n);
+  order_ = make_cta_order(cfg.cta_order, shape_.tiles_m, shape_.tiles_n, base_dir);
+  shape_.grid_ctas = order_->size();
+  shape_.ctas = cfg.cta_limit > 0 ? std::min(cfg.cta_limit, shape_.grid_ctas) : shape_.grid_ctas;
+  shape_.warps_per_cta = cfg.warps;
+  shape_.math_dtype = cfg.dtype;
+  shape_.registers_per_thread = cfg.registers_per_thread > 0 ? cfg.registers_per_thread : estimate_registers(cfg);
+  shape_.shared_mem_per_cta =
+      static_cast<std::int64_t>(cfg.stages) * (cfg.tile.m + cfg.tile.n) * cfg.tile.k * ea_;
+}
+
+double GemmKernel::compulsory_bytes() const {
+  return static_cast<double>(cfg_.m * cfg_.k + cfg_.k * cfg_.n) * ea_ + static_cast<double>(cfg_.m * cfg_.n) * ec_;
+}
+
+double GemmKernel::flops() const { return 2.0 * cfg_.m * cfg_.n * cfg_.k; }
+
+Region GemmKernel::warp_share(Region whole, int warp) const {
+  std::uint32_t r0 = static_cast<std::uint32_t>(static_cast<std::uint64_t>(whole.rows) * warp / cfg_.warps);
+  std::uint32_t r1 = static_cast<std::uint32_t>(static_cast<std::uint64_t>(whole.rows) * (warp + 1) / cfg_.warps);
+  whole.base += r0 * whole.stride;
+  whole.rows = r1 - r0;
+  return whole;
+}
+
+// A[m][k]: tile rows m0.., columns k0..; masked at the matrix edge.
+Region GemmKernel::a_region(const WarpCursor& c, std::int64_t kt) const {
+  std::int64_t m0 = c.tile_m * cfg_.tile.m, k0 = kt * cfg_.tile.k;
+  std::int64_t rows_m = std::min<std::int64_t>(cfg_.tile.m, cfg_.m - m0);
+  std::int64_t cols_k = std::min<std::int64_t>(cfg_.tile.k, cfg_.k - k0);
+  Region r;
+  if (cfg_.layout_a == "row") {
+    r = {a_base_ + static_cast<Addr>((m0 * cfg_.k + k0) * ea_), static_cast<std::uint32_t>(rows_m),
+         static_cast<std::uint32_t>(cols_k * ea_), static_cast<std::uint64_t>(cfg_.k * ea_)};
+  } else {
+    r = {a_base_ + static_cast<Addr>((k0 * cfg_.m + m0) * ea_), static_cast<std::uint32_t>(cols_k),
+         static_cast<std::uint32_t>(rows_m * ea_), static_cast<std::uint64_t>(cfg_.m * ea_)};
+  }
+  return warp_share(r, c.warp);
+}
+
+Region GemmKernel::b_region(const WarpCursor& c, std::int64_t kt) const {
+  std::int64_t n0 = c.tile_n * cfg_.tile.n, k0 = kt * cfg_.tile.k;
+  std::int64_t cols_n = std::min<std::int64_t>(cfg_.tile.n, cfg_.n - n0);
+  std::int64_t rows_k = std::min<std::int64_t>(cfg_.tile.k, cfg_.k - k0);
+  Region r;
+  if (cfg_.layout_b == "row") {
+    r = {b_base_ + static_cast<Addr>((k0 * cfg_.n + n0) * ea_), static_cast<std::uint32_t>(rows_k),
+         static_cast<std::uint32_t>(cols_n * ea_), static_cast<std::uint64_t>(cfg_.n * ea_)};
+  } else {
+    r = {b_base_ + static_cast<Addr>((n0 * cfg_.k + k0) * ea_), static_cast<std::uint32_t>(cols_n),
+         static_cast<std::uint32_t>(rows_k * ea_), static_cast<std::uint64_t>(cfg_.k * ea_)};
+  }
+  return warp_share(r, c.warp);
+}
+
+Region GemmKernel::c_region(const WarpCursor& c) const {
+  std::int64_t m0 = c.tile_m * cfg_.tile.m, n0 = c.tile_n * cfg_.tile.n;
+  std::int64_t rows = std::min<std::int64_t>(cfg_.tile.m, cfg_.m - m0);
+  std::int64_t cols = std::min<std::int64_t>(cfg_.tile.n, cfg_.n - n0);
+  Region r{c_base_ + static_cast<Addr>((m0 * cfg_.n + n0) * ec_), static_cast<std::uint32_t>(rows),
+           static_cast<std::uint32_t>(cols * ec_), static_cast<std::uint64_t>(cfg_.n * ec_)};
+  return warp_share(r, c.warp);
+}
+
+Instr GemmKernel::load(const Region& r, int slot) const {
+  Instr in;
+  in.op = Op::kLoad;
+  in.slot = static_cast<std::uint8_t>(slot);
+  in.bypass_l1 = cfg_.bypass_l1;
+  std::uint64_t bytes = static_cast<std::uint64_t>(r.rows) * r.row_bytes;
+  // 16-byte vector accesses per lane (cp.async.cg / LDG.128): one warp instruction per 512 B.
+  in.issue_cycles = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (bytes + warp_size_ * 16 - 1) / (warp_size_ * 16)));
+  in.region = r;
+  return in;
+}
+
+void GemmKernel::start_warp(WarpCursor& c, std::int64_t launch_index, int warp) const {
+  TileCoord t = order_->tile(launch_index);
+  c = WarpCursor{};
+  c.cta = launch_index;
+  c.tile_m = t.m;
+  c.tile_n = t.n;
+  c.warp = warp;
+  c.phase = cfg_.stages > 1 ? kPrologue : kMainLoop;
+}
+
+// Program of one warp (S = stages, slot = K tile mod S):
+//   prologue:  load A,B of tiles 0..S-2
+//   for kt:    wait tile kt; barrier; load A,B of tile kt+S-1; MMA on tile kt   (S = 1: load, wait,
+//              barrier, MMA, barrier)
+//   epilogue:  store the warp's share of the C tile; exit
+void GemmKernel::next(WarpCursor& c, Instr& out) const {
+  const int S = cfg_.stages;
+  while (true) {
+    switch (c.phase) {
+      case kPrologue: {
+        std::int64_t tiles = std::min<std::int64_t>(S - 1, k_tiles_);
+        if (c.step >= tiles) {
+          c.phase = kMainLoop;
+          c.step = 0;
+          c.sub = 0;
+          continue;
+        }
+        int slot = static_cast<int>(c.step % S);
+        if (c.sub == 0) {
+          out = load(a_region(c, c.step), slot);
+          c.sub = 1;
+        } else {
+          out = load(b_region(c, c.step), slot);
+          c.sub = 0;
+          ++c.step;
+        }
+        return;
+      }
+      case kMainLoop: {
+        if (c.step >= k_tiles_) {
+          c.phase = kEpilogue;
+          continue;
+        }
+        const std::int64_t kt = c.step;
+        const int slot = static_cast<int>(kt % S);
+        const int sub = c.sub;
+        c.sub = sub + 1;
+        if (c.sub == kStepCount) {
+          c.sub = 0;
+          ++c.step;
+        }
+        if (S == 1) {  // no prefetch: load, wait, sync, MMA, sync (the buffer is reused)
+          switch (sub) {
+            case kWaitTile: out = load(a_region(c, kt), 0); return;
+            case kSync: out = load(b_region(c, kt), 0); return;
+            case kLoadA: out = Instr{}; out.op = Op::kWait; out.slot = 0; return;
+            case kLoadB: out = Instr{}; out.op = Op::kBarrier; return;
+            case kMma: break;
+            case kSyncAfter: out = Instr{}; out.op = Op::kBarrier; return;
+          }
+        } else {
+          const std::int64_t pre = kt + S - 1;
+          switch (sub) {
+            case kWaitTile: out = Instr{}; out.op = Op::kWait; out.slot = static_cast<std::uint8_t>(slot); return;
+            case kSync: out = Instr{}; out.op = Op::kBarrier; return;
+            case kLoadA:
+              if (pre >= k_tiles_) continue;
+              out = load(a_region(c, pre), static_cast<int>(pre % S));
+              return;
+            case kLoadB:
+              if (pre >= k_tiles_) continue;
+              out = load(b_region(c, pre), static_cast<int>(pre % S));
+              return;
+            case kMma: break;
+            case kSyncAfter: continue;
+          }
+        }
+        out = Instr{};
+        out.op = Op::kCompute;
+        out.pipe = pipe_;
+        out.flops = warp_flops_;
+        return;
+      }
+      case kEpilogue:
+        out = Instr{};
+        out.op = Op::kStore;
+        out.region = c_region(c);
+        out.issue_cycles = static_cast<std::uint32_t>(std::max<std::uint64_t>(
+            1, (static_cast<std::uint64_t>(out.region.rows) * out.region.row_bytes + warp_size_ * 16 - 1) /
+                   (warp_size_ * 16)));
+        c.phase = kDone;
+        return;
+      default:
+        out = Instr{};
+        out.op = Op::kExit;
+        return;
+    }
+  }
+}
+
+}  // namespace gms

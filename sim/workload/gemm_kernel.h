@@ -1,0 +1,47 @@
+#pragma once
+// Tiled GEMM C[MxN] = A[MxK] . B[KxN] as Triton/CUTLASS-style kernels run it: one CTA per output
+// tile, `stages` K tiles in flight, each warp loading its share of the A and B tiles and running
+// its share of the tile's MMAs.
+#include <memory>
+
+#include "config/gpu_config.h"
+#include "config/workload_config.h"
+#include "workload/cta_order.h"
+#include "workload/program.h"
+
+namespace gms {
+
+class GemmKernel final : public Kernel {
+ public:
+  GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::string& base_dir);
+
+  std::string name() const override { return "gemm"; }
+  LaunchShape shape() const override { return shape_; }
+  TileCoord tile_of(std::int64_t launch_index) const override { return order_->tile(launch_index); }
+  void start_warp(WarpCursor& c, std::int64_t launch_index, int warp) const override;
+  void next(WarpCursor& c, Instr& out) const override;
+  double compulsory_bytes() const override;
+  double flops() const override;
+
+  // Registers per thread the estimate gives for a tile (accumulators + operands + addressing).
+  static int estimate_registers(const GemmConfig& cfg);
+
+ private:
+  Region a_region(const WarpCursor& c, std::int64_t kt) const;
+  Region b_region(const WarpCursor& c, std::int64_t kt) const;
+  Region c_region(const WarpCursor& c) const;
+  Region warp_share(Region whole, int warp) const;
+  Instr load(const Region& r, int slot) const;
+
+  GemmConfig cfg_;
+  int warp_size_;
+  int ea_, ec_;  // element bytes of A/B and of C
+  std::int64_t k_tiles_;
+  Addr a_base_, b_base_, c_base_;
+  Pipe pipe_;
+  double warp_flops_;
+  LaunchShape shape_;
+  std::unique_ptr<CtaOrder> order_;
+};
+
+}  // namespace gms

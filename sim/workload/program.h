@@ -1,0 +1,74 @@
+#pragma once
+// What warps execute. Generated workloads produce instructions lazily, one at a time, from a few
+// integers of per-warp state, so no instruction list is ever stored for the grid.
+#include <cstdint>
+#include <string>
+
+#include "common/types.h"
+#include "model/memory_system.h"
+
+namespace gms {
+
+enum class Op : std::uint8_t {
+  kLoad,     // global load into scoreboard slot `slot`
+  kStore,    // global store (posted)
+  kCompute,  // `flops` on pipe `unit`; waits for nothing but the pipe
+  kWait,     // wait until scoreboard slot `slot` has arrived
+  kBarrier,  // CTA-wide barrier
+  kExit,
+};
+
+enum class Pipe : std::uint8_t { kTensor, kFma };
+
+struct Instr {
+  Op op = Op::kExit;
+  std::uint8_t slot = 0;
+  Pipe pipe = Pipe::kTensor;
+  bool bypass_l1 = false;
+  EvictHint hint = EvictHint::kNormal;
+  std::uint32_t issue_cycles = 1;  // issue-port cycles (a load group counts its warp instructions)
+  double flops = 0;
+  Region region;
+};
+
+inline constexpr int kMaxSlots = 16;
+
+// Per-warp generator state; meaning is private to each kernel.
+struct WarpCursor {
+  std::int64_t cta = 0;  // launch index
+  std::int64_t tile_m = 0, tile_n = 0;
+  int warp = 0;
+  int phase = 0;
+  std::int64_t step = 0;
+  int sub = 0;
+};
+
+struct TileCoord {
+  std::int64_t m = 0, n = 0;
+};
+
+struct LaunchShape {
+  std::int64_t ctas = 0;  // launches simulated (after cta_limit)
+  std::int64_t grid_ctas = 0;
+  int warps_per_cta = 0;
+  int registers_per_thread = 0;
+  std::int64_t shared_mem_per_cta = 0;
+  std::int64_t tiles_m = 0, tiles_n = 0;  // output tile grid, for reports
+  std::string math_dtype = "fp16";        // selects the tensor rate
+};
+
+class Kernel {
+ public:
+  virtual ~Kernel() = default;
+  virtual std::string name() const = 0;
+  virtual LaunchShape shape() const = 0;
+  virtual TileCoord tile_of(std::int64_t launch_index) const = 0;
+  virtual void start_warp(WarpCursor& c, std::int64_t launch_index, int warp) const = 0;
+  // Writes the warp's next instruction; called again only after that one issued.
+  virtual void next(WarpCursor& c, Instr& out) const = 0;
+  // Bytes a perfect cache hierarchy would move (each input read once, each output written once).
+  virtual double compulsory_bytes() const = 0;
+  virtual double flops() const = 0;
+};
+
+}  // namespace gms

@@ -1,0 +1,134 @@
+// Runs the real binary: exit codes, messages, files written (and not written).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+#include "../unit/test_util.h"
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out;
+};
+
+Result run(const std::string& args) {
+  std::string cmd = std::string(GPUMEMSIM_BINARY) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+  int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::string src(const std::string& rel) { return gms::test::source_path(rel); }
+std::string seed_args(const std::string& order) {
+  return "run --gpu " + src("configs/gpus/seed000-9sm.yaml") + " --workload " +
+         src("configs/workloads/seed000-" + order + ".yaml");
+}
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(Cli, HelpOnEverySubcommand) {
+  for (const char* c : {"--help", "run --help", "config --help", "config show --help", "config docs --help"}) {
+    auto r = run(c);
+    EXPECT_EQ(r.code, 0) << c << r.out;
+    EXPECT_NE(r.out.find("usage"), std::string::npos) << c;
+  }
+}
+
+TEST(Cli, RunPrintsSummaryAndWritesStatsAndCtaCsv) {
+  auto dir = gms::test::temp_dir("cli_run");
+  auto r = run(seed_args("grouped") + " --out " + (dir / "o").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("DRAM            read 442.37 KB"), std::string::npos) << r.out;
+  std::string stats = slurp(dir / "o" / "stats.json");
+  for (const char* name : {"gpu__time_duration.sum", "sm__cycles_elapsed.max", "dram__bytes_read.sum",
+                           "dram__bytes_write.sum", "lts__t_sector_hit_rate.pct", "lts__t_sectors_op_read.sum",
+                           "lts__t_sectors_op_read_lookup_hit.sum", "l1tex__t_sector_hit_rate.pct",
+                           "dram__throughput.avg.pct_of_peak_sustained_elapsed"})
+    EXPECT_NE(stats.find(std::string("\"") + name + "\""), std::string::npos) << name;
+  EXPECT_NE(stats.find("\"config\""), std::string::npos);
+  std::string csv = slurp(dir / "o" / "ctas.csv");
+  EXPECT_EQ(csv.rfind("launch_index,tile_m,tile_n,sm,start_cycle,end_cycle,l2_hit_sectors,l2_miss_sectors\n", 0), 0u);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 10);  // header + 9 CTAs
+}
+
+TEST(Cli, TwoRunsWriteIdenticalStats) {
+  auto dir = gms::test::temp_dir("cli_determinism");
+  std::string args = seed_args("row-major") + " --set workload.cta_limit=0 --timeline-bucket 500";
+  ASSERT_EQ(run(args + " --out " + (dir / "a").string()).code, 0);
+  ASSERT_EQ(run(args + " --out " + (dir / "b").string()).code, 0);
+  for (const char* f : {"stats.json", "ctas.csv", "timeline.csv"}) {
+    EXPECT_FALSE(slurp(dir / "a" / f).empty()) << f;
+    EXPECT_EQ(slurp(dir / "a" / f), slurp(dir / "b" / f)) << f;
+  }
+}
+
+// Every kind of bad input: one clear line naming file and key, exit code 2, no output directory.
+TEST(Cli, BadInputIsExitCode2WithOneClearLineAndNothingWritten) {
+  auto dir = gms::test::temp_dir("cli_bad");
+  auto gpu = src("configs/gpus/seed000-9sm.yaml");
+  auto w = [&](const std::string& name, const std::string& text) { return gms::test::write_file(dir / name, text); };
+  std::string good_wl = "kind: gemm\nm: 576\nn: 576\nk: 576\ntile: {m: 64, n: 64, k: 64}\n";
+  struct Case {
+    std::string args, expect;
+  };
+  std::vector<Case> cases = {
+      {"--workload " + w("malformed.yaml", "kind: gemm\nm: [1, 2\n"), "malformed.yaml:"},
+      {"--workload " + w("unknown.yaml", good_wl + "stagse: 3\n"), "unknown.yaml:6:1: unknown workload(gemm) key 'stagse' (did you mean 'stages'?)"},
+      {"--workload " + w("type.yaml", good_wl + "warps: four\n"), "type.yaml:6:8: workload(gemm) key 'warps': 'four' is not a number"},
+      {"--workload " + w("zero.yaml", "kind: gemm\nm: 0\nn: 64\nk: 64\n"), "zero.yaml:2:4: workload(gemm) key 'm': value 0 is out of range"},
+      {"--workload " + w("negative.yaml", "kind: gemm\nm: 64\nn: -64\nk: 64\n"), "key 'n': value -64 is out of range"},
+      {"--workload " + w("tile.yaml", "kind: gemm\nm: 64\nn: 64\nk: 64\ntile: {m: 128}\n"), "tile.yaml:5:11: workload key 'tile.m': tile.m = 128 exceeds m = 64"},
+      {"--workload " + w("nofit.yaml", good_wl + "stages: 16\n"), "kernel cannot fit on an SM"},
+      {"--workload " + w("kind.yaml", "kind: gemmv\n"), "'gemmv' is not a workload kind (did you mean 'gemm'?)"},
+      {"--workload " + w("ok.yaml", good_wl) + " --set gpu.l2.szie=1MiB", "--set gpu.l2.szie=1MiB: unknown gpu key 'l2.szie' (did you mean 'l2.size'?)"},
+      {"--workload " + w("ok2.yaml", good_wl) + " --set gpu.l2.size=banana", "gpu key 'l2.size': 'banana' is not a number"},
+      {"--workload " + (dir / "missing.yaml").string(), "missing.yaml: cannot open file"},
+      {"--workload " + w("ok3.yaml", good_wl) + " --bogus", "unrecognised option '--bogus'"},
+  };
+  for (const auto& c : cases) {
+    auto out = dir / "out";
+    auto r = run("run --gpu " + gpu + " " + c.args + " --out " + out.string());
+    EXPECT_EQ(r.code, 2) << c.args << "\n" << r.out;
+    EXPECT_NE(r.out.find(c.expect), std::string::npos) << c.args << "\n" << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+    EXPECT_FALSE(std::filesystem::exists(out)) << c.args;
+  }
+  auto bad_gpu = w("gpu.yaml", "name: g\nclock: {sm: 1GHz}\nsm: {count: 2, shared_mem: 64KiB, fma_flops_per_cycle: 128, "
+                               "tensor_fp16_flops_per_cycle: 256}\nl1: {size: 0B, hit_latency: 30}\nicnt: {latency: 40}\n"
+                               "l2: {size: 1MiB, slices: 4, hit_latency: 200}\ndram: {bandwidth: 100, channels: 2, latency: 400}\n");
+  auto r = run("config show --gpu " + bad_gpu);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("gpu.yaml:7:19: gpu key 'dram.bandwidth': '100' needs a unit"), std::string::npos) << r.out;
+}
+
+TEST(Cli, ConfigShowAndDocs) {
+  auto r = run("config show --gpu " + src("configs/gpus/h100.yaml") + " --set gpu.l2.size=40MiB");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("  size: 40MiB"), std::string::npos) << r.out;
+  auto d = run("config docs");
+  ASSERT_EQ(d.code, 0);
+  EXPECT_NE(d.out.find("| `l2.partition_mode` |"), std::string::npos);
+  EXPECT_NE(d.out.find("| `cta_order.group_m` |"), std::string::npos);
+}
+
+TEST(Cli, CommittedConfigReferenceIsCurrent) {
+  auto d = run("config docs");
+  EXPECT_EQ(d.out, slurp(src("docs/config-reference.md")))
+      << "docs/config-reference.md is stale: regenerate with `gpumemsim config docs > docs/config-reference.md`";
+}
+
+}  // namespace

@@ -1,0 +1,111 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "api/simulation.h"
+#include "common/error.h"
+#include "config/gpu_schema.h"
+#include "config/workload_schema.h"
+#include "test_util.h"
+
+namespace gms {
+namespace {
+
+std::string error_of(const ConfigInputs& in) {
+  try {
+    load_configs(in);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+ConfigInputs h100_with(const std::string& workload_file, std::vector<std::string> sets = {}) {
+  return ConfigInputs{test::source_path("configs/gpus/h100.yaml"), workload_file, std::move(sets)};
+}
+
+TEST(Config, EveryPresetLoadsAndValidates) {
+  for (const auto& entry : std::filesystem::directory_iterator(test::source_path("configs/gpus"))) {
+    ConfigInputs in{entry.path().string(), "", {}};
+    EXPECT_NO_THROW(load_configs(in)) << entry.path();
+  }
+}
+
+TEST(Config, EveryWorkloadLoads) {
+  for (const auto& entry : std::filesystem::directory_iterator(test::source_path("configs/workloads")))
+    if (entry.path().extension() == ".yaml") EXPECT_NO_THROW(load_configs(h100_with(entry.path().string())));
+}
+
+TEST(Config, PresetValuesAreParsedWithUnits) {
+  auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h200.yaml"), "", {}});
+  EXPECT_EQ(cfg.gpu.value.l2.size, 60LL * 1024 * 1024);
+  EXPECT_DOUBLE_EQ(cfg.gpu.value.dram.bandwidth, 4814e9);
+  EXPECT_DOUBLE_EQ(cfg.gpu.value.sm_clock, 1980e6);
+  EXPECT_EQ(cfg.gpu.value.l2.hit_latency, 282u);
+}
+
+TEST(Config, UnknownKeyGivesDidYouMeanAndPosition) {
+  auto dir = test::temp_dir("unknown_key");
+  auto gpu = test::write_file(dir / "g.yaml",
+                              "name: x\nclock: {sm: 1GHz}\nsm:\n  count: 4\n  shared_mem: 64KiB\n"
+                              "  fma_flops_per_cycle: 128\n  tensor_fp16_flops_per_cycle: 1024\n"
+                              "l1: {size: 0B, hit_latency: 30}\nicnt: {latency: 50}\n"
+                              "l2:\n  szie: 4MiB\n  slices: 8\n  hit_latency: 200\n"
+                              "dram: {bandwidth: 300GB/s, channels: 8, latency: 500}\n");
+  std::string err = error_of(ConfigInputs{gpu, "", {}});
+  EXPECT_NE(err.find(gpu + ":11:3"), std::string::npos) << err;
+  EXPECT_NE(err.find("unknown gpu key 'l2.szie'"), std::string::npos) << err;
+  EXPECT_NE(err.find("did you mean 'l2.size'"), std::string::npos) << err;
+}
+
+TEST(Config, SetOverridesAndItsErrors) {
+  auto wl = test::source_path("configs/workloads/seed000-grouped.yaml");
+  auto cfg = load_configs(h100_with(wl, {"gpu.l2.size=40MiB", "workload.cta_order.group_m=8"}));
+  EXPECT_EQ(cfg.gpu.value.l2.size, 40LL * 1024 * 1024);
+  EXPECT_EQ(cfg.workload.value.gemm.cta_order.group_m, 8);
+  EXPECT_EQ(cfg.gpu.origins.at("l2.size").file, "--set gpu.l2.size=40MiB");
+  std::string err = error_of(h100_with(wl, {"gpu.l2.szie=40MiB"}));
+  EXPECT_NE(err.find("--set gpu.l2.szie=40MiB"), std::string::npos) << err;
+  EXPECT_NE(err.find("did you mean 'l2.size'"), std::string::npos) << err;
+  EXPECT_NE(error_of(h100_with(wl, {"l2.size=4MiB"})).find("must start with 'gpu.'"), std::string::npos);
+  EXPECT_NE(error_of(h100_with(wl, {"gpu.l2.size"})).find("expected gpu.KEY=VALUE"), std::string::npos);
+}
+
+TEST(Config, TypeRangeAndRequiredErrorsNameTheKey) {
+  auto wl = test::source_path("configs/workloads/seed000-grouped.yaml");
+  EXPECT_NE(error_of(h100_with(wl, {"gpu.l2.size=lots"})).find("gpu key 'l2.size'"), std::string::npos);
+  EXPECT_NE(error_of(h100_with(wl, {"gpu.sm.count=0"})).find("out of range"), std::string::npos);
+  EXPECT_NE(error_of(h100_with(wl, {"workload.m=-5"})).find("workload(gemm) key 'm'"), std::string::npos);
+  EXPECT_NE(error_of(h100_with(wl, {"workload.dtype=fp61"})).find("did you mean 'fp16'"), std::string::npos);
+  EXPECT_NE(error_of(h100_with(wl, {"gpu.l2.size=50MB"})).find("multiple of line x assoc x slices"),
+            std::string::npos);
+  EXPECT_NE(error_of(h100_with(wl, {"workload.tile.m=1024"})).find("exceeds m"), std::string::npos);
+  auto dir = test::temp_dir("required");
+  auto gpu = test::write_file(dir / "g.yaml", "name: x\n");
+  EXPECT_NE(error_of(ConfigInputs{gpu, "", {}}).find("key 'clock.sm' is required"), std::string::npos);
+}
+
+TEST(Config, MalformedYamlReportsLine) {
+  auto dir = test::temp_dir("malformed");
+  auto gpu = test::write_file(dir / "g.yaml", "name: x\nsm: {count: 4\n");
+  std::string err = error_of(ConfigInputs{gpu, "", {}});
+  EXPECT_NE(err.find(gpu + ":"), std::string::npos) << err;
+  EXPECT_NE(err.find("malformed YAML"), std::string::npos) << err;
+}
+
+TEST(Config, DocsListEveryParameterWithUnit) {
+  std::string md = render_docs_markdown(gpu_schema());
+  for (const auto& p : gpu_schema().params) EXPECT_NE(md.find("`" + p.path + "`"), std::string::npos) << p.path;
+  EXPECT_NE(md.find("| `l2.size` | bytes |"), std::string::npos);
+}
+
+TEST(Config, ShowRendersValuesThatParseBack) {
+  auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"), "", {}});
+  std::string yaml = render_yaml(gpu_schema(), cfg.gpu.value);
+  auto dir = test::temp_dir("roundtrip");
+  auto again = load_configs(ConfigInputs{test::write_file(dir / "g.yaml", yaml), "", {}});
+  EXPECT_EQ(render_yaml(gpu_schema(), again.gpu.value), yaml);
+}
+
+}  // namespace
+}  // namespace gms

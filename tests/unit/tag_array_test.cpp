@@ -1,0 +1,75 @@
+#include "model/tag_array.h"
+
+#include <gtest/gtest.h>
+
+namespace gms {
+namespace {
+
+// 2 sets x 2 ways of 128 B lines with 32 B sectors.
+TagArray small(Replacement p = Replacement::kLru) { return TagArray(512, 128, 32, 2, p); }
+
+TEST(TagArray, SectorsMissThenHitAfterFill) {
+  TagArray t = small();
+  auto a = t.access(0, 0x1000, 0b0011, false, 10);
+  EXPECT_EQ(a.hit, 0u);
+  EXPECT_EQ(a.miss, 0b0011u);
+  t.fill(a.slot, a.miss, 500);
+  auto b = t.access(0, 0x1000, 0b0111, false, 20);
+  EXPECT_EQ(b.hit, 0b0011u);   // filled sectors hit...
+  EXPECT_EQ(b.miss, 0b0100u);  // ...the third sector of the same line still misses
+  EXPECT_EQ(b.ready, 500u);    // a hit under a fill in flight waits for the fill
+  auto c = t.access(0, 0x1000, 0b0011, false, 600);
+  EXPECT_EQ(c.ready, 600u);
+}
+
+TEST(TagArray, LruEvictsLeastRecentlyUsed) {
+  TagArray t = small();
+  t.fill(t.access(0, 0x0000, 0b1, false, 0).slot, 0b1, 0);
+  t.fill(t.access(0, 0x1000, 0b1, false, 0).slot, 0b1, 0);
+  t.access(0, 0x0000, 0b1, false, 0);  // touch: 0x1000 is now LRU
+  t.access(0, 0x2000, 0b1, false, 0);  // evicts 0x1000
+  EXPECT_TRUE(t.contains(0, 0x0000));
+  EXPECT_FALSE(t.contains(0, 0x1000));
+  EXPECT_TRUE(t.contains(0, 0x2000));
+}
+
+TEST(TagArray, FifoIgnoresTouches) {
+  TagArray t = small(Replacement::kFifo);
+  t.access(0, 0x0000, 0b1, false, 0);
+  t.access(0, 0x1000, 0b1, false, 0);
+  t.access(0, 0x0000, 0b1, false, 0);
+  t.access(0, 0x2000, 0b1, false, 0);  // evicts the first inserted
+  EXPECT_FALSE(t.contains(0, 0x0000));
+  EXPECT_TRUE(t.contains(0, 0x1000));
+}
+
+TEST(TagArray, SetsAreIndependent) {
+  TagArray t = small();
+  for (Addr a : {0x0000, 0x1000, 0x2000}) t.access(0, a, 1, false, 0);
+  t.access(1, 0x3000, 1, false, 0);
+  EXPECT_TRUE(t.contains(1, 0x3000));
+}
+
+TEST(TagArray, DirtySectorsAreReportedOnEviction) {
+  TagArray t = small();
+  auto w = t.access(0, 0x0000, 0b1001, true, 0);
+  EXPECT_EQ(w.miss, 0b1001u);  // a write allocates without fetching
+  EXPECT_EQ(t.dirty_sectors(), 2u);
+  t.access(0, 0x1000, 1, false, 0);
+  auto e = t.access(0, 0x2000, 1, false, 0);
+  EXPECT_EQ(e.evicted_line, 0x0000u);
+  EXPECT_EQ(e.evicted_dirty, 0b1001u);
+  EXPECT_EQ(t.dirty_sectors(), 0u);
+}
+
+TEST(TagArray, LowPriorityInsertIsNextVictim) {
+  TagArray t = small();
+  t.access(0, 0x0000, 1, false, 0);
+  t.access(0, 0x1000, 1, false, 0, /*low_priority=*/true);
+  t.access(0, 0x2000, 1, false, 0);
+  EXPECT_TRUE(t.contains(0, 0x0000));
+  EXPECT_FALSE(t.contains(0, 0x1000));
+}
+
+}  // namespace
+}  // namespace gms

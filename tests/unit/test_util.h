@@ -1,0 +1,24 @@
+#pragma once
+// Helpers for tests that need configuration files on disk.
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace gms::test {
+
+inline std::string source_path(const std::string& rel) { return std::string(GPUMEMSIM_SOURCE_DIR) + "/" + rel; }
+
+// A fresh directory under the system temp dir, removed by the caller or left for inspection.
+inline std::filesystem::path temp_dir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("gpumemsim_test_" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+inline std::string write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+}  // namespace gms::test
