@@ -28,6 +28,14 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   l2_line_shift_ = std::countr_zero(static_cast<unsigned>(gpu.l2.line));
   slices_per_partition_ = static_cast<std::uint32_t>(gpu.l2.slices / gpu.l2.partitions);
   replicate_ = gpu.l2.partition_mode == "replicate";
+  for (int sm = 0; sm < gpu.sm.count; ++sm) {
+    int p = 0;
+    if (gpu.l2.partitions > 1)
+      p = gpu.l2.sm_partition_map == "interleave"
+              ? sm % gpu.l2.partitions
+              : static_cast<int>(static_cast<std::int64_t>(sm) * gpu.l2.partitions / gpu.sm.count);
+    sm_partition_.push_back(p);
+  }
   far_latency_ = gpu.l2.partition_mode != "none";
   fill_mask_unit_ = static_cast<std::uint32_t>(gpu.dram.access_granularity / gpu.l2.sector);
   l1_hit_ticks_ = cycles_to_ticks(gpu.l1.hit_latency);
@@ -69,12 +77,6 @@ Tick MemorySystem::reserve(Tick& free_at, Tick arrive, double ticks) const {
 
 Tick MemorySystem::serve_start(BandwidthServer& server, Tick arrive, std::uint32_t bytes) {
   return server.serve(arrive, bytes) - server.service_ticks(bytes);
-}
-
-int MemorySystem::sm_partition(int sm) const {
-  if (gpu_.l2.partitions <= 1) return 0;
-  if (gpu_.l2.sm_partition_map == "interleave") return sm % gpu_.l2.partitions;
-  return static_cast<int>(static_cast<std::int64_t>(sm) * gpu_.l2.partitions / gpu_.sm.count);
 }
 
 void MemorySystem::dram_fill(TagArray& tags, const TagArray::Access& a, Addr line, Tick at, Tick* ready, int sm) {

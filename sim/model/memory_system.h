@@ -64,7 +64,7 @@ class MemorySystem {
   const MemCounters& counters() const { return counters_; }
   const Dram& dram() const { return *dram_; }
   std::uint64_t l2_dirty_sectors() const;
-  int sm_partition(int sm) const;
+  int sm_partition(int sm) const { return sm_partition_[sm]; }
   void attach_timeline(Timeline* t) { timeline_ = t; }
 
  private:
@@ -80,6 +80,7 @@ class MemorySystem {
   const GpuConfig& gpu_;
   int l2_line_shift_;
   std::uint32_t slices_per_partition_;
+  std::vector<int> sm_partition_;  // L2 partition each SM is near
   bool replicate_;
   bool far_latency_;
   std::uint32_t fill_mask_unit_;  // sectors fetched together from DRAM
