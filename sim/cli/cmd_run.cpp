@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "common/error.h"
+#include "report/report_writer.h"
 #include "stats/report.h"
 
 namespace gms::cli {
@@ -57,7 +58,7 @@ int cmd_run(const std::vector<std::string>& args) {
   po::options_description desc("gpumemsim run options");
   po::variables_map vm;
   ConfigInputs in;
-  std::string out;
+  std::string out, report;
   bool quiet = false, progress = false, no_progress = false;
   std::uint64_t bucket = 0;
   desc.add_options()("gpu,g", po::value(&in.gpu_file)->required(), "GPU description (configs/gpus/*.yaml)")(
@@ -67,6 +68,8 @@ int cmd_run(const std::vector<std::string>& args) {
       "out,o", po::value(&out), "directory for stats.json and ctas.csv (created; files replaced)")(
       "timeline-bucket", po::value(&bucket)->default_value(0),
       "with --out, also write timeline.csv with buckets of N cycles")(
+      "report", po::value(&report),
+      "also draw the heatmaps and report.html into DIR (implies --out DIR when --out is absent)")(
       "quiet,q", po::bool_switch(&quiet), "print no summary")(
       "progress", po::bool_switch(&progress), "show progress on stderr even when it is not a terminal")(
       "no-progress", po::bool_switch(&no_progress), "never show progress");
@@ -74,6 +77,8 @@ int cmd_run(const std::vector<std::string>& args) {
                      "usage: gpumemsim run --gpu G.yaml --workload W.yaml [--set key=value]... [--out DIR]"))
     return 0;
   LoadedConfigs cfg = load_configs(in);
+  if (!report.empty() && out.empty()) out = report;
+  if (!report.empty() && bucket == 0) bucket = 1024;
   RunOptions opt;
   opt.timeline_bucket_cycles = out.empty() ? 0 : bucket;
   if (!no_progress && (progress || isatty(STDERR_FILENO))) opt.progress = terminal_progress();
@@ -92,9 +97,16 @@ int cmd_run(const std::vector<std::string>& args) {
       write_atomically(dir / "timeline.csv", tl.str());
     }
   }
+  std::vector<std::string> report_files;
+  if (!report.empty()) report_files = write_report(load_run(out), nullptr, report, ReportOptions{});
   if (!quiet) {
     std::cout << summary_text(cfg, run, metrics);
-    if (!out.empty()) std::cout << "  wrote           " << (std::filesystem::path(out) / "stats.json").string() << ", ctas.csv\n";
+    if (!out.empty())
+      std::cout << "  wrote           " << (std::filesystem::path(out) / "stats.json").string() << ", ctas.csv"
+                << (run.timeline ? ", timeline.csv" : "") << "\n";
+    if (!report.empty())
+      std::cout << "  report          " << (std::filesystem::path(report) / "report.html").string() << " and "
+                << report_files.size() - 1 << " images\n";
   }
   return 0;
 }

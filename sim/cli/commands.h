@@ -7,5 +7,6 @@ namespace gms::cli {
 // Each returns the process exit code; user errors throw gms::ConfigError.
 int cmd_run(const std::vector<std::string>& args);
 int cmd_config(const std::vector<std::string>& args);
+int cmd_heatmap(const std::vector<std::string>& args);
 
 }  // namespace gms::cli

@@ -1,6 +1,7 @@
 // gpumemsim command line. Each subcommand parses its own options; user errors end with one line on
 // stderr and exit code 2, internal errors abort from SIM_ASSERT.
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@ const char* kUsage =
     "\n"
     "commands:\n"
     "  run            simulate a workload on a GPU; print a summary, write stats.json and ctas.csv\n"
+    "  heatmap        draw a run's cache-hit heatmaps and timelines (PNG/SVG) and an HTML report\n"
     "  config show    print the resolved configuration of a GPU (and workload)\n"
     "  config docs    list every configuration parameter with its unit, default and meaning\n";
 
@@ -33,9 +35,13 @@ int main(int argc, char** argv) {
   try {
     if (cmd == "run") return gms::cli::cmd_run(rest);
     if (cmd == "config") return gms::cli::cmd_config(rest);
+    if (cmd == "heatmap") return gms::cli::cmd_heatmap(rest);
     std::cerr << "gpumemsim: unknown command '" << cmd << "'\n\n" << kUsage;
     return 2;
   } catch (const gms::ConfigError& e) {
+    std::cerr << "gpumemsim: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::filesystem::filesystem_error& e) {
     std::cerr << "gpumemsim: error: " << e.what() << "\n";
     return 2;
   }

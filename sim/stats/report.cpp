@@ -121,6 +121,7 @@ nlohmann::ordered_json stats_json(const LoadedConfigs& cfg, const RunOutput& run
   j["occupancy"] = {{"ctas_per_sm", run.result.occupancy.ctas_per_sm},
                     {"limiter", run.result.occupancy.limiter},
                     {"registers_per_thread", run.result.occupancy.registers_per_thread}};
+  if (run.timeline) j["timeline"] = {{"bucket_cycles", run.timeline->bucket_cycles()}};
   j["config"] = {{"gpu", gpu_json(cfg.gpu.value)}, {"workload", workload_json(cfg.workload.value)}};
   return j;
 }

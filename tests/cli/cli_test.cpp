@@ -1,7 +1,11 @@
 // Runs the real binary: exit codes, messages, files written (and not written).
 #include <gtest/gtest.h>
 
+#include <cairo.h>
+
 #include <array>
+#include <cstdlib>
+#include <set>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -129,6 +133,57 @@ TEST(Cli, CommittedConfigReferenceIsCurrent) {
   auto d = run("config docs");
   EXPECT_EQ(d.out, slurp(src("docs/config-reference.md")))
       << "docs/config-reference.md is stale: regenerate with `gpumemsim config docs > docs/config-reference.md`";
+}
+
+}  // namespace
+
+namespace {
+
+// The HTML report opens in a real browser: headless Chromium renders it to a screenshot that must
+// show the page (many colours, the heatmap's yellow among them) and its DOM must hold the summary.
+TEST(Cli, HtmlReportRendersInHeadlessChromium) {
+  const char* chromium = "/usr/bin/chromium";
+  if (!std::filesystem::exists(chromium)) {
+    if (std::getenv("CI")) FAIL() << "chromium is missing in CI: scripts/setup.sh installs it";
+    GTEST_SKIP() << "chromium not installed (scripts/setup.sh installs it)";
+  }
+  auto dir = gms::test::temp_dir("cli_html");
+  auto r = run(seed_args("grouped") + " --report " + (dir / "rep").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::string page = "file://" + (dir / "rep" / "report.html").string();
+  std::string flags = std::string(chromium) +
+                      " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
+                      "--disable-background-networking --disable-component-update --disable-sync "
+                      "--hide-scrollbars --user-data-dir=" + (dir / "profile").string();
+  std::string shot = (dir / "shot.png").string();
+  std::string cmd = flags + " --window-size=1280,1400 --screenshot=" + shot + " " + page + " > /dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  cairo_surface_t* s = cairo_image_surface_create_from_png(shot.c_str());
+  ASSERT_EQ(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+  EXPECT_EQ(cairo_image_surface_get_width(s), 1280);
+  EXPECT_EQ(cairo_image_surface_get_height(s), 1400);
+  std::set<std::uint32_t> colours;
+  bool yellow = false;
+  auto* data = cairo_image_surface_get_data(s);
+  for (int y = 0; y < 1400; y += 2)
+    for (int x = 0; x < 1280; x += 2) {
+      std::uint32_t px = reinterpret_cast<std::uint32_t*>(data + y * cairo_image_surface_get_stride(s))[x] & 0xffffff;
+      colours.insert(px);
+      int rr = (px >> 16) & 255, gg = (px >> 8) & 255, bb = px & 255;
+      if (std::abs(rr - 253) < 6 && std::abs(gg - 231) < 6 && std::abs(bb - 37) < 8) yellow = true;
+    }
+  cairo_surface_destroy(s);
+  EXPECT_GT(colours.size(), 50u) << "the screenshot looks blank";
+  EXPECT_TRUE(yellow) << "the heatmap (100 % cells are yellow) is not visible";
+  std::string dump_cmd = flags + " --dump-dom " + page + " 2>/dev/null";
+  FILE* p = popen(dump_cmd.c_str(), "r");
+  std::string html;
+  std::array<char, 4096> buf{};
+  while (size_t n = fread(buf.data(), 1, buf.size(), p)) html.append(buf.data(), n);
+  pclose(p);
+  EXPECT_NE(html.find("gpumemsim report"), std::string::npos);
+  EXPECT_NE(html.find("dram__bytes_read.sum"), std::string::npos);
+  EXPECT_NE(html.find("442368"), std::string::npos) << "the summary table should hold the 54-block DRAM read";
 }
 
 }  // namespace

@@ -1,0 +1,121 @@
+// Report figures: decoded PNGs have the right size and known cells the right colours.
+#include <cairo.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+
+#include "common/error.h"
+#include "report/plots.h"
+#include "report/report_writer.h"
+#include "report/run_data.h"
+#include "test_util.h"
+
+namespace gms {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Runs the real CLI once per configuration and returns the run directory.
+fs::path seed_run(const std::string& order, const std::string& test_name) {
+  auto dir = test::temp_dir("report_" + test_name + "_" + order);
+  std::string cmd = std::string(GPUMEMSIM_BINARY) + " run -q --gpu " + test::source_path("configs/gpus/seed000-9sm.yaml") +
+                    " --workload " + test::source_path("configs/workloads/seed000-" + order + ".yaml") +
+                    " --timeline-bucket 200 --out " + (dir / "run").string();
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  return dir / "run";
+}
+
+struct Png {
+  cairo_surface_t* s;
+  explicit Png(const std::string& path) : s(cairo_image_surface_create_from_png(path.c_str())) {}
+  ~Png() { cairo_surface_destroy(s); }
+  bool ok() const { return cairo_surface_status(s) == CAIRO_STATUS_SUCCESS; }
+  int width() const { return cairo_image_surface_get_width(s); }
+  int height() const { return cairo_image_surface_get_height(s); }
+  std::array<int, 3> rgb(double x, double y) const {
+    auto* row = cairo_image_surface_get_data(s) + static_cast<int>(y) * cairo_image_surface_get_stride(s);
+    std::uint32_t px = reinterpret_cast<const std::uint32_t*>(row)[static_cast<int>(x)];
+    return {static_cast<int>((px >> 16) & 255), static_cast<int>((px >> 8) & 255), static_cast<int>(px & 255)};
+  }
+};
+
+std::array<int, 3> to255(const Rgb& c) {
+  return {static_cast<int>(std::lround(c[0] * 255)), static_cast<int>(std::lround(c[1] * 255)),
+          static_cast<int>(std::lround(c[2] * 255))};
+}
+
+void expect_near(std::array<int, 3> got, std::array<int, 3> want, const std::string& what) {
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(got[k], want[k], 2) << what << " channel " << k;
+}
+
+TEST(Report, TileHeatmapColoursKnownCells) {
+  RunData run = load_run(seed_run("grouped", "cells").string());
+  ASSERT_EQ(run.tiles_m, 9);
+  ASSERT_EQ(run.tiles_n, 9);
+  Grid g = tile_hit_rate_grid(run, false);
+  // CTA 0 computes tile (0,0) first: every load misses. Tile (1,1) is launched after its A row and
+  // B column were loaded by others: every load hits. Tile (8,8) is outside the first wave.
+  EXPECT_EQ(g.at(0, 0), 0.0);
+  EXPECT_EQ(g.at(1, 1), 100.0);
+  EXPECT_TRUE(std::isnan(g.at(8, 8)));
+  auto dir = test::temp_dir("report_cells");
+  std::string path = (dir / "t.png").string();
+  GridLayout L = draw_grid_figure(path, ImageFormat::kPng, Figure{"t", "", "x", "y"}, g, ColorScale{0, 100, false, "%"});
+  Png png(path);
+  ASSERT_TRUE(png.ok());
+  EXPECT_EQ(png.width(), 900);
+  EXPECT_EQ(png.height(), 760);
+  expect_near(png.rgb(L.center_x(0), L.center_y(0)), {68, 1, 84}, "0 % cell (viridis start)");
+  expect_near(png.rgb(L.center_x(1), L.center_y(1)), {253, 231, 37}, "100 % cell (viridis end)");
+  expect_near(png.rgb(L.center_x(8), L.center_y(8)), to255(kMissingColor), "cell outside the simulated wave");
+  expect_near(png.rgb(L.center_x(1), L.center_y(0)), to255(sequential_color(g.at(0, 1) / 100)), "cell (0,1)");
+}
+
+TEST(Report, SmTimeGridAccountsForEveryL2Access) {
+  RunData run = load_run(seed_run("row-major", "smtime").string());
+  TimeBins bins = time_bins(run, 7);
+  EXPECT_LE(bins.cols, 7);
+  Grid hit = sm_time_grid(run, false, bins);
+  EXPECT_EQ(hit.rows, 9);
+  std::uint64_t from_ctas = 0, from_timeline = 0;
+  for (const auto& c : run.ctas) from_ctas += c.l2_hits + c.l2_misses;
+  for (const auto& t : run.timeline) from_timeline += t.l2_hits + t.l2_misses;
+  EXPECT_EQ(from_ctas, from_timeline);
+  Grid dram = sm_time_grid(run, true, bins);
+  double bytes = 0;
+  for (double v : dram.v) bytes += v * 1e9 * bins.column_us * 1e-6;
+  EXPECT_NEAR(bytes, run.metric("dram__bytes_read.sum"), 1.0);
+}
+
+TEST(Report, WritesEveryFigureInBothFormatsAndHtml) {
+  RunData a = load_run(seed_run("row-major", "all").string()), b = load_run(seed_run("grouped", "all").string());
+  auto dir = test::temp_dir("report_all");
+  auto files = write_report(a, &b, (dir / "out").string(), ReportOptions{});
+  for (const char* f : {"tiles_l2_hit.png", "tiles_l2_hit.svg", "sm_time_l2_hit.png", "sm_time_dram.svg",
+                        "timeline.png", "timeline.svg", "compare_tiles.png", "compare_tiles.svg", "report.html"}) {
+    EXPECT_TRUE(fs::exists(dir / "out" / f)) << f;
+    EXPECT_GT(fs::file_size(dir / "out" / f), 1000u) << f;
+  }
+  EXPECT_FALSE(fs::exists(dir / "out.partial"));
+  Png cmp((dir / "out" / "compare_tiles.png").string());
+  EXPECT_EQ(cmp.width(), 1500);
+}
+
+TEST(Report, BadRunDirectoriesAreUserErrors) {
+  auto dir = test::temp_dir("report_bad");
+  EXPECT_THROW(load_run((dir / "nothing").string()), ConfigError);
+  fs::path run = seed_run("grouped", "bad");
+  test::write_file(run / "ctas.csv",
+                   "launch_index,tile_m,tile_n,sm,start_cycle,end_cycle,l2_hit_sectors,l2_miss_sectors\n0,0,x,0,0,1,1,1\n");
+  try {
+    load_run(run.string());
+    ADD_FAILURE();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("ctas.csv:2: 'x' is not a whole number"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace gms
