@@ -1,6 +1,14 @@
 #!/usr/bin/env bash
-# Configures (once) and builds gpumemsim in ./build (Release).
+# Configures (once) and builds gpumemsim in ./build (Release). The validation runner is compiled too
+# when the compilers are there: CUDA for sm_75/80/90 with nvcc, HIP for gfx906 with hipcc.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -f build/build.ninja ] || cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+if [ ! -f build/build.ninja ]; then
+  opts=()
+  if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
+    opts+=(-DGPUMEMSIM_BUILD_CUDA=ON -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")
+  fi
+  command -v hipcc >/dev/null && opts+=(-DGPUMEMSIM_BUILD_HIP=ON)
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "${opts[@]}" >/dev/null
+fi
 cmake --build build -j"$(nproc)"

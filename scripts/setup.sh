@@ -2,7 +2,7 @@
 # Installs what gpumemsim needs from Debian's packages (only what is missing). Needs root or sudo.
 set -euo pipefail
 pkgs=(cmake ninja-build g++ libyaml-cpp-dev libboost-program-options-dev libeigen3-dev nlohmann-json3-dev
-      libgtest-dev libgmock-dev libbenchmark-dev libcairo2-dev pkg-config fonts-dejavu-core
+      libgtest-dev libgmock-dev libbenchmark-dev libcairo2-dev pkg-config fonts-dejavu-core hipcc
       chromium)
 missing=()
 for p in "${pkgs[@]}"; do

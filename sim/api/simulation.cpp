@@ -36,7 +36,16 @@ LoadedConfigs load_configs(const ConfigInputs& in) {
   LoadedConfigs out;
   ConfigNode gpu_doc = read_yaml_file(in.gpu_file);
   ConfigNode wl_doc;
-  if (!in.workload_file.empty()) wl_doc = read_yaml_file(in.workload_file);
+  if (!in.workload_file.empty()) {
+    wl_doc = read_yaml_file(in.workload_file);
+    if (in.workload_from_record) {
+      const ConfigNode* w = wl_doc.find("workload");
+      if (!w || w->kind != ConfigNode::Kind::kMap)
+        throw ConfigError(in.workload_file + ": not a validate record with a \"workload\" object");
+      ConfigNode inner = *w;
+      wl_doc = inner;
+    }
+  }
   for (const auto& o : overrides) {
     SourceMark mark{"--set " + o.text, 0, 0};
     if (o.target == "gpu") {

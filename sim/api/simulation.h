@@ -17,6 +17,8 @@ struct ConfigInputs {
   std::string gpu_file;
   std::string workload_file;            // may be empty for GPU-only commands
   std::vector<std::string> overrides;   // "gpu.l2.size=40MiB", "workload.cta_order.group_m=8"
+  // When set, workload_file is a validate record (JSON) and the workload is its "workload" object.
+  bool workload_from_record = false;
 };
 
 struct LoadedConfigs {

@@ -61,8 +61,10 @@ int cmd_run(const std::vector<std::string>& args) {
   std::string out, report;
   bool quiet = false, progress = false, no_progress = false;
   std::uint64_t bucket = 0;
+  std::string record;
   desc.add_options()("gpu,g", po::value(&in.gpu_file)->required(), "GPU description (configs/gpus/*.yaml)")(
-      "workload,w", po::value(&in.workload_file)->required(), "workload description (configs/workloads/*.yaml)")(
+      "workload,w", po::value(&in.workload_file), "workload description (configs/workloads/*.yaml)")(
+      "record", po::value(&record), "replay the workload of a validate record (validate/results/*/*/*.json)")(
       "set,s", po::value(&in.overrides)->composing(),
       "override a key, repeatable: gpu.l2.size=40MiB, workload.cta_order.group_m=8")(
       "out,o", po::value(&out), "directory for stats.json and ctas.csv (created; files replaced)")(
@@ -74,8 +76,14 @@ int cmd_run(const std::vector<std::string>& args) {
       "progress", po::bool_switch(&progress), "show progress on stderr even when it is not a terminal")(
       "no-progress", po::bool_switch(&no_progress), "never show progress");
   if (!parse_options(args, desc, vm,
-                     "usage: gpumemsim run --gpu G.yaml --workload W.yaml [--set key=value]... [--out DIR]"))
+                     "usage: gpumemsim run --gpu G.yaml (--workload W.yaml | --record R.json) [--set key=value]... [--out DIR]"))
     return 0;
+  if (in.workload_file.empty() == record.empty())
+    throw ConfigError("give exactly one of --workload FILE or --record FILE");
+  if (!record.empty()) {
+    in.workload_file = record;
+    in.workload_from_record = true;
+  }
   LoadedConfigs cfg = load_configs(in);
   if (!report.empty() && out.empty()) out = report;
   if (!report.empty() && bucket == 0) bucket = 1024;

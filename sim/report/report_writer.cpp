@@ -141,7 +141,9 @@ std::vector<std::string> write_report(const RunData& run, const RunData* cmp, co
                        ColorScale{0, 100, false, "L2 hit %"});
     });
     double peak = 1;
-    for (double v : dram.v) peak = std::max(peak, std::isnan(v) ? 0.0 : v);
+    for (double v : dram.v) {
+      if (!std::isnan(v)) peak = std::max(peak, v);
+    }
     r.figure("sm_time_dram", "DRAM read bandwidth per SM over time", [&](const std::string& p, ImageFormat fmt) {
       draw_grid_figure(p, fmt, Figure{"DRAM read bandwidth caused by each SM over time", subtitle(run), xl, "SM", bins.column_us},
                        dram, ColorScale{0, peak, false, "GB/s"});
@@ -164,14 +166,16 @@ std::vector<std::string> write_report(const RunData& run, const RunData* cmp, co
     std::ofstream(scratch / "report.html") << html_page(run, cmp, r);
     r.files.push_back("report.html");
   }
-  if (!opt.png && opt.html)  // PNGs were only drawn to be embedded
-    for (auto it = r.files.begin(); it != r.files.end();)
+  if (!opt.png && opt.html) {  // PNGs were only drawn to be embedded
+    for (auto it = r.files.begin(); it != r.files.end();) {
       if (it->size() > 4 && it->substr(it->size() - 4) == ".png") {
         fs::remove(scratch / *it);
         it = r.files.erase(it);
       } else {
         ++it;
       }
+    }
+  }
   fs::create_directories(out);
   for (const auto& f : r.files) fs::rename(scratch / f, out / f);
   fs::remove_all(scratch);

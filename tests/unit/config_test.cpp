@@ -52,7 +52,7 @@ TEST(Config, UnknownKeyGivesDidYouMeanAndPosition) {
                               "l1: {size: 0B, hit_latency: 30}\nicnt: {latency: 50}\n"
                               "l2:\n  szie: 4MiB\n  slices: 8\n  hit_latency: 200\n"
                               "dram: {bandwidth: 300GB/s, channels: 8, latency: 500}\n");
-  std::string err = error_of(ConfigInputs{gpu, "", {}});
+  std::string err = error_of(ConfigInputs{gpu, "", {}, false});
   EXPECT_NE(err.find(gpu + ":11:3"), std::string::npos) << err;
   EXPECT_NE(err.find("unknown gpu key 'l2.szie'"), std::string::npos) << err;
   EXPECT_NE(err.find("did you mean 'l2.size'"), std::string::npos) << err;
@@ -82,13 +82,13 @@ TEST(Config, TypeRangeAndRequiredErrorsNameTheKey) {
   EXPECT_NE(error_of(h100_with(wl, {"workload.tile.m=1024"})).find("exceeds m"), std::string::npos);
   auto dir = test::temp_dir("required");
   auto gpu = test::write_file(dir / "g.yaml", "name: x\n");
-  EXPECT_NE(error_of(ConfigInputs{gpu, "", {}}).find("key 'clock.sm' is required"), std::string::npos);
+  EXPECT_NE(error_of(ConfigInputs{gpu, "", {}, false}).find("key 'clock.sm' is required"), std::string::npos);
 }
 
 TEST(Config, MalformedYamlReportsLine) {
   auto dir = test::temp_dir("malformed");
   auto gpu = test::write_file(dir / "g.yaml", "name: x\nsm: {count: 4\n");
-  std::string err = error_of(ConfigInputs{gpu, "", {}});
+  std::string err = error_of(ConfigInputs{gpu, "", {}, false});
   EXPECT_NE(err.find(gpu + ":"), std::string::npos) << err;
   EXPECT_NE(err.find("malformed YAML"), std::string::npos) << err;
 }

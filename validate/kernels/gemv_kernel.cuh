@@ -1,0 +1,85 @@
+#pragma once
+// Split-K GEMV of seed 001 (gemlite's revsplitK): y[1xN] += x[1xK] . W[KxN], fp16 in, fp32 atomics.
+// Grid (N / BN, K / (2 BK)); each program does two BK-deep K steps on a BN-wide column block and adds
+// its partial 1xBN result with atomicAdd. ORDER 0 = llcc (load step 1, load step 2, compute 1,
+// compute 2), 1 = lclc (load 1, compute 1, load 2, compute 2); a compiler fence keeps the order.
+// Thread t covers 8 columns (one 16-byte vector) and every R-th row of a step, R = threads / (BN/8).
+#include "../include/gpu_port.h"
+
+namespace gmsv {
+
+enum GemvOrder : int { kLLCC = 0, kLCLC = 1 };
+
+template <int BN, int BK, int THREADS>
+struct GemvShape {
+  static constexpr int kColGroups = BN / 8;
+  static_assert(THREADS % kColGroups == 0 || kColGroups % THREADS == 0, "threads and column groups must nest");
+  static constexpr int kRowGroups = THREADS >= kColGroups ? THREADS / kColGroups : 1;
+  static constexpr int kGroupsPerThread = THREADS >= kColGroups ? 1 : kColGroups / THREADS;
+  static constexpr int kRowsPerThread = BK / kRowGroups;  // per K step
+  static_assert(BK % kRowGroups == 0, "BK must be a multiple of the row groups");
+};
+
+template <int BN, int BK, int THREADS, int ORDER>
+__global__ void __launch_bounds__(THREADS) gemv_splitk_kernel(const __half* __restrict__ x,
+                                                              const __half* __restrict__ W, float* __restrict__ y,
+                                                              int K, int N) {
+  using S = GemvShape<BN, BK, THREADS>;
+  const int tid = static_cast<int>(threadIdx.x);
+  const int col_group = tid % S::kColGroups, row_group = tid / S::kColGroups;
+  const int n0 = static_cast<int>(blockIdx.x) * BN;
+  const int k0 = static_cast<int>(blockIdx.y) * 2 * BK;
+  float acc[S::kGroupsPerThread][8] = {};
+  int4 w[2][S::kGroupsPerThread][S::kRowsPerThread];
+  __half xv[2][S::kRowsPerThread];
+
+  auto load = [&](int step) {
+    for (int r = 0; r < S::kRowsPerThread; ++r) {
+      int k = k0 + step * BK + row_group + r * S::kRowGroups;
+      xv[step][r] = x[k];
+      for (int g = 0; g < S::kGroupsPerThread; ++g) {
+        int col = n0 + (col_group + g * THREADS) * 8;
+        w[step][g][r] = *reinterpret_cast<const int4*>(W + static_cast<size_t>(k) * N + col);
+      }
+    }
+  };
+  auto compute = [&](int step) {
+    for (int r = 0; r < S::kRowsPerThread; ++r) {
+      float xf = __half2float(xv[step][r]);
+      for (int g = 0; g < S::kGroupsPerThread; ++g) {
+        const __half* h = reinterpret_cast<const __half*>(&w[step][g][r]);
+        for (int e = 0; e < 8; ++e) acc[g][e] += xf * __half2float(h[e]);
+      }
+    }
+  };
+  if (ORDER == kLLCC) {
+    load(0);
+    load(1);
+    GPU_ORDER_FENCE();
+    compute(0);
+    compute(1);
+  } else {
+    load(0);
+    GPU_ORDER_FENCE();
+    compute(0);
+    GPU_ORDER_FENCE();
+    load(1);
+    GPU_ORDER_FENCE();
+    compute(1);
+  }
+  // Row groups hold partial sums of the same columns: reduce them in shared memory, then one
+  // atomic per column.
+  __shared__ float red[THREADS >= S::kColGroups ? THREADS : S::kColGroups][8 * S::kGroupsPerThread];
+  for (int g = 0; g < S::kGroupsPerThread; ++g)
+    for (int e = 0; e < 8; ++e) red[tid][g * 8 + e] = acc[g][e];
+  __syncthreads();
+  if (row_group == 0) {
+    for (int rg = 1; rg < S::kRowGroups; ++rg)
+      for (int g = 0; g < S::kGroupsPerThread; ++g)
+        for (int e = 0; e < 8; ++e) acc[g][e] += red[rg * S::kColGroups + col_group][g * 8 + e];
+    for (int g = 0; g < S::kGroupsPerThread; ++g)
+      for (int e = 0; e < 8; ++e) atomicAdd(y + n0 + (col_group + g * THREADS) * 8 + e, acc[g][e]);
+  }
+}
+
+}  // namespace gmsv

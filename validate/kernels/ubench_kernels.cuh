@@ -1,0 +1,97 @@
+#pragma once
+// Microbenchmarks for the GPU presets: pointer-chase latency, streaming DRAM bandwidth, L2 bandwidth
+// and capacity (all SMs re-reading a buffer), and launch overhead.
+#include "../include/gpu_port.h"
+
+namespace gmsv {
+
+// One dependent load; .cg caches in L2 only, .ca in L1 and L2 (CUDA); HIP uses plain loads.
+template <bool kBypassL1>
+__device__ inline unsigned chase_load(const unsigned* p) {
+#if !defined(__HIPCC__)
+  unsigned v;
+  if (kBypassL1)
+    asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  else
+    asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+#else
+  return *reinterpret_cast<const volatile unsigned*>(p);
+#endif
+}
+
+// next[j] holds the index of the next element of a random cycle; one thread walks it.
+template <bool kBypassL1>
+static __global__ void chase_kernel(const unsigned* __restrict__ next, int warm, int iters, unsigned long long* cycles,
+                             unsigned* sink) {
+  unsigned j = 0;
+  for (int i = 0; i < warm; ++i) j = chase_load<kBypassL1>(next + j);
+  long long t0 = clock64();
+  for (int i = 0; i < iters; ++i) j = chase_load<kBypassL1>(next + j);
+  long long t1 = clock64();
+  *cycles = static_cast<unsigned long long>(t1 - t0);
+  *sink = j;
+}
+
+static __global__ void stream_read_kernel(const int4* __restrict__ src, size_t n, int* sink) {
+  int acc = 0;
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    int4 v = src[i];
+    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (acc == 0x7fffffff) *sink = acc;  // never true for our data; keeps the loads alive
+}
+
+static __global__ void stream_write_kernel(int4* __restrict__ dst, size_t n, int value) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x)
+    dst[i] = make_int4(value, value, value, static_cast<int>(i));
+}
+
+static __global__ void stream_copy_kernel(const int4* __restrict__ src, int4* __restrict__ dst, size_t n) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x)
+    dst[i] = src[i];
+}
+
+// Every block re-reads the whole buffer `reps` times, starting at a block-dependent offset so that
+// blocks do not march in lockstep; with a buffer that fits in L2 this measures L2 bandwidth.
+static __global__ void l2_read_kernel(const int4* __restrict__ buf, size_t n, int reps, int* sink) {
+  int acc = 0;
+  size_t start = (static_cast<size_t>(blockIdx.x) * 7919) % n;
+  for (int r = 0; r < reps; ++r)
+    for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
+      size_t k = start + i;
+      if (k >= n) k -= n;
+#if !defined(__HIPCC__)
+      int4 v = __ldcg(buf + k);
+#else
+      int4 v = buf[k];
+#endif
+      acc ^= v.x ^ v.w;
+    }
+  if (acc == 0x7fffffff) *sink = acc;
+}
+
+static __global__ void empty_kernel() {}
+
+// Fresh pseudo-random fp16 values in [-1, 1) from a seed (inputs are never zeros).
+static __global__ void fill_random_half(__half* p, size_t n, unsigned long long seed) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    unsigned long long z = (i + 1) * 0x9E3779B97F4A7C15ull ^ seed;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    p[i] = __float2half(static_cast<float>(z >> 40) / static_cast<float>(1ull << 23) - 1.0f);
+  }
+}
+
+static __global__ void fill_half(__half* p, size_t n, unsigned short bits) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x)
+    reinterpret_cast<unsigned short*>(p)[i] = bits;
+}
+
+}  // namespace gmsv

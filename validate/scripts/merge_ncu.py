@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Merge `ncu --csv --page raw` output into the runner's JSONL records and write one JSON record per
+case: RESULTS/<kind>/<case>.json. Counters keep Nsight Compute's names (the simulator writes the
+same names), values as numbers, units beside them.
+
+usage: merge_ncu.py --records gemm.jsonl gemv.jsonl --ncu ncu_raw.csv --out validate/results/h100
+The ncu file holds the profiled program's own output too: its 'profiled <case>' lines give, in order,
+the case of each profiled kernel (ID 0, 1, ...)."""
+import argparse, csv, io, json, os, sys
+
+WANTED = ["gpu__time_duration.sum", "sm__cycles_elapsed.max", "dram__bytes_read.sum", "dram__bytes_write.sum",
+          "dram__throughput.avg.pct_of_peak_sustained_elapsed", "lts__t_sector_hit_rate.pct",
+          "lts__t_sector_op_read_hit_rate.pct", "lts__t_sectors_op_read.sum", "lts__t_sectors_op_read_lookup_hit.sum",
+          "lts__t_sectors_op_read_lookup_miss.sum", "lts__t_sectors_op_write.sum", "lts__t_sectors_op_atom.sum",
+          "lts__t_sectors_op_red.sum", "lts__t_sectors_srcunit_ltcfabric.sum", "l1tex__t_sector_hit_rate.pct",
+          "sm__warps_active.avg.pct_of_peak_sustained_active", "launch__registers_per_thread",
+          "launch__occupancy_limit_registers", "launch__occupancy_limit_shared_mem", "launch__waves_per_multiprocessor",
+          "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct", "launch__grid_size", "launch__block_size"]
+
+
+def number(text):
+    t = text.replace(",", "").strip()
+    try:
+        return float(t)
+    except ValueError:
+        return None
+
+
+def parse_ncu(path):
+    text = open(path, encoding="utf-8", errors="replace").read().splitlines()
+    cases = [l.split(" ", 1)[1].strip() for l in text if l.startswith("profiled ")]
+    rows = [l for l in text if l.startswith('"')]
+    if len(rows) < 2:
+        sys.exit(f"{path}: no ncu CSV rows found")
+    table = list(csv.reader(io.StringIO("\n".join(rows))))
+    header, units, data = table[0], table[1], table[2:]
+    if len(data) != len(cases):
+        sys.exit(f"{path}: {len(data)} profiled kernels but {len(cases)} 'profiled' lines")
+    out = {}
+    for case, row in zip(cases, data):
+        counters, unit_of = {}, {}
+        for name in WANTED:
+            if name in header:
+                i = header.index(name)
+                v = number(row[i])
+                if v is not None:
+                    counters[name] = v
+                    unit_of[name] = units[i]
+        counters_kernel = row[header.index("Kernel Name")]
+        out[case] = {"counters": counters, "counter_units": unit_of, "kernel": counters_kernel}
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--records", nargs="+", required=True)
+    ap.add_argument("--ncu")
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    prof = parse_ncu(a.ncu) if a.ncu else {}
+    written = 0
+    for path in a.records:
+        for lineno, line in enumerate(open(path), 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as e:
+                sys.exit(f"{path}:{lineno}: {e}")
+            if rec["case"] in prof:
+                rec.update({"ncu": {"command": "ncu --clock-control none --csv --page raw (validate/scripts/device_run.sh profile)",
+                                    **prof[rec["case"]]}})
+            d = os.path.join(a.out, rec["kind"])
+            os.makedirs(d, exist_ok=True)
+            with open(os.path.join(d, rec["case"] + ".json"), "w") as f:
+                json.dump(rec, f, indent=1, sort_keys=False)
+                f.write("\n")
+            written += 1
+    print(f"wrote {written} records under {a.out} ({len(prof)} with ncu counters)")
+
+
+if __name__ == "__main__":
+    main()
