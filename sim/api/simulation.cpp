@@ -5,6 +5,7 @@
 #include "config/gpu_schema.h"
 #include "config/workload_schema.h"
 #include "workload/gemm_kernel.h"
+#include "workload/gemv_kernel.h"
 
 namespace gms {
 namespace {
@@ -66,6 +67,7 @@ LoadedConfigs load_configs(const ConfigInputs& in) {
 
 std::unique_ptr<Kernel> make_kernel(const WorkloadConfig& w, const GpuConfig& gpu) {
   if (w.kind == "gemm") return std::make_unique<GemmKernel>(w.gemm, gpu, w.source_dir);
+  if (w.kind == "gemv") return std::make_unique<GemvKernel>(w.gemv, gpu);
   throw ConfigError("workload kind '" + w.kind + "' has no kernel");
 }
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <cstring>
 #include <sstream>
 
 #include "api/simulation.h"
@@ -43,6 +44,38 @@ ProgressFn terminal_progress() {
 
 }  // namespace
 
+// The seed-001 arithmetic: bytes a perfect cache moves, over a time measured on hardware.
+std::string measured_line(const std::string& text, const std::vector<Metric>& metrics, const GpuConfig& gpu) {
+  double scale = 0;
+  std::string num = text;
+  for (auto [suffix, s] : {std::pair{"ms", 1e-3}, std::pair{"us", 1e-6}, std::pair{"ns", 1e-9}, std::pair{"s", 1.0}})
+    if (text.size() > std::strlen(suffix) && text.compare(text.size() - std::strlen(suffix), std::string::npos, suffix) == 0) {
+      scale = s;
+      num = text.substr(0, text.size() - std::strlen(suffix));
+      break;
+    }
+  double value = 0;
+  try {
+    size_t used = 0;
+    value = std::stod(num, &used);
+    if (used != num.size()) scale = 0;
+  } catch (const std::exception&) {
+    scale = 0;
+  }
+  if (scale == 0 || value <= 0) throw ConfigError("--measured-time " + text + ": expected a time such as 0.294ms or 294us");
+  double seconds = value * scale;
+  const Metric* bytes = find_metric(metrics, "gpumemsim__compulsory_bytes.sum");
+  const Metric* sim_ns = find_metric(metrics, "gpu__time_duration.sum");
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "  measured        %s: %.0f compulsory bytes / %.4g ms = %.1f GB/s (%.1f GiB/s) = %.1f %% of %.0f GB/s "
+                "peak; simulated %.4g ms (%+.1f %%)\n",
+                text.c_str(), bytes->value, seconds * 1e3, bytes->value / seconds / 1e9,
+                bytes->value / seconds / 1073741824.0, 100.0 * bytes->value / seconds / gpu.dram.bandwidth,
+                gpu.dram.bandwidth / 1e9, sim_ns->value / 1e6, 100.0 * (sim_ns->value * 1e-9 - seconds) / seconds);
+  return buf;
+}
+
 void write_timeline_csv(std::ostream& os, const Timeline& t, Tick end) {
   os << "bucket_start_cycle,sm,l2_hit_sectors,l2_miss_sectors,dram_read_bytes\n";
   for (size_t b = 0; b < t.bucket_count(end); ++b)
@@ -58,7 +91,7 @@ int cmd_run(const std::vector<std::string>& args) {
   po::options_description desc("gpumemsim run options");
   po::variables_map vm;
   ConfigInputs in;
-  std::string out, report;
+  std::string out, report, measured;
   bool quiet = false, progress = false, no_progress = false;
   std::uint64_t bucket = 0;
   std::string record;
@@ -72,6 +105,8 @@ int cmd_run(const std::vector<std::string>& args) {
       "with --out, also write timeline.csv with buckets of N cycles")(
       "report", po::value(&report),
       "also draw the heatmaps and report.html into DIR (implies --out DIR when --out is absent)")(
+      "measured-time", po::value(&measured),
+      "a time measured on hardware (e.g. 0.294ms, 294us): print the bandwidth the compulsory bytes imply")(
       "quiet,q", po::bool_switch(&quiet), "print no summary")(
       "progress", po::bool_switch(&progress), "show progress on stderr even when it is not a terminal")(
       "no-progress", po::bool_switch(&no_progress), "never show progress");
@@ -112,6 +147,7 @@ int cmd_run(const std::vector<std::string>& args) {
     if (!out.empty())
       std::cout << "  wrote           " << (std::filesystem::path(out) / "stats.json").string() << ", ctas.csv"
                 << (run.timeline ? ", timeline.csv" : "") << "\n";
+    if (!measured.empty()) std::cout << measured_line(measured, metrics, cfg.gpu.value);
     if (!report.empty())
       std::cout << "  report          " << (std::filesystem::path(report) / "report.html").string() << " and "
                 << report_files.size() - 1 << " images\n";

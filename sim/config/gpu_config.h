@@ -50,6 +50,7 @@ struct L2Config {
   int slices = 0;
   std::uint64_t hit_latency = 0;  // end to end, as one SM's pointer chase sees it
   double slice_bytes_per_cycle = 64;
+  double atomic_sectors_per_cycle = 1;  // read-modify-write sectors one slice's atomic unit retires per cycle
   std::string hash = "xor";
   std::string replacement = "lru";
   int partitions = 1;

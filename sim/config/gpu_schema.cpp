@@ -107,6 +107,9 @@ Schema<GpuConfig> make_schema() {
   p.push_back(quantity_param<G>("l2.slice_bytes_per_cycle", Q::kBytesPerCycle, "64", 0.01, 1e6,
                                 "data bandwidth of one slice",
                                 [](G& c) -> auto& { return c.l2.slice_bytes_per_cycle; }));
+  p.push_back(quantity_param<G>("l2.atomic_sectors_per_cycle", Q::kReal, "1", 0.001, 1e6,
+                                "sectors of atomics/reductions one slice's ALU retires per cycle",
+                                [](G& c) -> auto& { return c.l2.atomic_sectors_per_cycle; }));
   p.push_back(choice_param<G>("l2.hash", policy_names(PolicyKind::kL2Hash), "xor", "address -> slice mapping",
                               [](G& c) -> auto& { return c.l2.hash; }));
   p.push_back(choice_param<G>("l2.replacement", policy_names(PolicyKind::kReplacement), "lru", "L2 victim choice",

@@ -31,11 +31,28 @@ struct GemmConfig {
   int registers_per_thread = 0;  // 0 = estimated from the tile
 };
 
+// Split-K GEMV (seed 001, gemlite's revsplitK): y[m x n] += x[m x k] . W[k x n], each program doing
+// k_steps BLOCK_K-deep steps of a BLOCK_N-wide column block and reducing its partial result.
+struct GemvConfig {
+  std::int64_t m = 1, k = 0, n = 0;
+  std::string dtype = "fp16";        // of x and W
+  int block_n = 256, block_k = 64;
+  int k_steps = 2;
+  int warps = 4;
+  int registers_per_thread = 0;      // 0 = estimated from the order's live loads
+  std::string order = "llcc";        // llcc | lclc | "L0 L1 C0 C1" style pattern
+  std::string reduction = "atomic_fp32";  // atomic_fp32 | atomic_fp16
+  std::string evict_x = "last";      // normal | first | last (activations)
+  std::string evict_w = "first";     // weights
+  bool w_bypass_l1 = false;          // weight loads skip L1 (ld.global.cg)
+};
+
 struct WorkloadConfig {
-  std::string kind;  // gemm
+  std::string kind;  // gemm | gemv
   std::string name;
   std::string source_dir;  // directory of the workload file, for relative paths
   GemmConfig gemm;
+  GemvConfig gemv;
 };
 
 int dtype_bytes(const std::string& dtype);

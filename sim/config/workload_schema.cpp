@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "workload/cta_order.h"
+#include "workload/order_pattern.h"
 
 namespace gms {
 namespace {
@@ -67,6 +68,61 @@ Schema<WorkloadConfig> make_gemm_schema() {
   return s;
 }
 
+Schema<WorkloadConfig> make_gemv_schema() {
+  Schema<WorkloadConfig> s;
+  s.name = "workload(gemv)";
+  auto& p = s.params;
+  p.push_back(choice_param<W>("kind", workload_kinds(), "gemv", "workload type", [](W& c) -> auto& { return c.kind; }));
+  p.push_back(text_param<W>("name", "", false, "label used in reports", [](W& c) -> auto& { return c.name; }));
+  p.push_back(quantity_param<W>("m", Q::kInteger, "1", 1, 64, "rows of x and y (1 for a GEMV)",
+                                [](W& c) -> auto& { return c.gemv.m; }));
+  p.push_back(quantity_param<W>("k", Q::kInteger, "", 1, kHuge, "reduction length (rows of W)",
+                                [](W& c) -> auto& { return c.gemv.k; }));
+  p.push_back(quantity_param<W>("n", Q::kInteger, "", 1, kHuge, "outputs (columns of W)",
+                                [](W& c) -> auto& { return c.gemv.n; }));
+  p.push_back(choice_param<W>("dtype", {"fp16", "bf16", "fp32", "fp8"}, "fp16", "element type of x and W",
+                              [](W& c) -> auto& { return c.gemv.dtype; }));
+  p.push_back(quantity_param<W>("block.n", Q::kInteger, "256", 8, 65536, "BLOCK_SIZE_N: columns per program",
+                                [](W& c) -> auto& { return c.gemv.block_n; }));
+  p.push_back(quantity_param<W>("block.k", Q::kInteger, "64", 1, 65536, "BLOCK_SIZE_K: rows of W per K step",
+                                [](W& c) -> auto& { return c.gemv.block_k; }));
+  p.push_back(quantity_param<W>("k_steps", Q::kInteger, "2", 1, 16, "BLOCK_SIZE_K steps per program (2 in gemlite)",
+                                [](W& c) -> auto& { return c.gemv.k_steps; }));
+  p.push_back(quantity_param<W>("warps", Q::kInteger, "4", 1, 32, "warps per program",
+                                [](W& c) -> auto& { return c.gemv.warps; }));
+  p.push_back(quantity_param<W>("registers_per_thread", Q::kInteger, "0", 0, 1024,
+                                "registers per thread (0 = estimated from the loads the order keeps live)",
+                                [](W& c) -> auto& { return c.gemv.registers_per_thread; }));
+  p.push_back(text_param<W>("order", "llcc", false,
+                            "instruction order of a program: llcc, lclc, or a pattern like \"L0 L1 C0 C1\" "
+                            "(Li: load step i, Ci: compute step i)",
+                            [](W& c) -> auto& { return c.gemv.order; }));
+  p.push_back(choice_param<W>("reduction", {"atomic_fp32", "atomic_fp16"}, "atomic_fp32",
+                              "how partial results meet: reduction atomics at L2 in fp32 or fp16",
+                              [](W& c) -> auto& { return c.gemv.reduction; }));
+  p.push_back(choice_param<W>("evict.activations", {"normal", "first", "last"}, "last",
+                              "eviction hint of x loads (Triton eviction_policy), honoured by L1 and L2",
+                              [](W& c) -> auto& { return c.gemv.evict_x; }));
+  p.push_back(choice_param<W>("evict.weights", {"normal", "first", "last"}, "first", "eviction hint of W loads",
+                              [](W& c) -> auto& { return c.gemv.evict_w; }));
+  p.push_back(bool_param<W>("weights_bypass_l1", false, "W loads skip L1 (ld.global.cg)",
+                            [](W& c) -> auto& { return c.gemv.w_bypass_l1; }));
+  return s;
+}
+
+void validate_gemv(const Bound<WorkloadConfig>& b, const std::string& file) {
+  const GemvConfig& g = b.value.gemv;
+  auto fail = [&](const std::string& key, const std::string& why) {
+    throw ConfigError(where(b.origins, key, file) + ": workload key '" + key + "': " + why);
+  };
+  if (g.block_n % 8) fail("block.n", "must be a multiple of 8 (16-byte vectors of fp16)");
+  if (g.block_n > g.n) fail("block.n", "block.n = " + std::to_string(g.block_n) + " exceeds n = " + std::to_string(g.n));
+  if (static_cast<std::int64_t>(g.block_k) * g.k_steps > g.k)
+    fail("block.k", "block.k x k_steps = " + std::to_string(g.block_k * g.k_steps) + " exceeds k = " + std::to_string(g.k));
+  std::string why;
+  if (!parse_order(g.order, g.k_steps, &why)) fail("order", why);
+}
+
 void validate_gemm(const Bound<WorkloadConfig>& b, const std::string& file) {
   const GemmConfig& g = b.value.gemm;
   auto fail = [&](const std::string& key, const std::string& why) {
@@ -83,28 +139,31 @@ void validate_gemm(const Bound<WorkloadConfig>& b, const std::string& file) {
 
 }  // namespace
 
-std::vector<std::string> workload_kinds() { return {"gemm"}; }
+std::vector<std::string> workload_kinds() { return {"gemm", "gemv"}; }
 
 const Schema<WorkloadConfig>& workload_schema(const std::string& kind) {
   static const Schema<WorkloadConfig> gemm = make_gemm_schema();
+  static const Schema<WorkloadConfig> gemv = make_gemv_schema();
   if (kind == "gemm") return gemm;
+  if (kind == "gemv") return gemv;
   throw ConfigError("unknown workload kind '" + kind + "'");
 }
 
 Bound<WorkloadConfig> bind_workload(const ConfigNode& doc, const std::string& file) {
   const ConfigNode* kind = doc.find("kind");
-  if (!kind) throw ConfigError(file + ": workload key 'kind' is required (one of: gemm)");
+  if (!kind) throw ConfigError(file + ": workload key 'kind' is required (one of: gemm, gemv)");
   if (kind->kind != ConfigNode::Kind::kScalar)
     throw ConfigError(kind->mark.where() + ": workload key 'kind' needs a single value");
   auto kinds = workload_kinds();
   if (std::find(kinds.begin(), kinds.end(), kind->scalar) == kinds.end()) {
     std::string hint = did_you_mean(kind->scalar, kinds);
     throw ConfigError(kind->mark.where() + ": workload key 'kind': '" + kind->scalar + "' is not a workload kind" +
-                      (hint.empty() ? std::string(" (known: gemm)") : " (did you mean '" + hint + "'?)"));
+                      (hint.empty() ? std::string(" (known: gemm, gemv)") : " (did you mean '" + hint + "'?)"));
   }
   Bound<WorkloadConfig> b = bind(workload_schema(kind->scalar), doc);
   b.value.source_dir = std::filesystem::path(file).parent_path().string();
   if (b.value.kind == "gemm") validate_gemm(b, file);
+  if (b.value.kind == "gemv") validate_gemv(b, file);
   return b;
 }
 

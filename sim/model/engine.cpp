@@ -194,6 +194,10 @@ struct Engine::Impl {
         mem.store(AccessCtx{sm, t, counts}, in.region);
         sp.issue_free = w.ready = t + cycles_to_ticks(in.issue_cycles);
         break;
+      case Op::kReduce:
+        mem.reduce(AccessCtx{sm, t, counts}, in.region);
+        sp.issue_free = w.ready = t + cycles_to_ticks(in.issue_cycles);
+        break;
       case Op::kCompute: {
         int p = static_cast<int>(in.pipe);
         Tick start = std::max(t, sp.pipe_free[p]);

@@ -13,6 +13,9 @@ struct MemCounters {
   std::uint64_t l2_read_hit_sectors = 0;
   std::uint64_t l2_write_sectors = 0;
   std::uint64_t l2_write_hit_sectors = 0;
+  std::uint64_t l2_red_sectors = 0;          // reductions (atomics whose result is not returned)
+  std::uint64_t l2_red_hit_sectors = 0;
+  std::uint64_t red_requests = 0;
   std::uint64_t l2_far_sectors = 0;          // sectors served across partitions
   std::uint64_t l2_replica_hit_sectors = 0;  // far lines found in the near copy
   std::uint64_t l1_hit_bytes = 0;            // bytes delivered to SMs, by level that served them

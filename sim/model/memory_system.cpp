@@ -62,6 +62,7 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   dram_ = std::make_unique<Dram>(dt);
 
   slices_bw_.assign(gpu.l2.slices, BandwidthServer(T / gpu.l2.slice_bytes_per_cycle));
+  slice_atomic_.assign(gpu.l2.slices, BandwidthServer(T / (gpu.l2.atomic_sectors_per_cycle * gpu.l2.sector)));
   sm_port_free_.assign(gpu.sm.count, 0);
   mshr_ring_.assign(gpu.sm.count, std::vector<Tick>(gpu.l1.mshrs, 0));
   mshr_next_.assign(gpu.sm.count, 0);
@@ -220,6 +221,33 @@ void MemorySystem::store(const AccessCtx& ctx, const Region& region) {
   for_each_line(region, gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
     Tick t = reserve(sm_port_free_[ctx.sm], ctx.now, popc(mask) * sector * sm_port_ticks_per_byte_);
     l2_write_line(ctx.sm, line, mask, t);
+  });
+}
+
+void MemorySystem::reduce(const AccessCtx& ctx, const Region& region) {
+  const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
+  ++counters_.red_requests;
+  for_each_line(region, gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
+    const int sm = ctx.sm;
+    Tick t = reserve(sm_port_free_[sm], ctx.now, popc(mask) * sector * sm_port_ticks_per_byte_);
+    Tick arrive = t + icnt_ticks_;
+    std::uint64_t line_index = line >> l2_line_shift_;
+    std::uint32_t home = slice_hash_->slice(line_index);
+    if (gpu_.l2.partitions > 1 && static_cast<int>(home / slices_per_partition_) != sm_partition(sm)) {
+      counters_.l2_far_sectors += popc(mask);
+      if (fabric_) arrive = serve_start(*fabric_, arrive, popc(mask) * sector);
+    }
+    TagArray& tags = l2_[home];
+    Tick s = serve_start(slices_bw_[home], arrive, popc(mask) * sector);
+    auto a = tags.access(hashed_set(line_index, tags.sets()), line, mask, false, s);
+    counters_.l2_red_sectors += popc(mask);
+    counters_.l2_red_hit_sectors += popc(a.hit);
+    if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, s);
+    Tick ready = a.hit ? a.ready : s;
+    if (a.miss) dram_fill(tags, a, line, s, &ready, sm);
+    // The ALU works once the old value is there; the result makes the sectors dirty.
+    Tick done = slice_atomic_[home].serve(ready, popc(mask) * sector);
+    tags.access(hashed_set(line_index, tags.sets()), line, mask, true, done);
   });
 }
 

@@ -60,6 +60,9 @@ class MemorySystem {
   Tick load(const AccessCtx& ctx, const Region& region, bool bypass_l1, EvictHint hint = EvictHint::kNormal);
   // Stores are posted: write-through L1, write-back L2 with sector write masks.
   void store(const AccessCtx& ctx, const Region& region);
+  // Reductions (RED: atomics whose old value nobody reads) are posted too; each sector is a
+  // read-modify-write at its home slice: a miss fetches the sector from DRAM first.
+  void reduce(const AccessCtx& ctx, const Region& region);
 
   const MemCounters& counters() const { return counters_; }
   const Dram& dram() const { return *dram_; }
@@ -92,6 +95,7 @@ class MemorySystem {
   std::unique_ptr<SliceHash> slice_hash_;
   std::unique_ptr<Dram> dram_;
   std::vector<BandwidthServer> slices_bw_;
+  std::vector<BandwidthServer> slice_atomic_;  // per slice: its atomic ALU
   // Per SM, the narrower of the LSU data path and the SM<->L2 port, as one FCFS server: one SM's
   // requests are handed over in issue order, which is time order, so a plain counter is exact.
   std::vector<Tick> sm_port_free_;

@@ -25,8 +25,10 @@ std::vector<Metric> compute_metrics(const SimResult& r, const GpuConfig& gpu, co
   const double dram_rd = static_cast<double>(r.dram_read_bytes), dram_wr = static_cast<double>(r.dram_write_bytes);
   const double l2_rd = static_cast<double>(m.l2_read_sectors), l2_rd_hit = static_cast<double>(m.l2_read_hit_sectors);
   const double l2_wr = static_cast<double>(m.l2_write_sectors);
+  const double l2_red = static_cast<double>(m.l2_red_sectors), l2_red_hit = static_cast<double>(m.l2_red_hit_sectors);
   // Nsight counts a write that allocates in L2 as a hit (write-allocate without fetch); so do we.
-  const double l2_lookup_hit = l2_rd_hit + l2_wr;
+  const double l2_lookup_hit = l2_rd_hit + l2_wr + l2_red_hit;
+  const double l2_all = l2_rd + l2_wr + l2_red;
   const double l1_ld = static_cast<double>(m.l1_ld_sectors), l1_hit = static_cast<double>(m.l1_ld_hit_sectors);
   const LaunchShape& s = r.shape;
   const Occupancy& o = r.occupancy;
@@ -42,14 +44,16 @@ std::vector<Metric> compute_metrics(const SimResult& r, const GpuConfig& gpu, co
        "achieved DRAM bandwidth, read + write"},
       {"dram__throughput.avg.pct_of_peak_sustained_elapsed", pct((dram_rd + dram_wr) / seconds, gpu.dram.bandwidth),
        "%", "achieved DRAM bandwidth over the theoretical peak"},
-      {"lts__t_sectors.sum", l2_rd + l2_wr, "sector", "L2 sector lookups, all operations"},
+      {"lts__t_sectors.sum", l2_all, "sector", "L2 sector lookups, all operations"},
       {"lts__t_sectors_op_read.sum", l2_rd, "sector", "L2 sector lookups by reads"},
       {"lts__t_sectors_op_write.sum", l2_wr, "sector", "L2 sector lookups by writes"},
+      {"lts__t_sectors_op_red.sum", l2_red, "sector", "L2 sector lookups by reductions (atomics without return)"},
+      {"lts__t_sectors_op_atom.sum", 0.0, "sector", "L2 sector lookups by atomics that return a value (none yet)"},
       {"lts__t_sectors_op_read_lookup_hit.sum", l2_rd_hit, "sector", "read sectors that hit"},
       {"lts__t_sectors_op_read_lookup_miss.sum", l2_rd - l2_rd_hit, "sector", "read sectors that missed"},
       {"lts__t_sectors_lookup_hit.sum", l2_lookup_hit, "sector", "all sectors that hit (writes count as hits)"},
-      {"lts__t_sectors_lookup_miss.sum", l2_rd - l2_rd_hit, "sector", "all sectors that missed"},
-      {"lts__t_sector_hit_rate.pct", pct(l2_lookup_hit, l2_rd + l2_wr), "%", "L2 sector hit rate, all operations"},
+      {"lts__t_sectors_lookup_miss.sum", l2_all - l2_lookup_hit, "sector", "all sectors that missed"},
+      {"lts__t_sector_hit_rate.pct", pct(l2_lookup_hit, l2_all), "%", "L2 sector hit rate, all operations"},
       {"lts__t_sector_op_read_hit_rate.pct", pct(l2_rd_hit, l2_rd), "%", "L2 sector hit rate of reads"},
       {"lts__t_sectors_srcunit_ltcfabric.sum", static_cast<double>(m.l2_far_sectors), "sector",
        "sectors that crossed between L2 partitions"},

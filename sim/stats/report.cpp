@@ -68,6 +68,16 @@ std::string summary_text(const LoadedConfigs& cfg, const RunOutput& run, const s
     if (g.cta_order.kind == "grouped_n") os << " (group_n " << g.cta_order.group_n << ")";
     os << "\n";
   }
+  if (w.kind == "gemv") {
+    const auto& g = w.gemv;
+    std::snprintf(line, sizeof line,
+                  "  gemv            %lldx%lld @ %lldx%lld %s, block %dx%d, %d K steps, %d warps, order %s, %s, %d "
+                  "registers/thread\n",
+                  static_cast<long long>(g.m), static_cast<long long>(g.k), static_cast<long long>(g.k),
+                  static_cast<long long>(g.n), g.dtype.c_str(), g.block_n, g.block_k, g.k_steps, g.warps,
+                  g.order.c_str(), g.reduction.c_str(), r.shape.registers_per_thread);
+    os << line;
+  }
   std::snprintf(line, sizeof line,
                 "  grid            %lld CTAs (%lld x %lld tiles), %lld simulated; %d CTAs/SM (limited by %s), %.2f "
                 "waves\n",

@@ -12,6 +12,7 @@ namespace gms {
 enum class Op : std::uint8_t {
   kLoad,     // global load into scoreboard slot `slot`
   kStore,    // global store (posted)
+  kReduce,   // reduction atomics at L2 (posted: the old value is not returned)
   kCompute,  // `flops` on pipe `unit`; waits for nothing but the pipe
   kWait,     // wait until scoreboard slot `slot` has arrived
   kBarrier,  // CTA-wide barrier

@@ -119,6 +119,19 @@ TEST(Cli, BadInputIsExitCode2WithOneClearLineAndNothingWritten) {
   EXPECT_NE(r.out.find("gpu.yaml:7:19: gpu key 'dram.bandwidth': '100' needs a unit"), std::string::npos) << r.out;
 }
 
+TEST(Cli, MeasuredTimeGivesTheSeedsArithmetic) {
+  auto r = run("run --gpu " + src("configs/gpus/z100.yaml") + " --workload " +
+               src("configs/workloads/seed001-gemv-llcc.yaml") + " --measured-time 0.294ms");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("58742784 compulsory bytes / 0.294 ms = 199.8 GB/s (186.1 GiB/s) = 33.3 % of 600 GB/s"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(run("run --gpu " + src("configs/gpus/z100.yaml") + " --workload " +
+                src("configs/workloads/seed001-gemv-llcc.yaml") + " --measured-time soon")
+                .code,
+            2);
+}
+
 TEST(Cli, ConfigShowAndDocs) {
   auto r = run("config show --gpu " + src("configs/gpus/h100.yaml") + " --set gpu.l2.size=40MiB");
   ASSERT_EQ(r.code, 0) << r.out;

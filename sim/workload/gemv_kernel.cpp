@@ -1,0 +1,179 @@
+#include "workload/gemv_kernel.h"
+
+#include <algorithm>
+
+#include "common/error.h"
+
+namespace gms {
+namespace {
+
+constexpr Addr kAlign = 2ull << 20;
+constexpr Addr kHeapBase = 0x7f0000000000ull;
+Addr align_up(Addr v) { return (v + kAlign - 1) / kAlign * kAlign; }
+std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+EvictHint hint_of(const std::string& s) {
+  return s == "first" ? EvictHint::kFirst : s == "last" ? EvictHint::kLast : EvictHint::kNormal;
+}
+
+// Per-warp program state: `phase` walks the order tokens (and the spill steps around them), then
+// the epilogue.
+enum Phase { kBody = 0, kSync = 1, kReduce = 2, kExitPhase = 3 };
+
+}  // namespace
+
+int GemvKernel::estimate_registers(const GemvConfig& cfg, int warp_size, int live_steps) {
+  const int threads = cfg.warps * warp_size;
+  const int vectors_per_step = std::max(1, cfg.block_k * cfg.block_n / 8 / threads);  // 16-byte W vectors
+  const int x_per_step = std::max(1, vectors_per_step / std::max(1, cfg.block_n / 8 / std::min(threads, cfg.block_n / 8)));
+  const int acc = 8 * std::max(1, cfg.block_n / 8 / threads);
+  return live_steps * (4 * vectors_per_step + x_per_step) + acc + 24;
+}
+
+GemvKernel::GemvKernel(const GemvConfig& cfg, const GpuConfig& gpu) : cfg_(cfg), warp_size_(gpu.sm.warp_size) {
+  e_ = dtype_bytes(cfg.dtype);
+  ey_ = cfg.reduction == "atomic_fp16" ? 2 : 4;
+  grid_n_ = cdiv(cfg.n, cfg.block_n);
+  grid_k_ = cdiv(cfg.k, static_cast<std::int64_t>(cfg.block_k) * cfg.k_steps);
+  std::string why;
+  auto order = parse_order(cfg.order, cfg.k_steps, &why);
+  SIM_ASSERT(order.has_value(), "order '" << cfg.order << "' passed validation: " << why);
+  order_ = *order;
+  x_base_ = kHeapBase;
+  w_base_ = align_up(x_base_ + static_cast<Addr>(cfg.m * cfg.k * e_));
+  y_base_ = align_up(w_base_ + static_cast<Addr>(cfg.k * cfg.n * e_));
+  local_base_ = align_up(y_base_ + static_cast<Addr>(cfg.m * cfg.n * ey_)) + kAlign;
+
+  int regs = cfg.registers_per_thread > 0 ? cfg.registers_per_thread
+                                          : estimate_registers(cfg, warp_size_, max_live_steps(order_));
+  spill_bytes_per_thread_ = std::max(0, regs - gpu.sm.max_registers_per_thread) * 4;
+  shape_.tiles_m = grid_k_;
+  shape_.tiles_n = grid_n_;
+  shape_.grid_ctas = grid_n_ * grid_k_;
+  shape_.ctas = shape_.grid_ctas;
+  shape_.warps_per_cta = cfg.warps;
+  shape_.registers_per_thread = regs;
+  shape_.shared_mem_per_cta = static_cast<std::int64_t>(cfg.warps) * warp_size_ * 8 * 4;  // cross-warp reduction
+  shape_.math_dtype = "fp32";  // gemlite casts to fp32 and multiplies on the FMA pipes
+}
+
+TileCoord GemvKernel::tile_of(std::int64_t launch_index) const {
+  return {launch_index / grid_n_, launch_index % grid_n_};  // (K chunk, N block): x is the fastest axis
+}
+
+double GemvKernel::compulsory_bytes() const {
+  return static_cast<double>(cfg_.m * cfg_.k + cfg_.k * cfg_.n) * e_ + static_cast<double>(cfg_.m * cfg_.n) * ey_;
+}
+
+void GemvKernel::start_warp(WarpCursor& c, std::int64_t launch_index, int warp) const {
+  TileCoord t = tile_of(launch_index);
+  c = WarpCursor{};
+  c.cta = launch_index;
+  c.tile_m = t.m;
+  c.tile_n = t.n;
+  c.warp = warp;
+  c.phase = kBody;
+}
+
+Instr GemvKernel::load(Addr base, std::uint32_t rows, std::uint32_t row_bytes, std::uint64_t stride, int slot,
+                       bool bypass, EvictHint hint) const {
+  Instr in;
+  in.op = Op::kLoad;
+  in.slot = static_cast<std::uint8_t>(slot);
+  in.bypass_l1 = bypass;
+  in.hint = hint;
+  in.region = Region{base, rows, row_bytes, stride};
+  std::uint64_t bytes = static_cast<std::uint64_t>(rows) * row_bytes;
+  in.issue_cycles = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (bytes + warp_size_ * 16 - 1) / (warp_size_ * 16)));
+  return in;
+}
+
+// Sub-steps of one order token: a load token is [x load, W load, (spill store)], a compute token is
+// [(spill load), wait, compute].
+void GemvKernel::next(WarpCursor& c, Instr& out) const {
+  const std::int64_t n0 = c.tile_n * cfg_.block_n;
+  const std::int64_t cols = std::min<std::int64_t>(cfg_.block_n, cfg_.n - n0);
+  const std::int64_t k_chunk0 = c.tile_m * cfg_.block_k * cfg_.k_steps;
+  const int W = cfg_.warps;
+  const std::uint64_t spill_warp_bytes = static_cast<std::uint64_t>(spill_bytes_per_thread_) * warp_size_;
+  const Addr spill_base =
+      local_base_ + static_cast<Addr>((c.cta % 4096) * W + c.warp) * std::max<std::uint64_t>(spill_warp_bytes, 1) * cfg_.k_steps;
+  while (true) {
+    if (c.phase == kBody) {
+      if (c.step >= static_cast<std::int64_t>(order_.size())) {
+        c.phase = kSync;
+        continue;
+      }
+      const OrderToken& tok = order_[static_cast<size_t>(c.step)];
+      const std::int64_t k0 = k_chunk0 + static_cast<std::int64_t>(tok.step) * cfg_.block_k;
+      const std::int64_t rows_k = std::max<std::int64_t>(0, std::min<std::int64_t>(cfg_.block_k, cfg_.k - k0));
+      const int sub = c.sub++;
+      const Addr spill = spill_base + static_cast<Addr>(tok.step) * spill_warp_bytes;
+      if (tok.load) {
+        if (sub == 0) {
+          out = load(x_base_ + static_cast<Addr>(k0 * e_), static_cast<std::uint32_t>(cfg_.m),
+                     static_cast<std::uint32_t>(rows_k * e_), static_cast<std::uint64_t>(cfg_.k * e_), tok.step, false,
+                     hint_of(cfg_.evict_x));
+          return;
+        }
+        if (sub == 1) {
+          std::int64_t my_rows = rows_k > c.warp ? (rows_k - c.warp + W - 1) / W : 0;
+          out = load(w_base_ + static_cast<Addr>(((k0 + c.warp) * cfg_.n + n0) * e_), static_cast<std::uint32_t>(my_rows),
+                     static_cast<std::uint32_t>(cols * e_), static_cast<std::uint64_t>(cfg_.n * e_) * W, tok.step,
+                     cfg_.w_bypass_l1, hint_of(cfg_.evict_w));
+          return;
+        }
+        if (sub == 2 && spill_warp_bytes > 0) {
+          out = Instr{};
+          out.op = Op::kStore;
+          out.region = Region{spill, 1, static_cast<std::uint32_t>(spill_warp_bytes), 0};
+          out.issue_cycles = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, spill_warp_bytes / (warp_size_ * 16)));
+          return;
+        }
+      } else {
+        if (sub == 0 && spill_warp_bytes > 0) {
+          out = load(spill, 1, static_cast<std::uint32_t>(spill_warp_bytes), 0, tok.step, false, EvictHint::kNormal);
+          return;
+        }
+        if (sub <= 1) {
+          out = Instr{};
+          out.op = Op::kWait;
+          out.slot = static_cast<std::uint8_t>(tok.step);
+          c.sub = 2;
+          return;
+        }
+        if (sub == 2) {
+          out = Instr{};
+          out.op = Op::kCompute;
+          out.pipe = Pipe::kFma;
+          out.flops = 2.0 * static_cast<double>(cfg_.m) * rows_k * cols / W;
+          return;
+        }
+      }
+      c.sub = 0;
+      ++c.step;
+      continue;
+    }
+    if (c.phase == kSync) {  // partial sums of the warps meet in shared memory
+      out = Instr{};
+      out.op = Op::kBarrier;
+      c.phase = c.warp == 0 ? kReduce : kExitPhase;
+      return;
+    }
+    if (c.phase == kReduce) {
+      out = Instr{};
+      out.op = Op::kReduce;
+      out.region = Region{y_base_ + static_cast<Addr>(n0 * ey_), static_cast<std::uint32_t>(cfg_.m),
+                          static_cast<std::uint32_t>(cols * ey_), static_cast<std::uint64_t>(cfg_.n * ey_)};
+      out.issue_cycles = static_cast<std::uint32_t>(
+          std::max<std::int64_t>(1, (cfg_.m * cols * ey_ + warp_size_ * 16 - 1) / (warp_size_ * 16)));
+      c.phase = kExitPhase;
+      return;
+    }
+    out = Instr{};
+    out.op = Op::kExit;
+    return;
+  }
+}
+
+}  // namespace gms

@@ -1,0 +1,48 @@
+#pragma once
+// Split-K GEMV as gemlite's revsplitK runs it (seed 001): grid (N / BLOCK_N, K / (k_steps x BLOCK_K)),
+// launched x-fastest; each program loads x and its BLOCK_K x BLOCK_N slice of W for each of k_steps
+// steps, computes in the configured order, reduces across warps through shared memory (a barrier)
+// and sends BLOCK_N reduction atomics to L2.
+// Warp w of W takes W-tile rows w, w+W, ... of each step at full BLOCK_N width; every warp reads the
+// step's x chunk (the other warps hit it in L1). Registers not held by the hardware spill: a store
+// to local memory after the step's loads and a load back before its compute.
+#include <vector>
+
+#include "config/gpu_config.h"
+#include "config/workload_config.h"
+#include "workload/order_pattern.h"
+#include "workload/program.h"
+
+namespace gms {
+
+class GemvKernel final : public Kernel {
+ public:
+  GemvKernel(const GemvConfig& cfg, const GpuConfig& gpu);
+
+  std::string name() const override { return "gemv"; }
+  LaunchShape shape() const override { return shape_; }
+  TileCoord tile_of(std::int64_t launch_index) const override;
+  void start_warp(WarpCursor& c, std::int64_t launch_index, int warp) const override;
+  void next(WarpCursor& c, Instr& out) const override;
+  double compulsory_bytes() const override;
+  double flops() const override { return 2.0 * cfg_.m * cfg_.n * cfg_.k; }
+
+  // Registers per thread the order needs: W vectors and x values of the steps it keeps live at
+  // once, the accumulators, and a fixed share for addresses and indices.
+  static int estimate_registers(const GemvConfig& cfg, int warp_size, int live_steps);
+
+ private:
+  Instr load(Addr base, std::uint32_t rows, std::uint32_t row_bytes, std::uint64_t stride, int slot, bool bypass,
+             EvictHint hint) const;
+
+  GemvConfig cfg_;
+  int warp_size_;
+  int e_, ey_;  // element bytes of x/W and of y
+  std::int64_t grid_n_, grid_k_;
+  Addr x_base_, w_base_, y_base_, local_base_;
+  std::vector<OrderToken> order_;
+  int spill_bytes_per_thread_ = 0;
+  LaunchShape shape_;
+};
+
+}  // namespace gms

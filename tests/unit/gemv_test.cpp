@@ -1,0 +1,109 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "api/simulation.h"
+#include "common/error.h"
+#include "stats/metrics.h"
+#include "test_util.h"
+#include "workload/gemv_kernel.h"
+#include "workload/order_pattern.h"
+
+namespace gms {
+namespace {
+
+TEST(OrderPattern, NamedAndExplicitOrders) {
+  std::string why;
+  auto llcc = parse_order("llcc", 2, &why);
+  ASSERT_TRUE(llcc);
+  EXPECT_EQ(llcc->size(), 4u);
+  EXPECT_TRUE((*llcc)[1].load);
+  EXPECT_EQ(max_live_steps(*llcc), 2);
+  auto lclc = parse_order("lclc", 2, &why);
+  EXPECT_EQ(max_live_steps(*lclc), 1);
+  auto p = parse_order("L0 L1 C0 L2 C1 C2", 3, &why);
+  ASSERT_TRUE(p) << why;
+  EXPECT_EQ(max_live_steps(*p), 2);
+  EXPECT_EQ(max_live_steps(*parse_order("llcc", 4, &why)), 4);
+}
+
+TEST(OrderPattern, RejectsBrokenPatterns) {
+  std::string why;
+  EXPECT_FALSE(parse_order("C0 L0", 1, &why));
+  EXPECT_NE(why.find("C0 comes before L0"), std::string::npos);
+  EXPECT_FALSE(parse_order("L0 L0 C0", 1, &why));
+  EXPECT_FALSE(parse_order("L0 C0", 2, &why));
+  EXPECT_NE(why.find("step 1 is never loaded"), std::string::npos);
+  EXPECT_FALSE(parse_order("L0 X1", 2, &why));
+  EXPECT_FALSE(parse_order("L0 C0 L5 C5", 2, &why));
+}
+
+LoadedConfigs seed001(const std::string& gpu, const std::string& order, std::vector<std::string> sets = {}) {
+  return load_configs(ConfigInputs{test::source_path("configs/gpus/" + gpu + ".yaml"),
+                                   test::source_path("configs/workloads/seed001-gemv-" + order + ".yaml"),
+                                   std::move(sets), false});
+}
+
+double metric(const LoadedConfigs& cfg, const RunOutput& run, const char* name) {
+  auto m = compute_metrics(run.result, cfg.gpu.value, *run.kernel);
+  return find_metric(m, name)->value;
+}
+
+TEST(Gemv, SeedCaseMovesTheSeedsBytesAndOneReductionPerProgramColumn) {
+  auto cfg = seed001("h100", "llcc");
+  auto run = simulate(cfg);
+  EXPECT_EQ(run.result.shape.grid_ctas, 28 * 32);
+  // Every weight byte once, plus x; the seed counts 58,742,784 B with an fp16 output.
+  EXPECT_EQ(metric(cfg, run, "gpumemsim__compulsory_bytes.sum"), 58742784.0);
+  double dram = metric(cfg, run, "dram__bytes_read.sum");
+  EXPECT_GE(dram, 4096.0 * 7168 * 2);
+  EXPECT_LT(dram, 58742784.0 * 1.01);
+  // 32 K chunks x 7168 fp16 outputs = 32 x 448 sectors of reductions.
+  EXPECT_EQ(metric(cfg, run, "lts__t_sectors_op_red.sum"), 32.0 * 7168 * 2 / 32);
+}
+
+TEST(Gemv, LlccKeepsMoreRegistersLiveAndLosesOccupancy) {
+  auto a = seed001("z100", "llcc"), b = seed001("z100", "lclc");
+  auto ra = simulate(a), rb = simulate(b);
+  EXPECT_GT(ra.result.shape.registers_per_thread, rb.result.shape.registers_per_thread);
+  EXPECT_LT(ra.result.occupancy.ctas_per_sm, rb.result.occupancy.ctas_per_sm);
+}
+
+TEST(Gemv, RegistersBeyondTheLimitSpillToLocalMemory) {
+  auto plain = seed001("h100", "llcc", {"workload.registers_per_thread=200"});
+  auto spill = seed001("h100", "llcc", {"workload.registers_per_thread=300"});
+  auto rp = simulate(plain), rs = simulate(spill);
+  EXPECT_GT(metric(spill, rs, "lts__t_sectors_op_write.sum") + metric(spill, rs, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+            metric(plain, rp, "lts__t_sectors_op_write.sum") + metric(plain, rp, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
+}
+
+TEST(Gemv, BadGemvInputsNameTheKey) {
+  auto err = [](std::vector<std::string> sets) {
+    try {
+      seed001("h100", "llcc", std::move(sets));
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(err({"workload.order=L0 C1"}).find("workload key 'order'"), std::string::npos);
+  EXPECT_NE(err({"workload.block.n=100"}).find("multiple of 8"), std::string::npos);
+  EXPECT_NE(err({"workload.block.k=4096"}).find("exceeds k"), std::string::npos);
+}
+
+TEST(ValidateResults, EveryCommittedGemvRecordReplays) {
+  namespace fs = std::filesystem;
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(test::source_path("validate/results/h100/gemv"))) {
+    ConfigInputs in{test::source_path("configs/gpus/h100.yaml"), e.path().string(), {}, true};
+    auto cfg = load_configs(in);
+    ASSERT_EQ(cfg.workload.value.kind, "gemv");
+    auto run = simulate(cfg);
+    EXPECT_GT(metric(cfg, run, "gpu__time_duration.sum"), 0) << e.path();
+    ++n;
+  }
+  EXPECT_EQ(n, 16);
+}
+
+}  // namespace
+}  // namespace gms
