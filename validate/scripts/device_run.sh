@@ -39,7 +39,12 @@ for line in open(sys.argv[1]):
 for fn, r in runs.items():
     if 'gemv' in fn: print(fn, ' '.join(f'{k}{n}' for k, n in r))
 PY
-  "$BIN" --set smoke --out "$OUT" 2>&1 | tee "$OUT/run.log"
+  # Real compiler output for tests/data (order-from-asm): SASS of two GEMV kernels (4 warps).
+  for f in 'gemv_splitk_kernelILi256ELi64ELi128ELi0E' 'gemv_splitk_kernelILi256ELi64ELi128ELi1E'; do
+    name=$(grep -o "Function : [^ ]*$f[^ ]*" /tmp/all.sass | head -1 | cut -d' ' -f3)
+    [ -n "$name" ] && cuobjdump -sass -fun "$name" "$BIN" >> "$OUT/gemv_sass.txt" 2>&1
+  done
+  "$BIN" --set smoke --out /tmp 2>&1 | tee "$OUT/run.log"
   "$BIN" --set ubench --set gemv --set gemm --out "$OUT" 2>&1 | tee -a "$OUT/run.log"
 else
   metrics=gpu__time_duration.sum,sm__cycles_elapsed.max,dram__bytes_read.sum,dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sector_hit_rate.pct,lts__t_sector_op_read_hit_rate.pct,lts__t_sectors_op_read.sum,lts__t_sectors_op_read_lookup_hit.sum,lts__t_sectors_op_read_lookup_miss.sum,lts__t_sectors_op_write.sum,lts__t_sectors_op_atom.sum,lts__t_sectors_op_red.sum,lts__t_sectors_srcunit_ltcfabric.sum,l1tex__t_sector_hit_rate.pct,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct
