@@ -8,5 +8,6 @@ namespace gms::cli {
 int cmd_run(const std::vector<std::string>& args);
 int cmd_config(const std::vector<std::string>& args);
 int cmd_heatmap(const std::vector<std::string>& args);
+int cmd_order_from_asm(const std::vector<std::string>& args);
 
 }  // namespace gms::cli

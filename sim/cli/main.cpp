@@ -19,6 +19,7 @@ const char* kUsage =
     "commands:\n"
     "  run            simulate a workload on a GPU; print a summary, write stats.json and ctas.csv\n"
     "  heatmap        draw a run's cache-hit heatmaps and timelines (PNG/SVG) and an HTML report\n"
+    "  order-from-asm read PTX / SASS / AMDGCN / LLVM IR and print the load/compute order it holds\n"
     "  config show    print the resolved configuration of a GPU (and workload)\n"
     "  config docs    list every configuration parameter with its unit, default and meaning\n";
 
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
     if (cmd == "run") return gms::cli::cmd_run(rest);
     if (cmd == "config") return gms::cli::cmd_config(rest);
     if (cmd == "heatmap") return gms::cli::cmd_heatmap(rest);
+    if (cmd == "order-from-asm") return gms::cli::cmd_order_from_asm(rest);
     std::cerr << "gpumemsim: unknown command '" << cmd << "'\n\n" << kUsage;
     return 2;
   } catch (const gms::ConfigError& e) {

@@ -1,0 +1,52 @@
+#pragma once
+// Reads compiled GPU code (PTX, SASS from `cuobjdump -sass`, AMDGCN assembly, LLVM IR as Triton
+// caches them) and extracts the sequence of global loads, shared-memory and local (spill) traffic,
+// arithmetic and atomics of a kernel's loop body (or its straight-line body when it has no loop),
+// then folds it into an order pattern ("L0 L1 C0 C1") that the GEMV and GEMM workloads accept.
+#include <string>
+#include <vector>
+
+namespace gms {
+
+enum class AsmFormat { kPtx, kSass, kAmdgcn, kLlvmIr };
+const char* asm_format_name(AsmFormat f);
+
+enum class AsmOp : char {
+  kGlobalLoad = 'L',
+  kCompute = 'C',
+  kShared = 'S',
+  kLocal = 'X',
+  kAtomic = 'A',
+  kGlobalStore = 'W',
+};
+
+struct AsmKernel {
+  std::string name;
+  int first_line = 0, last_line = 0;  // 1-based, the whole function
+  int body_first = 0, body_last = 0;  // the part analysed: innermost hot loop or whole function
+  bool loop = false;
+  std::vector<AsmOp> ops;             // in program order
+};
+
+struct OrderExtract {
+  AsmFormat format;
+  AsmKernel kernel;
+  std::vector<std::string> kernels;  // every kernel in the file
+  std::string pattern;               // e.g. "L0 L1 C0 C1"
+  int steps = 0;
+  std::string runs;                  // run-length view, e.g. "L64 C280"
+  int count(AsmOp op) const;
+};
+
+// `format_name`: "auto" (by extension, then content), "ptx", "sass", "amdgcn", "llir".
+// `kernel_filter`: a substring of the kernel's name ("" = the first kernel with global loads).
+// Throws ConfigError for unreadable or unsupported input, or a kernel that is not there.
+OrderExtract order_from_asm(const std::string& path, const std::string& format_name, const std::string& kernel_filter,
+                            int steps);
+
+// Folds an op sequence into `steps` load/compute steps: global loads are cut into `steps` equal
+// shares in program order, arithmetic likewise; Li is emitted at the first load of share i, Ci at
+// the first arithmetic of share i (never before Li).
+std::string fold_order(const std::vector<AsmOp>& ops, int steps);
+
+}  // namespace gms
