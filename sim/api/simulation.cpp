@@ -81,6 +81,12 @@ RunOutput simulate(const LoadedConfigs& cfg, const RunOptions& opt) {
     engine.set_timeline(out.timeline.get());
   }
   if (opt.progress) engine.set_progress(opt.progress);
+  if (opt.trace_warps_sm >= 0) {
+    if (opt.trace_warps_sm >= cfg.gpu.value.sm.count)
+      throw ConfigError("--warp-timeline " + std::to_string(opt.trace_warps_sm) + ": the GPU has " +
+                        std::to_string(cfg.gpu.value.sm.count) + " SMs");
+    engine.trace_warps_of_sm(opt.trace_warps_sm);
+  }
   out.result = engine.run();
   return out;
 }

@@ -34,6 +34,7 @@ std::unique_ptr<Kernel> make_kernel(const WorkloadConfig& w, const GpuConfig& gp
 
 struct RunOptions {
   std::uint64_t timeline_bucket_cycles = 0;  // 0 = no timeline
+  int trace_warps_sm = -1;                    // keep the warp-state segments of this SM
   ProgressFn progress;
 };
 

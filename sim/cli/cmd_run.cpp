@@ -94,6 +94,7 @@ int cmd_run(const std::vector<std::string>& args) {
   std::string out, report, measured;
   bool quiet = false, progress = false, no_progress = false;
   std::uint64_t bucket = 0;
+  int trace_sm = -1;
   std::string record;
   desc.add_options()("gpu,g", po::value(&in.gpu_file)->required(), "GPU description (configs/gpus/*.yaml)")(
       "workload,w", po::value(&in.workload_file), "workload description (configs/workloads/*.yaml)")(
@@ -107,6 +108,7 @@ int cmd_run(const std::vector<std::string>& args) {
       "also draw the heatmaps and report.html into DIR (implies --out DIR when --out is absent)")(
       "measured-time", po::value(&measured),
       "a time measured on hardware (e.g. 0.294ms, 294us): print the bandwidth the compulsory bytes imply")(
+      "warp-timeline", po::value(&trace_sm), "with --out, write warps.csv: the warp states of every warp of SM N over time")(
       "quiet,q", po::bool_switch(&quiet), "print no summary")(
       "progress", po::bool_switch(&progress), "show progress on stderr even when it is not a terminal")(
       "no-progress", po::bool_switch(&no_progress), "never show progress");
@@ -124,6 +126,8 @@ int cmd_run(const std::vector<std::string>& args) {
   if (!report.empty() && bucket == 0) bucket = 1024;
   RunOptions opt;
   opt.timeline_bucket_cycles = out.empty() ? 0 : bucket;
+  if (trace_sm >= 0 && out.empty()) throw ConfigError("--warp-timeline needs --out DIR");
+  opt.trace_warps_sm = trace_sm;
   if (!no_progress && (progress || isatty(STDERR_FILENO))) opt.progress = terminal_progress();
   RunOutput run = simulate(cfg, opt);
   auto metrics = compute_metrics(run.result, cfg.gpu.value, *run.kernel);
@@ -134,6 +138,11 @@ int cmd_run(const std::vector<std::string>& args) {
     std::ostringstream csv;
     write_cta_csv(csv, run.result);
     write_atomically(dir / "ctas.csv", csv.str());
+    if (run.result.stalls.traced()) {
+      std::ostringstream ws;
+      run.result.stalls.write_csv(ws);
+      write_atomically(dir / "warps.csv", ws.str());
+    }
     if (run.timeline) {
       std::ostringstream tl;
       write_timeline_csv(tl, *run.timeline, run.result.end);

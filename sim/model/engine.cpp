@@ -17,6 +17,8 @@ struct Engine::Impl {
     WarpCursor cursor;
     Instr instr;
     Tick ready = 0;
+    Tick accounted = 0;  // the warp's time is classified up to here
+    Tick started = 0;
     std::uint64_t age = 0;
     bool active = false;
     bool at_barrier = false;
@@ -93,10 +95,22 @@ struct Engine::Impl {
     result.ctas.reserve(static_cast<size_t>(shape.ctas));
   }
 
+  int slot_of(const Warp& w) const { return static_cast<int>(&w - warps.data()) % warps_per_sm; }
+  int sm_of(const Warp& w) const { return static_cast<int>(&w - warps.data()) / warps_per_sm; }
+  void account(Warp& w, WarpState s, Tick to) {
+    result.stalls.add(sm_of(w), slot_of(w), w.cursor.cta, s, w.accounted, to);
+    w.accounted = std::max(w.accounted, to);
+  }
+
   void fetch_next(Warp& w) {
     kernel.next(w.cursor, w.instr);
     while (w.instr.op == Op::kWait) {
-      w.ready = std::max(w.ready, w.slot_ready[w.instr.slot]);
+      Tick data = w.slot_ready[w.instr.slot];
+      if (data > w.ready) {
+        account(w, WarpState::kSelected, w.ready);  // the previous instruction's own time
+        account(w, WarpState::kLongScoreboard, data);
+        w.ready = data;
+      }
       kernel.next(w.cursor, w.instr);
     }
   }
@@ -146,6 +160,8 @@ struct Engine::Impl {
       kernel.start_warp(warp.cursor, next_launch, w);
       warp.active = true;
       warp.ready = t;
+      warp.accounted = t;
+      warp.started = t;
       warp.age = age_counter++;
       fetch_next(warp);
     }
@@ -183,6 +199,7 @@ struct Engine::Impl {
     CtaMemCounts* counts = &result.ctas[static_cast<size_t>(cta.record)].mem;
     Instr& in = w.instr;
     ++result.warp_instructions;
+    account(w, WarpState::kNotSelected, t);  // ready since `accounted`, picked only now
     switch (in.op) {
       case Op::kLoad: {
         Tick done = mem.load(AccessCtx{sm, t, counts}, in.region, in.bypass_l1, in.hint);
@@ -206,12 +223,19 @@ struct Engine::Impl {
         w.ready = end;
         sp.issue_free = t + kTicksPerCycle;
         result.flops += in.flops;
+        // The block of math issues one warp instruction per cycle at best (FFMA: 2 FLOP a lane;
+        // MMA: 4096 FLOP); the rest of its time the warp waits on the busy pipe.
+        account(w, WarpState::kMathPipeThrottle, start);
+        const double per_inst = in.pipe == Pipe::kFma ? 2.0 * gpu.sm.warp_size : 4096.0;
+        account(w, WarpState::kSelected, std::min(end, start + cycles_to_ticks(static_cast<std::uint64_t>(in.flops / per_inst + 0.5))));
+        account(w, WarpState::kMathPipeThrottle, end);
         break;
       }
       case Op::kBarrier: {
         sp.issue_free = t + kTicksPerCycle;
         w.ready = t + kTicksPerCycle;
         cta.barrier_release = std::max(cta.barrier_release, w.ready);
+        account(w, WarpState::kSelected, w.ready);
         if (++cta.arrived < warps_per_cta) {
           w.at_barrier = true;
         } else {
@@ -221,6 +245,7 @@ struct Engine::Impl {
             if (!o.active) continue;
             o.at_barrier = false;
             o.ready = std::max(o.ready, cta.barrier_release);
+            account(o, WarpState::kBarrier, o.ready);
           }
           cta.arrived = 0;
           cta.barrier_release = 0;
@@ -230,11 +255,14 @@ struct Engine::Impl {
       }
       case Op::kExit:
         w.active = false;
+        account(w, WarpState::kSelected, t + kTicksPerCycle);
+        result.stalls.add_active(t + kTicksPerCycle - w.started);
         sp.issue_free = t + kTicksPerCycle;
         if (--cta.warps_left == 0) retire(sm, cta, t);
         return;
       case Op::kWait: SIM_ASSERT(false, "wait reached issue; fetch_next resolves waits");
     }
+    if (in.op == Op::kLoad || in.op == Op::kStore || in.op == Op::kReduce) account(w, WarpState::kSelected, w.ready);
     fetch_next(w);
   }
 
@@ -280,6 +308,7 @@ struct Engine::Impl {
 Engine::Engine(const GpuConfig& gpu, const Kernel& kernel) : impl_(std::make_unique<Impl>(gpu, kernel)) {}
 Engine::~Engine() = default;
 void Engine::set_timeline(Timeline* t) { impl_->mem.attach_timeline(t); }
+void Engine::trace_warps_of_sm(int sm) { impl_->result.stalls.set_traced_sm(sm); }
 SimResult Engine::run() { return impl_->run(&progress_); }
 
 }  // namespace gms

@@ -11,6 +11,7 @@
 #include "config/gpu_config.h"
 #include "model/mem_counters.h"
 #include "model/occupancy.h"
+#include "model/stall_accounting.h"
 #include "model/timeline.h"
 #include "workload/program.h"
 
@@ -36,6 +37,7 @@ struct SimResult {
   double warp_ticks_resident = 0;  // sum over warps of resident time
   double sm_active_ticks = 0;      // sum over SMs of first-CTA-start .. last-CTA-end
   double flops = 0;
+  StallAccounting stalls;
   std::vector<CtaRecord> ctas;
 };
 
@@ -47,6 +49,7 @@ class Engine {
   ~Engine();
   void set_timeline(Timeline* t);
   void set_progress(ProgressFn fn) { progress_ = std::move(fn); }
+  void trace_warps_of_sm(int sm);
   SimResult run();
 
  private:

@@ -1,5 +1,7 @@
 #include "stats/metrics.h"
 
+#include "model/stall_accounting.h"
+
 namespace gms {
 namespace {
 
@@ -66,6 +68,16 @@ std::vector<Metric> compute_metrics(const SimResult& r, const GpuConfig& gpu, co
       {"l1tex__t_sector_hit_rate.pct", pct(l1_hit, l1_ld), "%", "L1 sector hit rate of global loads (0: no L1 loads)"},
       {"sm__warps_active.avg.pct_of_peak_sustained_active",
        pct(r.warp_ticks_resident, r.sm_active_ticks * gpu.sm.max_warps), "%", "achieved occupancy"},
+      {"smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct", r.stalls.pct(WarpState::kLongScoreboard), "%",
+       "warp time waiting for loaded data (L1TEX: global, local)"},
+      {"smsp__warp_issue_stalled_barrier_per_warp_active.pct", r.stalls.pct(WarpState::kBarrier), "%",
+       "warp time waiting at CTA barriers"},
+      {"smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct", r.stalls.pct(WarpState::kMathPipeThrottle),
+       "%", "warp time waiting for a busy math pipe"},
+      {"smsp__warp_issue_stalled_not_selected_per_warp_active.pct", r.stalls.pct(WarpState::kNotSelected), "%",
+       "warp time eligible but another warp issued"},
+      {"smsp__warp_issue_stalled_selected_per_warp_active.pct", r.stalls.pct(WarpState::kSelected), "%",
+       "warp time issuing"},
       {"smsp__inst_executed.sum", static_cast<double>(r.warp_instructions), "inst",
        "instructions issued (a load group or MMA block counts once)"},
       {"launch__grid_size", static_cast<double>(s.grid_ctas), "block", "CTAs in the grid"},

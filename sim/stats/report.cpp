@@ -101,6 +101,15 @@ std::string summary_text(const LoadedConfigs& cfg, const RunOutput& run, const s
                 get("lts__t_sector_hit_rate.pct"), get("lts__t_sector_op_read_hit_rate.pct"),
                 get("lts__t_sectors_op_read_lookup_hit.sum"), get("lts__t_sectors_op_read.sum"));
   os << line;
+  std::snprintf(line, sizeof line,
+                "  warp states     issuing %.1f %%, waiting on loads %.1f %%, math pipe %.1f %%, barrier %.1f %%, "
+                "not selected %.1f %% (of warp time)\n",
+                get("smsp__warp_issue_stalled_selected_per_warp_active.pct"),
+                get("smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct"),
+                get("smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct"),
+                get("smsp__warp_issue_stalled_barrier_per_warp_active.pct"),
+                get("smsp__warp_issue_stalled_not_selected_per_warp_active.pct"));
+  os << line;
   if (get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") > 0)
     std::snprintf(line, sizeof line, "  L1              hit rate %.2f %%\n", get("l1tex__t_sector_hit_rate.pct"));
   else

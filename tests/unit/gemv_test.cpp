@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <sstream>
 
 #include "api/simulation.h"
 #include "common/error.h"
@@ -103,6 +104,44 @@ TEST(ValidateResults, EveryCommittedGemvRecordReplays) {
     ++n;
   }
   EXPECT_EQ(n, 16);
+}
+
+}  // namespace
+}  // namespace gms
+
+namespace gms {
+namespace {
+
+TEST(WarpStates, EveryWarpCycleIsClassifiedAndLoadsDominateAGemv) {
+  auto cfg = seed001("h100", "llcc");
+  RunOptions opt;
+  opt.trace_warps_sm = 0;
+  auto run = simulate(cfg, opt);
+  double sum = 0;
+  for (const char* n : {"smsp__warp_issue_stalled_selected_per_warp_active.pct",
+                        "smsp__warp_issue_stalled_not_selected_per_warp_active.pct",
+                        "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct",
+                        "smsp__warp_issue_stalled_barrier_per_warp_active.pct",
+                        "smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct"})
+    sum += metric(cfg, run, n);
+  EXPECT_NEAR(sum, 100.0, 0.5);
+  EXPECT_GT(metric(cfg, run, "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct"), 80);
+  std::ostringstream csv;
+  run.result.stalls.write_csv(csv);
+  EXPECT_EQ(csv.str().rfind("sm,warp_slot,launch_index,state,start_cycle,end_cycle\n0,", 0), 0u);
+  EXPECT_NE(csv.str().find(",long_scoreboard,"), std::string::npos);
+}
+
+TEST(WarpStates, ComputeBoundGemmWaitsOnTheMathPipe) {
+  auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"),
+                                       test::source_path("configs/workloads/gemm-8192-grouped8.yaml"),
+                                       {"workload.m=2048", "workload.n=2048", "workload.k=2048",
+                                        "gpu.l2.slice_bytes_per_cycle=100000", "gpu.icnt.sm_bytes_per_cycle=100000",
+                                        "gpu.sm.lsu_bytes_per_cycle=100000", "gpu.dram.bandwidth=1000TB/s"},
+                                       false});
+  auto run = simulate(cfg);
+  EXPECT_GT(metric(cfg, run, "smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct"),
+            metric(cfg, run, "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct"));
 }
 
 }  // namespace

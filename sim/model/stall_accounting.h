@@ -1,0 +1,46 @@
+#pragma once
+// Where each warp's time goes, classified as Nsight Compute's warp states: issuing ("selected"),
+// eligible but not picked ("not_selected"), waiting for loaded data ("long_scoreboard"), at a
+// barrier ("barrier"), waiting for or occupying a busy math pipe ("math_pipe_throttle"). Optionally
+// keeps the segments of one SM's warps for a timeline CSV.
+#include <array>
+#include <cstdint>
+#include <ostream>
+#include <vector>
+
+#include "common/types.h"
+
+namespace gms {
+
+enum class WarpState : int { kSelected, kNotSelected, kLongScoreboard, kBarrier, kMathPipeThrottle, kCount };
+const char* warp_state_name(WarpState s);  // the Nsight name part, e.g. "long_scoreboard"
+
+class StallAccounting {
+ public:
+  void set_traced_sm(int sm) { traced_sm_ = sm; }
+  void add(int sm, int warp_slot, std::int64_t cta, WarpState s, Tick from, Tick to) {
+    if (to <= from) return;
+    total_[static_cast<int>(s)] += to - from;
+    if (sm == traced_sm_) segments_.push_back({warp_slot, cta, s, from, to});
+  }
+  void add_active(Tick t) { active_ += t; }
+  double pct(WarpState s) const {
+    return active_ > 0 ? 100.0 * static_cast<double>(total_[static_cast<int>(s)]) / static_cast<double>(active_) : 0;
+  }
+  bool traced() const { return traced_sm_ >= 0; }
+  void write_csv(std::ostream& os) const;
+
+ private:
+  struct Segment {
+    int warp;
+    std::int64_t cta;
+    WarpState state;
+    Tick from, to;
+  };
+  std::array<Tick, static_cast<int>(WarpState::kCount)> total_{};
+  Tick active_ = 0;
+  int traced_sm_ = -1;
+  std::vector<Segment> segments_;
+};
+
+}  // namespace gms
