@@ -18,6 +18,7 @@ const char* kUsage =
     "\n"
     "commands:\n"
     "  run            simulate a workload on a GPU; print a summary, write stats.json and ctas.csv\n"
+    "  sweep          simulate a grid of --set values on all cores; write a CSV and a table\n"
     "  heatmap        draw a run's cache-hit heatmaps and timelines (PNG/SVG) and an HTML report\n"
     "  order-from-asm read PTX / SASS / AMDGCN / LLVM IR and print the load/compute order it holds\n"
     "  config show    print the resolved configuration of a GPU (and workload)\n"
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
     if (cmd == "config") return gms::cli::cmd_config(rest);
     if (cmd == "heatmap") return gms::cli::cmd_heatmap(rest);
     if (cmd == "order-from-asm") return gms::cli::cmd_order_from_asm(rest);
+    if (cmd == "sweep") return gms::cli::cmd_sweep(rest);
     std::cerr << "gpumemsim: unknown command '" << cmd << "'\n\n" << kUsage;
     return 2;
   } catch (const gms::ConfigError& e) {

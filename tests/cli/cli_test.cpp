@@ -200,3 +200,28 @@ TEST(Cli, HtmlReportRendersInHeadlessChromium) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Cli, SweepWritesAGridInOrderAndRejectsBadAxes) {
+  auto dir = gms::test::temp_dir("cli_sweep");
+  std::string args = "sweep --gpu " + src("configs/gpus/seed000-9sm.yaml") + " --workload " +
+                     src("configs/workloads/seed000-grouped.yaml") +
+                     " --grid workload.cta_order.group_m=1,3 --grid workload.stages=1,2 --jobs 2 --metrics dram__bytes_read.sum";
+  auto r = run(args + " --out " + (dir / "a").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::string csv = slurp(dir / "a" / "sweep.csv");
+  EXPECT_EQ(csv,
+            "workload.cta_order.group_m,workload.stages,dram__bytes_read.sum,error\n"
+            "1,1,737280,\n1,2,737280,\n3,1,442368,\n3,2,442368,\n");
+  EXPECT_FALSE(std::filesystem::exists(dir / "a" / "sweep.partial.csv"));
+  EXPECT_NE(slurp(dir / "a" / "sweep.md").find("| 3 | 2 | 442368 |"), std::string::npos);
+  ASSERT_EQ(run(args + " --out " + (dir / "b").string()).code, 0);
+  EXPECT_EQ(slurp(dir / "a" / "sweep.csv"), slurp(dir / "b" / "sweep.csv"));
+  auto bad = run("sweep --gpu " + src("configs/gpus/seed000-9sm.yaml") + " --workload " +
+                 src("configs/workloads/seed000-grouped.yaml") + " --grid workload.stagse=1,2 --out " + (dir / "c").string());
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.out.find("did you mean 'stages'"), std::string::npos) << bad.out;
+}
+
+}  // namespace
