@@ -29,6 +29,9 @@ struct GemmConfig {
   CtaOrderConfig cta_order;
   std::int64_t cta_limit = 0;  // simulate only the first N launches (0 = all)
   int registers_per_thread = 0;  // 0 = estimated from the tile
+  // Main-loop body: "auto" = Triton's pipeline (wait, barrier, prefetch, MMA per K tile), or an
+  // order pattern over consecutive K tiles ("L0 L1 C0 C1": prefetch for two tiles, then both MMAs).
+  std::string order = "auto";
 };
 
 // Split-K GEMV (seed 001, gemlite's revsplitK): y[m x n] += x[m x k] . W[k x n], each program doing

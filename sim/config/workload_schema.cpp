@@ -65,6 +65,10 @@ Schema<WorkloadConfig> make_gemm_schema() {
   p.push_back(quantity_param<W>("registers_per_thread", Q::kInteger, "0", 0, 1024,
                                 "registers per thread (0 = estimated from the tile)",
                                 [](W& c) -> auto& { return c.gemm.registers_per_thread; }));
+  p.push_back(text_param<W>("order", "auto", false,
+                            "main-loop order: auto (wait, barrier, prefetch, MMA per K tile) or a pattern over "
+                            "consecutive K tiles, Li = prefetch for tile i, Ci = wait + barrier + MMA of tile i",
+                            [](W& c) -> auto& { return c.gemm.order; }));
   return s;
 }
 
@@ -135,6 +139,16 @@ void validate_gemm(const Bound<WorkloadConfig>& b, const std::string& file) {
     fail("cta_order.file", "cta_order.kind custom needs a file of tile coordinates");
   if (g.cta_order.kind != "custom" && !g.cta_order.file.empty())
     fail("cta_order.file", "only used with cta_order.kind: custom");
+  if (g.order != "auto") {
+    std::string why;
+    auto steps = gemm_order_steps(g.order);
+    auto tokens = steps > 0 ? parse_order(g.order, steps, &why, false) : std::nullopt;
+    if (!tokens) fail("order", steps > 0 ? why : "'" + g.order + "' is not auto or an Li/Ci pattern");
+    if (g.stages < 2) fail("order", "an order pattern needs stages >= 2 (prefetching); stages 1 has a fixed order");
+    if (max_live_steps(*tokens) > g.stages - 1)
+      fail("order", "the pattern keeps " + std::to_string(max_live_steps(*tokens)) +
+                        " tiles of prefetch in flight; stages must be at least one more (now " + std::to_string(g.stages) + ")");
+  }
 }
 
 }  // namespace

@@ -39,6 +39,13 @@ GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::s
   pipe_ = tensor ? Pipe::kTensor : Pipe::kFma;
   warp_flops_ = 2.0 * cfg.tile.m * cfg.tile.n * cfg.tile.k / cfg.warps;
 
+  if (cfg.order != "auto") {
+    std::string why;
+    body_steps_ = gemm_order_steps(cfg.order);
+    auto tokens = parse_order(cfg.order, body_steps_, &why, false);
+    SIM_ASSERT(tokens.has_value(), "GEMM order '" << cfg.order << "' passed validation: " << why);
+    body_ = *tokens;
+  }
   shape_.tiles_m = cdiv(cfg.m, cfg.tile.m);
   shape_.tiles_n = cdiv(cfg.n, cfg.tile.n);
   order_ = make_cta_order(cfg.cta_order, shape_.tiles_m, shape_.tiles_n, base_dir);
@@ -156,6 +163,11 @@ void GemmKernel::next(WarpCursor& c, Instr& out) const {
         return;
       }
       case kMainLoop: {
+        if (!body_.empty()) {
+          next_patterned(c, out);
+          if (out.op != Op::kExit) return;
+          continue;
+        }
         if (c.step >= k_tiles_) {
           c.phase = kEpilogue;
           continue;
@@ -214,6 +226,52 @@ void GemmKernel::next(WarpCursor& c, Instr& out) const {
         out.op = Op::kExit;
         return;
     }
+  }
+}
+
+// Main loop under an order pattern: iteration j covers K tiles j*u .. j*u+u-1 (u = body steps);
+// token Li issues the prefetch loads of tile j*u+i+S-1, token Ci waits for tile j*u+i, syncs the
+// CTA and runs its MMA. `c.sub` walks the tokens and their parts. Writes kExit into `out` when the
+// loop is over (the caller moves on to the epilogue).
+void GemmKernel::next_patterned(WarpCursor& c, Instr& out) const {
+  const int S = cfg_.stages;
+  const std::int64_t base = c.step * body_steps_;
+  while (true) {
+    if (base >= k_tiles_) {
+      c.phase = kEpilogue;
+      out = Instr{};
+      out.op = Op::kExit;
+      return;
+    }
+    const int token = c.sub / 4, part = c.sub % 4;
+    if (token >= static_cast<int>(body_.size())) {
+      c.sub = 0;
+      ++c.step;
+      next_patterned(c, out);
+      return;
+    }
+    ++c.sub;
+    const OrderToken& t = body_[static_cast<size_t>(token)];
+    const std::int64_t kt = base + t.step;
+    if (t.load) {
+      const std::int64_t pre = kt + S - 1;
+      if (pre >= k_tiles_ || part >= 2) continue;
+      out = load(part == 0 ? a_region(c, pre) : b_region(c, pre), static_cast<int>(pre % S));
+      return;
+    }
+    if (kt >= k_tiles_ || part == 3) continue;
+    out = Instr{};
+    if (part == 0) {
+      out.op = Op::kWait;
+      out.slot = static_cast<std::uint8_t>(kt % S);
+    } else if (part == 1) {
+      out.op = Op::kBarrier;
+    } else {
+      out.op = Op::kCompute;
+      out.pipe = pipe_;
+      out.flops = warp_flops_;
+    }
+    return;
   }
 }
 

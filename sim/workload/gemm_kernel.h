@@ -7,6 +7,7 @@
 #include "config/gpu_config.h"
 #include "config/workload_config.h"
 #include "workload/cta_order.h"
+#include "workload/order_pattern.h"
 #include "workload/program.h"
 
 namespace gms {
@@ -42,6 +43,9 @@ class GemmKernel final : public Kernel {
   double warp_flops_;
   LaunchShape shape_;
   std::unique_ptr<CtaOrder> order_;
+  std::vector<OrderToken> body_;  // empty: the "auto" pipeline
+  int body_steps_ = 1;
+  void next_patterned(WarpCursor& c, Instr& out) const;
 };
 
 }  // namespace gms

@@ -5,7 +5,8 @@
 
 namespace gms {
 
-std::optional<std::vector<OrderToken>> parse_order(const std::string& text, int steps, std::string* why) {
+std::optional<std::vector<OrderToken>> parse_order(const std::string& text, int steps, std::string* why,
+                                                   bool load_before_compute) {
   std::vector<OrderToken> out;
   if (text == "llcc" || text == "lclc") {
     for (int s = 0; s < steps; ++s) {
@@ -46,7 +47,7 @@ std::optional<std::vector<OrderToken>> parse_order(const std::string& text, int 
         return std::nullopt;
       }
     } else {
-      if (!loaded[step]) {
+      if (!loaded[step] && load_before_compute) {
         *why = "C" + std::to_string(step) + " comes before L" + std::to_string(step);
         return std::nullopt;
       }
@@ -63,6 +64,20 @@ std::optional<std::vector<OrderToken>> parse_order(const std::string& text, int 
       return std::nullopt;
     }
   return out;
+}
+
+int gemm_order_steps(const std::string& text) {
+  std::istringstream in(text);
+  int hi = -1;
+  for (std::string tok; in >> tok;) {
+    if (tok.size() < 2 || (tok[0] != 'L' && tok[0] != 'C')) return 0;
+    try {
+      hi = std::max(hi, std::stoi(tok.substr(1)));
+    } catch (const std::exception&) {
+      return 0;
+    }
+  }
+  return hi + 1;
 }
 
 int max_live_steps(const std::vector<OrderToken>& order) {

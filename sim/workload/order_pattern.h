@@ -13,8 +13,14 @@ struct OrderToken {
   int step = 0;
 };
 
-// Nullopt (and *why) unless every step is loaded once, then computed once after its load.
-std::optional<std::vector<OrderToken>> parse_order(const std::string& text, int steps, std::string* why);
+// Nullopt (and *why) unless every step is loaded once and computed once - after its load when
+// `load_before_compute` (GEMV: Li loads step i's data). In a GEMM body Li prefetches a later tile,
+// so there a compute may come first.
+std::optional<std::vector<OrderToken>> parse_order(const std::string& text, int steps, std::string* why,
+                                                   bool load_before_compute = true);
+
+// Steps a free-standing pattern names (highest index + 1), or 0 when it is not an Li/Ci pattern.
+int gemm_order_steps(const std::string& text);
 
 // The most steps whose loads are live (loaded, not yet computed) at once under this order.
 int max_live_steps(const std::vector<OrderToken>& order);

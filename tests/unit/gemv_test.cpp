@@ -146,3 +146,41 @@ TEST(WarpStates, ComputeBoundGemmWaitsOnTheMathPipe) {
 
 }  // namespace
 }  // namespace gms
+
+namespace gms {
+namespace {
+
+LoadedConfigs gemm_with(std::vector<std::string> sets) {
+  sets.push_back("workload.cta_limit=264");
+  return load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"),
+                                   test::source_path("configs/workloads/gemm-8192-grouped8.yaml"), std::move(sets), false});
+}
+
+TEST(GemmOrder, PatternsChangeTheMainLoopButNotTheTraffic) {
+  auto base = gemm_with({});
+  auto run_base = simulate(base);
+  for (const char* order : {"L0 C0", "C0 L0", "L0 L1 C0 C1"}) {
+    auto cfg = gemm_with({std::string("workload.order=") + order});
+    auto run = simulate(cfg);
+    EXPECT_EQ(metric(cfg, run, "lts__t_sectors_op_read.sum"), metric(base, run_base, "lts__t_sectors_op_read.sum")) << order;
+    EXPECT_EQ(metric(cfg, run, "gpumemsim__flop.sum"), metric(base, run_base, "gpumemsim__flop.sum")) << order;
+  }
+  // Computing before prefetching exposes the load latency: more time waiting on loads.
+  auto late = gemm_with({"workload.order=C0 L0"}), early = gemm_with({"workload.order=L0 C0"});
+  auto rl = simulate(late), re = simulate(early);
+  EXPECT_GE(metric(late, rl, "gpu__time_duration.sum"), metric(early, re, "gpu__time_duration.sum"));
+}
+
+TEST(GemmOrder, PatternsThatOutrunTheStagesAreRejected) {
+  try {
+    gemm_with({"workload.stages=2", "workload.order=L0 L1 C0 C1"});
+    ADD_FAILURE();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("stages must be at least one more"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(gemm_with({"workload.order=L0 C1"}), ConfigError);
+  EXPECT_THROW(gemm_with({"workload.order=sideways"}), ConfigError);
+}
+
+}  // namespace
+}  // namespace gms
