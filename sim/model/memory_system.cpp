@@ -198,21 +198,26 @@ Tick MemorySystem::load(const AccessCtx& ctx, const Region& region, bool bypass_
   return done;
 }
 
-void MemorySystem::l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t) {
-  const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
+MemorySystem::AtHome MemorySystem::to_home_slice(int sm, Addr line, std::uint32_t mask, Tick t) {
+  const std::uint32_t bytes = popc(mask) * static_cast<std::uint32_t>(gpu_.l2.sector);
   Tick arrive = t + icnt_ticks_;
   std::uint64_t line_index = line >> l2_line_shift_;
   std::uint32_t home = slice_hash_->slice(line_index);
   if (gpu_.l2.partitions > 1 && static_cast<int>(home / slices_per_partition_) != sm_partition(sm)) {
     counters_.l2_far_sectors += popc(mask);
-    if (fabric_) arrive = serve_start(*fabric_, arrive, popc(mask) * sector);
+    if (fabric_) arrive = serve_start(*fabric_, arrive, bytes);
   }
   TagArray& tags = l2_[home];
-  Tick s = serve_start(slices_bw_[home], arrive, popc(mask) * sector);
-  auto a = tags.access(hashed_set(line_index, tags.sets()), line, mask, true, s);
+  return {home, hashed_set(line_index, tags.sets()), serve_start(slices_bw_[home], arrive, bytes)};
+}
+
+void MemorySystem::l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t) {
+  const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
+  AtHome h = to_home_slice(sm, line, mask, t);
+  auto a = l2_[h.slice].access(h.set, line, mask, true, h.start);
   counters_.l2_write_sectors += popc(mask);
   counters_.l2_write_hit_sectors += popc(a.hit);
-  if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, s);
+  if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, h.start);
 }
 
 void MemorySystem::store(const AccessCtx& ctx, const Region& region) {
@@ -228,26 +233,18 @@ void MemorySystem::reduce(const AccessCtx& ctx, const Region& region) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   ++counters_.red_requests;
   for_each_line(region, gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
-    const int sm = ctx.sm;
-    Tick t = reserve(sm_port_free_[sm], ctx.now, popc(mask) * sector * sm_port_ticks_per_byte_);
-    Tick arrive = t + icnt_ticks_;
-    std::uint64_t line_index = line >> l2_line_shift_;
-    std::uint32_t home = slice_hash_->slice(line_index);
-    if (gpu_.l2.partitions > 1 && static_cast<int>(home / slices_per_partition_) != sm_partition(sm)) {
-      counters_.l2_far_sectors += popc(mask);
-      if (fabric_) arrive = serve_start(*fabric_, arrive, popc(mask) * sector);
-    }
-    TagArray& tags = l2_[home];
-    Tick s = serve_start(slices_bw_[home], arrive, popc(mask) * sector);
-    auto a = tags.access(hashed_set(line_index, tags.sets()), line, mask, false, s);
+    Tick t = reserve(sm_port_free_[ctx.sm], ctx.now, popc(mask) * sector * sm_port_ticks_per_byte_);
+    AtHome h = to_home_slice(ctx.sm, line, mask, t);
+    TagArray& tags = l2_[h.slice];
+    auto a = tags.access(h.set, line, mask, false, h.start);
     counters_.l2_red_sectors += popc(mask);
     counters_.l2_red_hit_sectors += popc(a.hit);
-    if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, s);
-    Tick ready = a.hit ? a.ready : s;
-    if (a.miss) dram_fill(tags, a, line, s, &ready, sm);
+    if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, h.start);
+    Tick ready = a.hit ? a.ready : h.start;
+    if (a.miss) dram_fill(tags, a, line, h.start, &ready, ctx.sm);
     // The ALU works once the old value is there; the result makes the sectors dirty.
-    Tick done = slice_atomic_[home].serve(ready, popc(mask) * sector);
-    tags.access(hashed_set(line_index, tags.sets()), line, mask, true, done);
+    Tick done = slice_atomic_[h.slice].serve(ready, popc(mask) * sector);
+    tags.access(h.set, line, mask, true, done);
   });
 }
 

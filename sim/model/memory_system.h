@@ -75,6 +75,13 @@ class MemorySystem {
   Tick home_slice_read(std::uint32_t slice, Addr line, std::uint32_t mask, Tick arrive, int sm,
                        CtaMemCounts* cta, EvictHint hint, bool* missed_any);
   void l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t);
+  // Routes a write or reduction from an SM to the line's home slice (interconnect, fabric when far,
+  // the slice's bandwidth); returns where and when the slice starts on it.
+  struct AtHome {
+    std::uint32_t slice, set;
+    Tick start;
+  };
+  AtHome to_home_slice(int sm, Addr line, std::uint32_t mask, Tick t);
   Tick reserve(Tick& free_at, Tick arrive, double ticks) const;
   // Start of service of `bytes` at `server` for a request arriving at `arrive`.
   static Tick serve_start(BandwidthServer& server, Tick arrive, std::uint32_t bytes);
