@@ -3,17 +3,16 @@
 // at the end DIR/sweep.csv (in grid order, so identical inputs give identical files) and
 // DIR/sweep.md replace it.
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <mutex>
 #include <sstream>
 #include <thread>
 
 #include "api/simulation.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/parallel.h"
 #include "common/error.h"
 #include "stats/metrics.h"
 
@@ -112,36 +111,33 @@ int cmd_sweep(const std::vector<std::string>& args) {
   std::ofstream partial(dir / "sweep.partial.csv");
   partial << header << std::flush;
   std::vector<std::string> rows(points.size());
-  std::mutex mu;
-  std::atomic<size_t> next{0}, done{0};
-  auto worker = [&] {
-    for (size_t i; (i = next++) < points.size();) {
-      std::string row;
-      for (const auto& v : points[i].values) row += csv_cell(v) + ",";
-      try {
-        RunOutput run = simulate(points[i].cfg);
-        auto m = compute_metrics(run.result, points[i].cfg.gpu.value, *run.kernel);
-        for (const auto& name : metric_names) {
-          const Metric* x = find_metric(m, name);
-          std::ostringstream v;
-          v.precision(8);
-          if (x) v << x->value;
-          row += v.str() + ",";
+  size_t done = 0;
+  parallel_for(
+      points.size(), jobs,
+      [&](size_t i) {
+        std::string row;
+        for (const auto& v : points[i].values) row += csv_cell(v) + ",";
+        try {
+          RunOutput run = simulate(points[i].cfg);
+          auto m = compute_metrics(run.result, points[i].cfg.gpu.value, *run.kernel);
+          for (const auto& name : metric_names) {
+            const Metric* x = find_metric(m, name);
+            std::ostringstream v;
+            v.precision(8);
+            if (x) v << x->value;
+            row += v.str() + ",";
+          }
+          row += "\n";
+        } catch (const ConfigError& e) {
+          for (size_t k = 0; k < metric_names.size(); ++k) row += ",";
+          row += csv_cell(e.what()) + "\n";
         }
-        row += "\n";
-      } catch (const ConfigError& e) {
-        for (size_t k = 0; k < metric_names.size(); ++k) row += ",";
-        row += csv_cell(e.what()) + "\n";
-      }
-      std::lock_guard<std::mutex> lock(mu);
-      rows[i] = row;
-      partial << row << std::flush;
-      std::cerr << "\r  " << ++done << " / " << points.size() << " points" << std::flush;
-    }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < std::min<size_t>(jobs, points.size()); ++t) pool.emplace_back(worker);
-  for (auto& t : pool) t.join();
+        rows[i] = row;
+      },
+      [&](size_t i) {
+        partial << rows[i] << std::flush;
+        std::cerr << "\r  " << ++done << " / " << points.size() << " points" << std::flush;
+      });
   std::cerr << "\n";
   {
     std::ofstream csv(dir / "sweep.csv.tmp");

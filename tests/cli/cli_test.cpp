@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 
 #include "../unit/test_util.h"
+#include "stats/statistics.h"
 
 namespace {
 
@@ -225,3 +226,33 @@ TEST(Cli, SweepWritesAGridInOrderAndRejectsBadAxes) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Cli, CompareReplaysRecordsAndSummarisesErrors) {
+  auto dir = gms::test::temp_dir("cli_compare");
+  auto r = run("compare --gpu " + src("configs/gpus/h100.yaml") + " " +
+               src("validate/results/h100/gemv/gemv_1x4096x7168_bn256_bk64_w4_llcc.json") + " " +
+               src("validate/results/h100/gemv/gemv_1x4096x7168_bn256_bk64_w4_lclc.json") + " " +
+               src("validate/results/h100/gemv/gemv_1x4096x7168_bn256_bk64_w8_lclc.json") + " " +
+               src("validate/results/h100/ubench/dram_bandwidth.json") + " --csv " + (dir / "c.csv").string() +
+               " --json " + (dir / "c.json").string() + " --jobs 2");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("summary over 3 records"), std::string::npos) << r.out;  // the microbenchmark has no workload
+  EXPECT_NE(r.out.find("dram__bytes_read.sum"), std::string::npos);
+  EXPECT_NE(r.out.find("Spearman rank correlation of time, gemv 1x4096x7168"), std::string::npos) << r.out;
+  std::string csv = slurp(dir / "c.csv");
+  EXPECT_EQ(csv.rfind("case,metric,measured,simulated,error,error_unit\n", 0), 0u);
+  EXPECT_NE(csv.find("gemv_1x4096x7168_bn256_bk64_w4_llcc,lts__t_sector_hit_rate.pct,"), std::string::npos);
+  EXPECT_NE(slurp(dir / "c.json").find("\"spearman_time\""), std::string::npos);
+  EXPECT_EQ(run("compare --gpu " + src("configs/gpus/h100.yaml") + " " + (dir / "c.csv").string()).code, 2);
+}
+
+}  // namespace
+
+TEST(Compare, SpearmanOfRanks) {
+  EXPECT_DOUBLE_EQ(gms::spearman({1, 2, 3, 4}, {10, 20, 30, 40}), 1.0);
+  EXPECT_DOUBLE_EQ(gms::spearman({1, 2, 3, 4}, {4, 3, 2, 1}), -1.0);
+  EXPECT_NEAR(gms::spearman({1, 2, 3, 4, 5}, {2, 1, 4, 3, 5}), 0.8, 1e-12);
+  EXPECT_NEAR(gms::spearman({1, 1, 2}, {5, 6, 7}), 0.866025403784, 1e-9);  // ties share ranks
+}

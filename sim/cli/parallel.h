@@ -1,0 +1,29 @@
+#pragma once
+// Runs fn(i) for i in [0, n) on `jobs` threads; `done(i)` runs under a lock as each finishes.
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace gms::cli {
+
+inline void parallel_for(std::size_t n, unsigned jobs, const std::function<void(std::size_t)>& fn,
+                         const std::function<void(std::size_t)>& done) {
+  std::atomic<std::size_t> next{0};
+  std::mutex mu;
+  auto worker = [&] {
+    for (std::size_t i; (i = next++) < n;) {
+      fn(i);
+      std::lock_guard<std::mutex> lock(mu);
+      done(i);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < std::max<std::size_t>(1, std::min<std::size_t>(jobs, n)); ++t) pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+}
+
+}  // namespace gms::cli
