@@ -56,20 +56,56 @@ static __global__ void stream_copy_kernel(const int4* __restrict__ src, int4* __
 }
 
 // Every block re-reads the whole buffer `reps` times, starting at a block-dependent offset so that
-// blocks do not march in lockstep; with a buffer that fits in L2 this measures L2 bandwidth.
+// blocks do not march in lockstep; with a buffer that fits in L2 this measures L2 bandwidth. Each
+// thread keeps kL2Unroll independent 16-byte loads in flight (a single load per iteration followed
+// by its use would leave one load per warp in flight and measure latency, not bandwidth).
+constexpr int kL2Unroll = 8;
 static __global__ void l2_read_kernel(const int4* __restrict__ buf, size_t n, int reps, int* sink) {
   int acc = 0;
-  size_t start = (static_cast<size_t>(blockIdx.x) * 7919) % n;
+  const size_t start = (static_cast<size_t>(blockIdx.x) * 7919 * kL2Unroll) % n;
+  const size_t step = static_cast<size_t>(blockDim.x) * kL2Unroll;
   for (int r = 0; r < reps; ++r)
-    for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
-      size_t k = start + i;
-      if (k >= n) k -= n;
+    for (size_t i = threadIdx.x; i < n; i += step) {
+      int4 v[kL2Unroll];
+#pragma unroll
+      for (int u = 0; u < kL2Unroll; ++u) {
+        size_t k = start + i + static_cast<size_t>(u) * blockDim.x;
+        while (k >= n) k -= n;
 #if !defined(__HIPCC__)
-      int4 v = __ldcg(buf + k);
+        v[u] = __ldcg(buf + k);
 #else
-      int4 v = buf[k];
+        v[u] = buf[k];
 #endif
-      acc ^= v.x ^ v.w;
+      }
+#pragma unroll
+      for (int u = 0; u < kL2Unroll; ++u) acc ^= v[u].x ^ v[u].w;
+    }
+  if (acc == 0x7fffffff) *sink = acc;
+}
+
+// Each block re-reads only its own 1/gridDim share of the buffer: all SMs together sweep the buffer
+// once per pass, so small buffers measure the L2's aggregate bandwidth and the drop to DRAM speed
+// shows the capacity the whole GPU sees.
+static __global__ void l2_read_disjoint_kernel(const int4* __restrict__ buf, size_t n, int reps, int* sink) {
+  int acc = 0;
+  const size_t chunk = (n + gridDim.x - 1) / gridDim.x;
+  const size_t lo = static_cast<size_t>(blockIdx.x) * chunk, hi = lo + chunk < n ? lo + chunk : n;
+  const size_t step = static_cast<size_t>(blockDim.x) * kL2Unroll;
+  for (int r = 0; r < reps; ++r)
+    for (size_t i = lo + threadIdx.x; i < hi; i += step) {
+      int4 v[kL2Unroll];
+#pragma unroll
+      for (int u = 0; u < kL2Unroll; ++u) {
+        size_t k = i + static_cast<size_t>(u) * blockDim.x;
+        if (k >= hi) k = i;
+#if !defined(__HIPCC__)
+        v[u] = __ldcg(buf + k);
+#else
+        v[u] = buf[k];
+#endif
+      }
+#pragma unroll
+      for (int u = 0; u < kL2Unroll; ++u) acc ^= v[u].x ^ v[u].w;
     }
   if (acc == 0x7fffffff) *sink = acc;
 }
