@@ -60,26 +60,38 @@ static __global__ void stream_copy_kernel(const int4* __restrict__ src, int4* __
 // thread keeps kL2Unroll independent 16-byte loads in flight (a single load per iteration followed
 // by its use would leave one load per warp in flight and measure latency, not bandwidth).
 constexpr int kL2Unroll = 8;
+
+__device__ inline int4 load_l2_only(const int4* p) {
+#if !defined(__HIPCC__)
+  return __ldcg(p);
+#else
+  return *p;
+#endif
+}
+
+// kL2Unroll independent loads at buf[index(0..kL2Unroll-1)], all issued before any is used.
+template <class Index>
+__device__ inline int xor_of_loads(const int4* __restrict__ buf, Index index) {
+  int4 v[kL2Unroll];
+#pragma unroll
+  for (int u = 0; u < kL2Unroll; ++u) v[u] = load_l2_only(buf + index(u));
+  int acc = 0;
+#pragma unroll
+  for (int u = 0; u < kL2Unroll; ++u) acc ^= v[u].x ^ v[u].w;
+  return acc;
+}
+
 static __global__ void l2_read_kernel(const int4* __restrict__ buf, size_t n, int reps, int* sink) {
   int acc = 0;
   const size_t start = (static_cast<size_t>(blockIdx.x) * 7919 * kL2Unroll) % n;
   const size_t step = static_cast<size_t>(blockDim.x) * kL2Unroll;
   for (int r = 0; r < reps; ++r)
-    for (size_t i = threadIdx.x; i < n; i += step) {
-      int4 v[kL2Unroll];
-#pragma unroll
-      for (int u = 0; u < kL2Unroll; ++u) {
+    for (size_t i = threadIdx.x; i < n; i += step)
+      acc ^= xor_of_loads(buf, [&](int u) {
         size_t k = start + i + static_cast<size_t>(u) * blockDim.x;
         while (k >= n) k -= n;
-#if !defined(__HIPCC__)
-        v[u] = __ldcg(buf + k);
-#else
-        v[u] = buf[k];
-#endif
-      }
-#pragma unroll
-      for (int u = 0; u < kL2Unroll; ++u) acc ^= v[u].x ^ v[u].w;
-    }
+        return k;
+      });
   if (acc == 0x7fffffff) *sink = acc;
 }
 
@@ -92,21 +104,11 @@ static __global__ void l2_read_disjoint_kernel(const int4* __restrict__ buf, siz
   const size_t lo = static_cast<size_t>(blockIdx.x) * chunk, hi = lo + chunk < n ? lo + chunk : n;
   const size_t step = static_cast<size_t>(blockDim.x) * kL2Unroll;
   for (int r = 0; r < reps; ++r)
-    for (size_t i = lo + threadIdx.x; i < hi; i += step) {
-      int4 v[kL2Unroll];
-#pragma unroll
-      for (int u = 0; u < kL2Unroll; ++u) {
+    for (size_t i = lo + threadIdx.x; i < hi; i += step)
+      acc ^= xor_of_loads(buf, [&](int u) {
         size_t k = i + static_cast<size_t>(u) * blockDim.x;
-        if (k >= hi) k = i;
-#if !defined(__HIPCC__)
-        v[u] = __ldcg(buf + k);
-#else
-        v[u] = buf[k];
-#endif
-      }
-#pragma unroll
-      for (int u = 0; u < kL2Unroll; ++u) acc ^= v[u].x ^ v[u].w;
-    }
+        return k < hi ? k : i;
+      });
   if (acc == 0x7fffffff) *sink = acc;
 }
 
