@@ -56,9 +56,10 @@ static __global__ void stream_copy_kernel(const int4* __restrict__ src, int4* __
 }
 
 // Every block re-reads the whole buffer `reps` times, starting at a block-dependent offset so that
-// blocks do not march in lockstep; with a buffer that fits in L2 this measures L2 bandwidth. Each
-// thread keeps kL2Unroll independent 16-byte loads in flight (a single load per iteration followed
-// by its use would leave one load per warp in flight and measure latency, not bandwidth).
+// blocks do not march in lockstep: the bandwidth L2 gives when all SMs read the same data. Each
+// thread keeps kL2Unroll independent 16-byte loads in flight. On the H100 this (and the split
+// variant below) reaches only 3.3-3.9 TB/s, half the reference probe's L2 figure: something in
+// these kernels still limits them (validate/README.md).
 constexpr int kL2Unroll = 8;
 
 __device__ inline int4 load_l2_only(const int4* p) {
