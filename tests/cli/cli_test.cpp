@@ -46,7 +46,8 @@ std::string slurp(const std::filesystem::path& p) {
 }
 
 TEST(Cli, HelpOnEverySubcommand) {
-  for (const char* c : {"--help", "run --help", "config --help", "config show --help", "config docs --help"}) {
+  for (const char* c : {"--help", "run --help", "config --help", "config show --help", "config docs --help",
+                        "heatmap --help", "sweep --help", "compare --help", "order-from-asm --help"}) {
     auto r = run(c);
     EXPECT_EQ(r.code, 0) << c << r.out;
     EXPECT_NE(r.out.find("usage"), std::string::npos) << c;
