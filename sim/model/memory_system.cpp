@@ -11,6 +11,12 @@ namespace {
 
 std::uint32_t popc(std::uint32_t m) { return static_cast<std::uint32_t>(std::popcount(m)); }
 
+InsertPriority priority_of(EvictHint h) {
+  return h == EvictHint::kFirst ? InsertPriority::kFirst
+         : h == EvictHint::kLast ? InsertPriority::kLast
+                                 : InsertPriority::kNormal;
+}
+
 // Widens a sector mask to whole fetch units (e.g. sector pairs for 64 B DRAM access granularity).
 std::uint32_t widen(std::uint32_t mask, std::uint32_t unit) {
   if (unit <= 1) return mask;
@@ -95,7 +101,7 @@ Tick MemorySystem::home_slice_read(std::uint32_t slice, Addr line, std::uint32_t
   TagArray& tags = l2_[slice];
   Tick s = serve_start(slices_bw_[slice], arrive, popc(mask) * sector);
   auto a = tags.access(hashed_set(line >> l2_line_shift_, tags.sets()), line, mask, false, s,
-                       hint == EvictHint::kFirst);
+                       priority_of(hint));
   std::uint32_t hits = popc(a.hit), misses = popc(a.miss);
   counters_.l2_read_sectors += hits + misses;
   counters_.l2_read_hit_sectors += hits;
@@ -138,7 +144,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
                             reduce_range(static_cast<std::uint32_t>(mix64(line_index) >> 7), slices_per_partition_);
     TagArray& tags = l2_[replica];
     Tick s = serve_start(slices_bw_[replica], arrive, popc(mask) * sector);
-    auto a = tags.access(hashed_set(line_index, tags.sets()), line, mask, false, s, hint == EvictHint::kFirst);
+    auto a = tags.access(hashed_set(line_index, tags.sets()), line, mask, false, s, priority_of(hint));
     std::uint32_t hits = popc(a.hit);
     counters_.l2_read_sectors += popc(mask);
     counters_.l2_read_hit_sectors += hits;
@@ -183,7 +189,7 @@ Tick MemorySystem::load(const AccessCtx& ctx, const Region& region, bool bypass_
     }
     TagArray& l1 = l1_[sm];
     auto a = l1.access(static_cast<std::uint32_t>((line >> l2_line_shift_) % l1.sets()), line, mask, false, t,
-                       hint == EvictHint::kFirst);
+                       priority_of(hint));
     counters_.l1_ld_sectors += popc(mask);
     counters_.l1_ld_hit_sectors += popc(a.hit);
     counters_.l1_hit_bytes += static_cast<std::uint64_t>(popc(a.hit)) * sector;

@@ -50,8 +50,13 @@ std::uint32_t TagArray::victim(std::uint32_t set) {
   return best;
 }
 
+namespace {
+// evict_last lines sit above every normal stamp; the offset leaves room for 2^40 accesses.
+constexpr std::uint64_t kProtectedStamp = 1ull << 40;
+}  // namespace
+
 TagArray::Access TagArray::access(std::uint32_t set, Addr line, std::uint32_t sectors, bool write, Tick now,
-                                  bool low_priority) {
+                                  InsertPriority priority) {
   SIM_ASSERT(set < sets_, "set " << set << " of " << sets_);
   ++clock_;
   Access out;
@@ -71,9 +76,11 @@ TagArray::Access TagArray::access(std::uint32_t set, Addr line, std::uint32_t se
     tag_[slot] = line;
     valid_[slot] = 0;
     dirty_[slot] = 0;
-    stamp_[slot] = low_priority ? 0 : clock_;
-  } else if (policy_ == Replacement::kLru && !low_priority) {
-    stamp_[slot] = clock_;
+    stamp_[slot] = priority == InsertPriority::kFirst  ? 0
+                   : priority == InsertPriority::kLast ? clock_ + kProtectedStamp
+                                                       : clock_;
+  } else if (policy_ == Replacement::kLru && priority != InsertPriority::kFirst) {
+    stamp_[slot] = clock_ + (priority == InsertPriority::kLast || stamp_[slot] >= kProtectedStamp ? kProtectedStamp : 0);
   }
   out.slot = slot;
   out.valid = valid_[slot];

@@ -11,6 +11,10 @@
 namespace gms {
 
 enum class Replacement { kLru, kFifo, kRandom };
+
+// Insertion priority from eviction hints: kFirst lines are the next victims of their set, kLast
+// lines are evicted only after every normal line of the set (LRU among themselves).
+enum class InsertPriority : int { kFirst = -1, kNormal = 0, kLast = 1 };
 Replacement replacement_from_name(const std::string& name);
 
 class TagArray {
@@ -29,7 +33,8 @@ class TagArray {
 
   // Looks up `line` (line-aligned address) in `set`. On a tag miss the line is allocated, evicting a
   // victim. Writes mark the sectors valid and dirty at once (no fetch: writes carry byte masks).
-  Access access(std::uint32_t set, Addr line, std::uint32_t sectors, bool write, Tick now, bool low_priority = false);
+  Access access(std::uint32_t set, Addr line, std::uint32_t sectors, bool write, Tick now,
+                InsertPriority priority = InsertPriority::kNormal);
   // Marks `sectors` of the line at `slot` valid, arriving at `ready`.
   void fill(std::uint32_t slot, std::uint32_t sectors, Tick ready);
 

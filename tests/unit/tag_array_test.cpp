@@ -65,10 +65,32 @@ TEST(TagArray, DirtySectorsAreReportedOnEviction) {
 TEST(TagArray, LowPriorityInsertIsNextVictim) {
   TagArray t = small();
   t.access(0, 0x0000, 1, false, 0);
-  t.access(0, 0x1000, 1, false, 0, /*low_priority=*/true);
+  t.access(0, 0x1000, 1, false, 0, InsertPriority::kFirst);
   t.access(0, 0x2000, 1, false, 0);
   EXPECT_TRUE(t.contains(0, 0x0000));
   EXPECT_FALSE(t.contains(0, 0x1000));
+}
+
+}  // namespace
+}  // namespace gms
+
+namespace gms {
+namespace {
+
+TEST(TagArray, EvictLastLinesOutliveNormalOnes) {
+  TagArray t(512, 128, 32, 2, Replacement::kLru);  // 2 sets x 2 ways
+  t.access(0, 0x0000, 1, false, 0, InsertPriority::kLast);
+  t.access(0, 0x1000, 1, false, 0);
+  t.access(0, 0x2000, 1, false, 0);  // the normal line goes, although the protected one is older
+  t.access(0, 0x3000, 1, false, 0);
+  EXPECT_TRUE(t.contains(0, 0x0000));
+  EXPECT_FALSE(t.contains(0, 0x1000));
+  EXPECT_FALSE(t.contains(0, 0x2000));
+  EXPECT_TRUE(t.contains(0, 0x3000));
+  // A touch without the hint keeps the protection (the line was loaded evict_last).
+  t.access(0, 0x0000, 1, false, 0);
+  t.access(0, 0x4000, 1, false, 0);
+  EXPECT_TRUE(t.contains(0, 0x0000));
 }
 
 }  // namespace
