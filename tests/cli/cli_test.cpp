@@ -257,3 +257,18 @@ TEST(Compare, SpearmanOfRanks) {
   EXPECT_NEAR(gms::spearman({1, 2, 3, 4, 5}, {2, 1, 4, 3, 5}), 0.8, 1e-12);
   EXPECT_NEAR(gms::spearman({1, 1, 2}, {5, 6, 7}), 0.866025403784, 1e-9);  // ties share ranks
 }
+
+namespace {
+
+TEST(Cli, ProgressGoesToStderrOnlyWhenAsked) {
+  auto dir = gms::test::temp_dir("cli_progress");
+  std::string base = std::string(GPUMEMSIM_BINARY) + " " + seed_args("grouped") + " --set workload.cta_limit=0 -q";
+  ASSERT_EQ(std::system((base + " --progress 2> " + (dir / "on.txt").string()).c_str()), 0);
+  ASSERT_EQ(std::system((base + " 2> " + (dir / "off.txt").string()).c_str()), 0);  // stderr is a file: no terminal
+  std::string on = slurp(dir / "on.txt");
+  EXPECT_NE(on.find("% of CTAs retired"), std::string::npos) << on;
+  EXPECT_NE(on.find("ETA"), std::string::npos) << on;
+  EXPECT_TRUE(slurp(dir / "off.txt").empty());
+}
+
+}  // namespace
