@@ -3,6 +3,10 @@
 // and capacity (all SMs re-reading a buffer), and launch overhead.
 #include "../include/gpu_port.h"
 
+#if !defined(__HIPCC__)
+#include <mma.h>
+#endif
+
 namespace gmsv {
 
 // One dependent load; .cg caches in L2 only, .ca in L1 and L2 (CUDA); HIP uses plain loads.
@@ -114,6 +118,41 @@ static __global__ void l2_read_disjoint_kernel(const int4* __restrict__ buf, siz
 }
 
 static __global__ void empty_kernel() {}
+
+// Math throughput: every warp runs `iters` rounds of independent FMAs (8 chains per thread) or, on
+// CUDA, of WMMA 16x16x16 fp16 MMAs into 4 independent accumulators, all in registers.
+static __global__ void ffma_kernel(int iters, float seed, float* sink) {
+  float a[8];
+#pragma unroll
+  for (int j = 0; j < 8; ++j) a[j] = seed + j;
+  for (int i = 0; i < iters; ++i)
+#pragma unroll
+    for (int j = 0; j < 8; ++j) a[j] = a[j] * 0.9999f + 0.0001f;
+  float s = 0;
+#pragma unroll
+  for (int j = 0; j < 8; ++j) s += a[j];
+  if (s == 12345.678f) *sink = s;
+}
+
+#if !defined(__HIPCC__)
+static __global__ void wmma_kernel(int iters, float* sink) {
+  using namespace nvcuda;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[4];
+  wmma::fill_fragment(fa, __float2half(0.001f));
+  wmma::fill_fragment(fb, __float2half(0.001f));
+  for (int k = 0; k < 4; ++k) wmma::fill_fragment(acc[k], 0.0f);
+  for (int i = 0; i < iters; ++i)
+#pragma unroll
+    for (int k = 0; k < 4; ++k) wmma::mma_sync(acc[k], fa, fb, acc[k]);
+  // Every accumulator element feeds the sink test, so no MMA can be dropped as dead code.
+  float s = 0;
+  for (int k = 0; k < 4; ++k)
+    for (int e = 0; e < acc[k].num_elements; ++e) s += acc[k].x[e];
+  if (s == 12345.678f) *sink = s;
+}
+#endif
 
 // Fresh pseudo-random fp16 values in [-1, 1) from a seed (inputs are never zeros).
 static __global__ void fill_random_half(__half* p, size_t n, unsigned long long seed) {

@@ -112,6 +112,26 @@ void run_ubench(const Options& o, const Env& env, std::ofstream& out, std::ofstr
     std::printf("all-SM re-read of %6.1f MiB: %8.0f GB/s (every block reads all), %8.0f GB/s (blocks split it)\n", m,
                 bytes / ns, dbytes / dns);
   }
+  // --- math throughput (per SM per cycle at the 1.98 GHz the presets use; clocks may drop under load)
+  DeviceBuffer<float> fsink(1);
+  const int mblocks = sms * 8, mthreads = 256, fiters = 1 << 16;
+  double fns = best([&] { ffma_kernel<<<mblocks, mthreads>>>(fiters, 1.0f, fsink.p); });
+  double fflops = 2.0 * 8 * fiters * static_cast<double>(mblocks) * mthreads;
+  std::printf("FFMA: %.1f TFLOP/s = %.0f FLOP/cycle/SM at 1.98 GHz\n", fflops / fns / 1e3, fflops / fns / 1.98 / sms);
+  std::map<std::string, double> math = {{"ffma_tflops", fflops / fns / 1e3},
+                                        {"ffma_flops_per_cycle_per_sm_at_1980mhz", fflops / fns / 1.98 / sms}};
+  double tensor_per_cycle = 0;
+#if !defined(__HIPCC__)
+  const int witers = 1 << 14;
+  double wns = best([&] { wmma_kernel<<<mblocks, 128>>>(witers, fsink.p); });
+  double wflops = 2.0 * 16 * 16 * 16 * 4 * witers * static_cast<double>(mblocks) * (128 / 32);
+  tensor_per_cycle = wflops / wns / 1.98 / sms;
+  std::printf("WMMA fp16 (mma.sync): %.1f TFLOP/s = %.0f FLOP/cycle/SM at 1.98 GHz\n", wflops / wns / 1e3, tensor_per_cycle);
+  math["wmma_fp16_tflops"] = wflops / wns / 1e3;
+  math["wmma_fp16_flops_per_cycle_per_sm_at_1980mhz"] = tensor_per_cycle;
+#endif
+  GPU_CHECK_LAUNCH();
+  record(out, "math_throughput", math, env);
   // --- launch overhead
   empty_kernel<<<1, 32>>>();
   GPU_CHECK(gpuDeviceSynchronize());
@@ -154,6 +174,10 @@ void run_ubench(const Options& o, const Env& env, std::ofstream& out, std::ofstr
   yaml << "# L2 split among blocks: " << static_cast<int>(l2disj[8.0]) << " GB/s at 8 MiB, "
        << static_cast<int>(l2disj[32.0]) << " at 32 MiB, " << static_cast<int>(l2disj[64.0]) << " at 64 MiB\n";
   yaml << "# => l2.slice_bytes_per_cycle = " << static_cast<int>(l2disj[8.0] / 1.98) << " B/cycle (8 MiB, all slices, 1.98 GHz) / l2.slices\n";
+  yaml << "sm: {fma_flops_per_cycle: " << static_cast<int>(math["ffma_flops_per_cycle_per_sm_at_1980mhz"] + 0.5);
+  if (tensor_per_cycle > 0)
+    yaml << ", tensor_fp16_flops_per_cycle: " << static_cast<int>(tensor_per_cycle + 0.5);
+  yaml << "}   # register-only FFMA / WMMA (mma.sync) loops, per SM per cycle at 1.98 GHz\n";
   yaml << "launch: {kernel_overhead: " << static_cast<int>(empty_ns * 1e-9 * 1.98e9 + 0.5)
        << "cycles}   # empty kernel between events, at 1.98 GHz\n";
 }
