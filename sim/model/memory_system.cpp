@@ -176,26 +176,52 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
 }
 
 Tick MemorySystem::load(const AccessCtx& ctx, const Region& region, bool bypass_l1, EvictHint hint) {
-  const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   const int sm = ctx.sm;
-  const bool use_l1 = !bypass_l1 && !l1_.empty();
   Tick done = ctx.now;
   ++counters_.ld_requests;
-  for_each_line(region, gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
-    Tick t = reserve(sm_port_free_[sm], ctx.now, popc(mask) * sector * sm_port_ticks_per_byte_);
-    if (!use_l1) {
+  if (bypass_l1 || l1_.empty()) {
+    const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
+    for_each_line(region, gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
+      Tick t = reserve(sm_port_free_[sm], ctx.now, popc(mask) * sector * sm_port_ticks_per_byte_);
       done = std::max(done, l2_read_line(sm, line, mask, t, ctx.cta, hint));
-      return;
-    }
-    TagArray& l1 = l1_[sm];
-    auto a = l1.access(static_cast<std::uint32_t>((line >> l2_line_shift_) % l1.sets()), line, mask, false, t,
+    });
+    return done;
+  }
+  // Through L1, at L1 line and sector size (which may differ from L2's): each missing L1 sector
+  // is fetched as the L2 sectors that cover it.
+  const std::uint32_t l1_sector = static_cast<std::uint32_t>(gpu_.l1.sector);
+  const std::uint32_t l2_sector = static_cast<std::uint32_t>(gpu_.l2.sector);
+  const Addr l2_line_mask = ~static_cast<Addr>(gpu_.l2.line - 1);
+  TagArray& l1 = l1_[sm];
+  for_each_line(region, gpu_.l1.line, gpu_.l1.sector, [&](Addr line, std::uint32_t mask) {
+    Tick t = reserve(sm_port_free_[sm], ctx.now, popc(mask) * l1_sector * sm_port_ticks_per_byte_);
+    auto a = l1.access(static_cast<std::uint32_t>((line / gpu_.l1.line) % l1.sets()), line, mask, false, t,
                        priority_of(hint));
     counters_.l1_ld_sectors += popc(mask);
     counters_.l1_ld_hit_sectors += popc(a.hit);
-    counters_.l1_hit_bytes += static_cast<std::uint64_t>(popc(a.hit)) * sector;
+    counters_.l1_hit_bytes += static_cast<std::uint64_t>(popc(a.hit)) * l1_sector;
     Tick r = a.hit ? std::max(t + l1_hit_ticks_, a.ready) : t;
     if (a.miss) {
-      Tick d = l2_read_line(sm, line, a.miss, t, ctx.cta, hint);
+      // L2 requests for the missing L1 sectors, one per L2 line they fall in.
+      Addr cur_line = ~Addr{0};
+      std::uint32_t cur_mask = 0;
+      Tick d = t;
+      auto flush = [&] {
+        if (cur_mask) d = std::max(d, l2_read_line(sm, cur_line, cur_mask, t, ctx.cta, hint));
+      };
+      for (std::uint32_t m = a.miss; m; m &= m - 1) {
+        Addr lo = line + static_cast<Addr>(std::countr_zero(m)) * l1_sector, hi = lo + l1_sector - 1;
+        for (Addr b = lo; b <= hi; b = (b & ~static_cast<Addr>(l2_sector - 1)) + l2_sector) {
+          Addr l2_line = b & l2_line_mask;
+          if (l2_line != cur_line) {
+            flush();
+            cur_line = l2_line;
+            cur_mask = 0;
+          }
+          cur_mask |= 1u << ((b - l2_line) / l2_sector);
+        }
+      }
+      flush();
       l1.fill(a.slot, a.miss, d);
       r = std::max(r, d);
     }

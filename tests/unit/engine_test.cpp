@@ -156,3 +156,27 @@ TEST(Policies, DispatchersFillBreadthOrDepthFirst) {
 
 }  // namespace
 }  // namespace gms
+
+namespace gms {
+namespace {
+
+// gfx906-style: 64 B L1 lines (one sector) in front of 128 B L2 lines with 64 B sectors.
+TEST(MemorySystem, L1AndL2WithDifferentLineSizes) {
+  auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/z100.yaml"), "", {}, false});
+  ASSERT_EQ(cfg.gpu.value.l1.line, 64);
+  ASSERT_EQ(cfg.gpu.value.l2.line, 128);
+  MemorySystem mem(cfg.gpu.value);
+  Region r{0x100000, 4, 256, 4096};  // 4 rows of 4 L1 lines = 2 L2 lines each
+  mem.load(AccessCtx{0, 0, nullptr}, r, false);
+  EXPECT_EQ(mem.counters().l1_ld_sectors, 16u);
+  EXPECT_EQ(mem.counters().l1_ld_hit_sectors, 0u);
+  EXPECT_EQ(mem.counters().l2_read_sectors, 16u);  // 1024 B in 64 B L2 sectors
+  const Tick later = cycles_to_ticks(100000);
+  Tick done = mem.load(AccessCtx{0, later, nullptr}, r, false);
+  EXPECT_EQ(mem.counters().l1_ld_hit_sectors, 16u);
+  EXPECT_EQ(mem.counters().l2_read_sectors, 16u);
+  EXPECT_LT(done, later + cycles_to_ticks(cfg.gpu.value.l2.hit_latency));
+}
+
+}  // namespace
+}  // namespace gms
