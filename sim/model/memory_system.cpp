@@ -95,33 +95,39 @@ void MemorySystem::dram_fill(TagArray& tags, const TagArray::Access& a, Addr lin
   *ready = std::max(*ready, data);
 }
 
+Tick MemorySystem::sm_port(int sm, Tick now, std::uint32_t bytes) {
+  return reserve(sm_port_free_[sm], now, bytes * sm_port_ticks_per_byte_);
+}
+
+void MemorySystem::count_read_lookup(int sm, Tick at, std::uint32_t hits, std::uint32_t misses, CtaMemCounts* cta,
+                                     bool final_misses) {
+  const std::uint64_t sector = static_cast<std::uint64_t>(gpu_.l2.sector);
+  counters_.l2_read_sectors += hits + misses;
+  counters_.l2_read_hit_sectors += hits;
+  counters_.l2_hit_bytes += hits * sector;
+  if (final_misses) counters_.dram_served_bytes += misses * sector;
+  if (cta) {
+    cta->l2_hit_sectors += hits;
+    if (final_misses) cta->l2_miss_sectors += misses;
+  }
+  if (timeline_) {
+    auto& b = timeline_->at(sm, at);
+    b.l2_hit_sectors += hits;
+    if (final_misses) b.l2_miss_sectors += misses;
+  }
+}
+
 Tick MemorySystem::home_slice_read(std::uint32_t slice, Addr line, std::uint32_t mask, Tick arrive, int sm,
-                                   CtaMemCounts* cta, EvictHint hint, bool* missed_any) {
+                                   CtaMemCounts* cta, EvictHint hint) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   TagArray& tags = l2_[slice];
   Tick s = serve_start(slices_bw_[slice], arrive, popc(mask) * sector);
   auto a = tags.access(hashed_set(line >> l2_line_shift_, tags.sets()), line, mask, false, s,
                        priority_of(hint));
-  std::uint32_t hits = popc(a.hit), misses = popc(a.miss);
-  counters_.l2_read_sectors += hits + misses;
-  counters_.l2_read_hit_sectors += hits;
-  counters_.l2_hit_bytes += static_cast<std::uint64_t>(hits) * sector;
-  counters_.dram_served_bytes += static_cast<std::uint64_t>(misses) * sector;
-  if (cta) {
-    cta->l2_hit_sectors += hits;
-    cta->l2_miss_sectors += misses;
-  }
-  if (timeline_) {
-    auto& b = timeline_->at(sm, s);
-    b.l2_hit_sectors += hits;
-    b.l2_miss_sectors += misses;
-  }
+  count_read_lookup(sm, s, popc(a.hit), popc(a.miss), cta, true);
   if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, s);
   Tick ready = a.hit ? a.ready : s;
-  if (a.miss) {
-    dram_fill(tags, a, line, s, &ready, sm);
-    *missed_any = true;
-  }
+  if (a.miss) dram_fill(tags, a, line, s, &ready, sm);
   return ready;
 }
 
@@ -136,7 +142,6 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
   std::uint32_t home = slice_hash_->slice(line_index);
   int my_part = sm_partition(sm);
   bool far = gpu_.l2.partitions > 1 && static_cast<int>(home / slices_per_partition_) != my_part;
-  bool missed = false;
   Tick ready;
   if (far && replicate_) {
     // The near partition keeps copies of far lines; a copy costs near capacity.
@@ -145,19 +150,14 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
     TagArray& tags = l2_[replica];
     Tick s = serve_start(slices_bw_[replica], arrive, popc(mask) * sector);
     auto a = tags.access(hashed_set(line_index, tags.sets()), line, mask, false, s, priority_of(hint));
-    std::uint32_t hits = popc(a.hit);
-    counters_.l2_read_sectors += popc(mask);
-    counters_.l2_read_hit_sectors += hits;
-    counters_.l2_replica_hit_sectors += hits;
-    counters_.l2_hit_bytes += static_cast<std::uint64_t>(hits) * sector;
-    if (cta) cta->l2_hit_sectors += hits;
-    if (timeline_) timeline_->at(sm, s).l2_hit_sectors += hits;
+    count_read_lookup(sm, s, popc(a.hit), popc(a.miss), cta, false);
+    counters_.l2_replica_hit_sectors += popc(a.hit);
     if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, s);
     ready = a.hit ? a.ready : s;
     if (a.miss) {
       Tick f = fabric_ ? serve_start(*fabric_, s, popc(a.miss) * sector) : s;
       counters_.l2_far_sectors += popc(a.miss);
-      Tick h = home_slice_read(home, line, a.miss, f, sm, cta, hint, &missed) + far_ticks_;
+      Tick h = home_slice_read(home, line, a.miss, f, sm, cta, hint) + far_ticks_;
       tags.fill(a.slot, a.miss, h);
       ready = std::max(ready, h);
     }
@@ -167,7 +167,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
       counters_.l2_far_sectors += popc(mask);
       if (fabric_) at = serve_start(*fabric_, at, popc(mask) * sector);
     }
-    ready = home_slice_read(home, line, mask, at, sm, cta, hint, &missed) + (far ? far_ticks_ : 0);
+    ready = home_slice_read(home, line, mask, at, sm, cta, hint) + (far ? far_ticks_ : 0);
   }
   Tick done = ready + l2_return_ticks_;
   ring[next] = done;
@@ -182,7 +182,7 @@ Tick MemorySystem::load(const AccessCtx& ctx, const Region& region, bool bypass_
   if (bypass_l1 || l1_.empty()) {
     const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
     for_each_line(region, gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
-      Tick t = reserve(sm_port_free_[sm], ctx.now, popc(mask) * sector * sm_port_ticks_per_byte_);
+      Tick t = sm_port(sm, ctx.now, popc(mask) * sector);
       done = std::max(done, l2_read_line(sm, line, mask, t, ctx.cta, hint));
     });
     return done;
@@ -194,7 +194,7 @@ Tick MemorySystem::load(const AccessCtx& ctx, const Region& region, bool bypass_
   const Addr l2_line_mask = ~static_cast<Addr>(gpu_.l2.line - 1);
   TagArray& l1 = l1_[sm];
   for_each_line(region, gpu_.l1.line, gpu_.l1.sector, [&](Addr line, std::uint32_t mask) {
-    Tick t = reserve(sm_port_free_[sm], ctx.now, popc(mask) * l1_sector * sm_port_ticks_per_byte_);
+    Tick t = sm_port(sm, ctx.now, popc(mask) * l1_sector);
     auto a = l1.access(static_cast<std::uint32_t>((line / gpu_.l1.line) % l1.sets()), line, mask, false, t,
                        priority_of(hint));
     counters_.l1_ld_sectors += popc(mask);
@@ -256,7 +256,7 @@ void MemorySystem::store(const AccessCtx& ctx, const Region& region) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   ++counters_.st_requests;
   for_each_line(region, gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
-    Tick t = reserve(sm_port_free_[ctx.sm], ctx.now, popc(mask) * sector * sm_port_ticks_per_byte_);
+    Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
     l2_write_line(ctx.sm, line, mask, t);
   });
 }
@@ -265,7 +265,7 @@ void MemorySystem::reduce(const AccessCtx& ctx, const Region& region) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   ++counters_.red_requests;
   for_each_line(region, gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
-    Tick t = reserve(sm_port_free_[ctx.sm], ctx.now, popc(mask) * sector * sm_port_ticks_per_byte_);
+    Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
     AtHome h = to_home_slice(ctx.sm, line, mask, t);
     TagArray& tags = l2_[h.slice];
     auto a = tags.access(h.set, line, mask, false, h.start);

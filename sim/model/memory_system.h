@@ -73,7 +73,13 @@ class MemorySystem {
  private:
   Tick l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, CtaMemCounts* cta, EvictHint hint);
   Tick home_slice_read(std::uint32_t slice, Addr line, std::uint32_t mask, Tick arrive, int sm,
-                       CtaMemCounts* cta, EvictHint hint, bool* missed_any);
+                       CtaMemCounts* cta, EvictHint hint);
+  // Counts one L2 read lookup. `final_misses`: the misses go to DRAM (home slice); a replica's
+  // misses are forwarded to the home slice and counted there.
+  void count_read_lookup(int sm, Tick at, std::uint32_t hits, std::uint32_t misses, CtaMemCounts* cta,
+                         bool final_misses);
+  // The SM's LSU/port, FCFS: when `bytes` leave the SM.
+  Tick sm_port(int sm, Tick now, std::uint32_t bytes);
   void l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t);
   // Routes a write or reduction from an SM to the line's home slice (interconnect, fabric when far,
   // the slice's bandwidth); returns where and when the slice starts on it.

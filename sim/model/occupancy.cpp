@@ -10,7 +10,6 @@ namespace gms {
 Occupancy compute_occupancy(const GpuConfig& gpu, const LaunchShape& shape) {
   Occupancy o;
   const auto& sm = gpu.sm;
-  int threads = shape.warps_per_cta * sm.warp_size;
   if (shape.warps_per_cta > sm.max_warps)
     throw ConfigError("kernel cannot fit on an SM: " + std::to_string(shape.warps_per_cta) +
                       " warps per CTA, the GPU holds " + std::to_string(sm.max_warps) + " per SM");
@@ -40,7 +39,6 @@ Occupancy compute_occupancy(const GpuConfig& gpu, const LaunchShape& shape) {
   if (o.ctas_per_sm < 1)
     throw ConfigError("kernel cannot fit on an SM: one CTA needs " + std::to_string(smem_alloc) +
                       " B of shared memory (incl. reserve), the SM has " + std::to_string(sm.shared_mem));
-  (void)threads;
   return o;
 }
 

@@ -14,8 +14,10 @@ std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 // Phases of a warp's program.
 enum Phase { kPrologue = 0, kMainLoop = 1, kEpilogue = 2, kDone = 3 };
-// Steps inside one main-loop iteration.
+// Steps inside one main-loop iteration, pipelined (stages > 1) and unbuffered (stages == 1); both
+// take kStepCount sub-steps so the loop counter is shared.
 enum Step { kWaitTile = 0, kSync = 1, kLoadA = 2, kLoadB = 3, kMma = 4, kSyncAfter = 5, kStepCount = 6 };
+enum UnbufferedStep { kUbLoadA = 0, kUbLoadB = 1, kUbWait = 2, kUbSync = 3, kUbMma = 4, kUbSyncAfter = 5 };
 
 }  // namespace
 
@@ -182,12 +184,12 @@ void GemmKernel::next(WarpCursor& c, Instr& out) const {
         }
         if (S == 1) {  // no prefetch: load, wait, sync, MMA, sync (the buffer is reused)
           switch (sub) {
-            case kWaitTile: out = load(a_region(c, kt), 0); return;
-            case kSync: out = load(b_region(c, kt), 0); return;
-            case kLoadA: out = Instr{}; out.op = Op::kWait; out.slot = 0; return;
-            case kLoadB: out = Instr{}; out.op = Op::kBarrier; return;
-            case kMma: break;
-            case kSyncAfter: out = Instr{}; out.op = Op::kBarrier; return;
+            case kUbLoadA: out = load(a_region(c, kt), 0); return;
+            case kUbLoadB: out = load(b_region(c, kt), 0); return;
+            case kUbWait: out = Instr{}; out.op = Op::kWait; out.slot = 0; return;
+            case kUbSync: out = Instr{}; out.op = Op::kBarrier; return;
+            case kUbMma: break;
+            case kUbSyncAfter: out = Instr{}; out.op = Op::kBarrier; return;
           }
         } else {
           const std::int64_t pre = kt + S - 1;

@@ -25,8 +25,9 @@ enum Phase { kBody = 0, kSync = 1, kReduce = 2, kExitPhase = 3 };
 int GemvKernel::estimate_registers(const GemvConfig& cfg, int warp_size, int live_steps) {
   const int threads = cfg.warps * warp_size;
   const int vectors_per_step = std::max(1, cfg.block_k * cfg.block_n / 8 / threads);  // 16-byte W vectors
-  const int x_per_step = std::max(1, vectors_per_step / std::max(1, cfg.block_n / 8 / std::min(threads, cfg.block_n / 8)));
-  const int acc = 8 * std::max(1, cfg.block_n / 8 / threads);
+  const int column_groups_per_thread = std::max(1, cfg.block_n / 8 / threads);
+  const int x_per_step = std::max(1, vectors_per_step / column_groups_per_thread);  // one x value per row
+  const int acc = 8 * column_groups_per_thread;
   return live_steps * (4 * vectors_per_step + x_per_step) + acc + 24;
 }
 

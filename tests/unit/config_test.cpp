@@ -33,7 +33,9 @@ TEST(Config, EveryPresetLoadsAndValidates) {
 
 TEST(Config, EveryWorkloadLoads) {
   for (const auto& entry : std::filesystem::directory_iterator(test::source_path("configs/workloads")))
-    if (entry.path().extension() == ".yaml") EXPECT_NO_THROW(load_configs(h100_with(entry.path().string())));
+    if (entry.path().extension() == ".yaml") {
+      EXPECT_NO_THROW(load_configs(h100_with(entry.path().string())));
+    }
 }
 
 TEST(Config, PresetValuesAreParsedWithUnits) {
