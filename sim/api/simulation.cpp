@@ -61,6 +61,11 @@ LoadedConfigs load_configs(const ConfigInputs& in) {
   if (!in.workload_file.empty()) {
     out.workload = bind_workload(wl_doc, in.workload_file);
     out.has_workload = true;
+    GpuConfig& g = out.gpu.value;
+    if (g.sm_clock_tensor > 0 && out.workload.value.kind == "gemm" && gemm_uses_tensor_cores(out.workload.value.gemm, g)) {
+      g.sm_clock = g.sm_clock_tensor;
+      out.gpu.origins["clock.sm"] = SourceMark{"clock.sm_tensor (tensor-core workload)", 0, 0};
+    }
   }
   return out;
 }

@@ -12,7 +12,7 @@
 #include "api/simulation.h"
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "cli/parallel.h"
+#include "common/parallel.h"
 #include "common/error.h"
 #include "stats/metrics.h"
 

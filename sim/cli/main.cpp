@@ -20,6 +20,7 @@ const char* kUsage =
     "  run            simulate a workload on a GPU; print a summary, write stats.json and ctas.csv\n"
     "  sweep          simulate a grid of --set values on all cores; write a CSV and a table\n"
     "  compare        replay measured records (validate/results) and report simulation vs silicon\n"
+    "  calibrate      fit GPU parameters to measured records; write a calibrated GPU YAML with provenance\n"
     "  heatmap        draw a run's cache-hit heatmaps and timelines (PNG/SVG) and an HTML report\n"
     "  order-from-asm read PTX / SASS / AMDGCN / LLVM IR and print the load/compute order it holds\n"
     "  config show    print the resolved configuration of a GPU (and workload)\n"
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
     if (cmd == "order-from-asm") return gms::cli::cmd_order_from_asm(rest);
     if (cmd == "sweep") return gms::cli::cmd_sweep(rest);
     if (cmd == "compare") return gms::cli::cmd_compare(rest);
+    if (cmd == "calibrate") return gms::cli::cmd_calibrate(rest);
     std::cerr << "gpumemsim: unknown command '" << cmd << "'\n\n" << kUsage;
     return 2;
   } catch (const gms::ConfigError& e) {

@@ -56,6 +56,9 @@ struct L2Config {
   int partitions = 1;
   std::string partition_mode = "none";  // none | far_latency | replicate
   std::uint64_t far_extra_latency = 0;
+  // A request for a far line is looked up in the near partition and at the home slice (both
+  // counted; the home lookup of a read that hits the near copy moves no data), as H100's counters show.
+  bool far_lookups_in_both_partitions = false;
   double fabric_bytes_per_cycle = 0;    // between partitions, total; 0 = unlimited
   std::string sm_partition_map = "halves";
 };
@@ -78,6 +81,9 @@ struct LaunchConfig {
 struct GpuConfig {
   std::string name;
   double sm_clock = 0;  // Hz
+  // Clock while tensor-core kernels run (the power limit pulls the boost down); 0 = sm_clock.
+  // load_configs() puts it into sm_clock for such workloads.
+  double sm_clock_tensor = 0;
   SmConfig sm;
   L1Config l1;
   IcntConfig icnt;

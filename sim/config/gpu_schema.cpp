@@ -18,6 +18,10 @@ Schema<GpuConfig> make_schema() {
   p.push_back(text_param<G>("name", "", true, "name printed in reports", [](G& c) -> auto& { return c.name; }));
   p.push_back(quantity_param<G>("clock.sm", Q::kFrequency, "", 1e6, 1e10, "SM clock the model counts cycles in",
                                 [](G& c) -> auto& { return c.sm_clock; }));
+  p.push_back(quantity_param<G>("clock.sm_tensor", Q::kFrequency, "0MHz", 0, 1e10,
+                                "SM clock while tensor-core kernels run (power-limited boost); replaces clock.sm "
+                                "for such workloads; 0 = clock.sm",
+                                [](G& c) -> auto& { return c.sm_clock_tensor; }));
   // --- SM
   p.push_back(quantity_param<G>("sm.count", Q::kInteger, "", 1, 4096, "streaming multiprocessors (CUs)",
                                 [](G& c) -> auto& { return c.sm.count; }));
@@ -127,6 +131,11 @@ Schema<GpuConfig> make_schema() {
   p.push_back(quantity_param<G>("l2.fabric_bytes_per_cycle", Q::kBytesPerCycle, "0", 0, 1e6,
                                 "bandwidth between partitions, all directions (0 = unlimited)",
                                 [](G& c) -> auto& { return c.l2.fabric_bytes_per_cycle; }));
+  p.push_back(bool_param<G>("l2.far_lookups_in_both_partitions", false,
+                            "requests for far lines are looked up in the near partition and at the home slice: "
+                            "a read hitting the near copy is also counted as a home lookup (tags only, no data "
+                            "bandwidth), a far reduction is counted in both partitions",
+                            [](G& c) -> auto& { return c.l2.far_lookups_in_both_partitions; }));
   p.push_back(choice_param<G>("l2.sm_partition_map", {"halves", "interleave"}, "halves",
                               "which partition an SM is near: first/second half of SM ids, or even/odd ids",
                               [](G& c) -> auto& { return c.l2.sm_partition_map; }));

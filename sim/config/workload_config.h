@@ -45,6 +45,7 @@ struct GemvConfig {
   int registers_per_thread = 0;      // 0 = estimated from the order's live loads
   std::string order = "llcc";        // llcc | lclc | "L0 L1 C0 C1" style pattern
   std::string reduction = "atomic_fp32";  // atomic_fp32 | atomic_fp16
+  int reduction_lane_elements = 8;   // consecutive outputs one lane adds, one atomic each
   std::string evict_x = "last";      // normal | first | last (activations)
   std::string evict_w = "first";     // weights
   bool w_bypass_l1 = false;          // weight loads skip L1 (ld.global.cg)

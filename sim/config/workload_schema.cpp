@@ -104,6 +104,11 @@ Schema<WorkloadConfig> make_gemv_schema() {
   p.push_back(choice_param<W>("reduction", {"atomic_fp32", "atomic_fp16"}, "atomic_fp32",
                               "how partial results meet: reduction atomics at L2 in fp32 or fp16",
                               [](W& c) -> auto& { return c.gemv.reduction; }));
+  p.push_back(quantity_param<W>("reduction_lane_elements", Q::kInteger, "8", 1, 64,
+                                "consecutive outputs each lane adds with one atomic apiece, lanes that many "
+                                "elements apart (gemlite's and the validate kernel's tl.atomic_add/atomicAdd "
+                                "of 8 accumulators: 8); 1 = one coalesced atomic per warp-wide vector",
+                                [](W& c) -> auto& { return c.gemv.reduction_lane_elements; }));
   p.push_back(choice_param<W>("evict.activations", {"normal", "first", "last"}, "last",
                               "eviction hint of x loads (Triton eviction_policy), honoured by L1 and L2",
                               [](W& c) -> auto& { return c.gemv.evict_x; }));

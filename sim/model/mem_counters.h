@@ -18,6 +18,7 @@ struct MemCounters {
   std::uint64_t red_requests = 0;
   std::uint64_t l2_far_sectors = 0;          // sectors served across partitions
   std::uint64_t l2_replica_hit_sectors = 0;  // far lines found in the near copy
+  std::uint64_t l2_home_check_sectors = 0;    // of those, also looked up at home (coherence check)
   std::uint64_t l1_hit_bytes = 0;            // bytes delivered to SMs, by level that served them
   std::uint64_t l2_hit_bytes = 0;
   std::uint64_t dram_served_bytes = 0;

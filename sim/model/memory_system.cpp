@@ -152,6 +152,14 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
     auto a = tags.access(hashed_set(line_index, tags.sets()), line, mask, false, s, priority_of(hint));
     count_read_lookup(sm, s, popc(a.hit), popc(a.miss), cta, false);
     counters_.l2_replica_hit_sectors += popc(a.hit);
+    if (a.hit && gpu_.l2.far_lookups_in_both_partitions) {
+      // The copy answers; the home slice's tags are consulted too. That lookup moves no data, so
+      // it is counted but costs no slice bandwidth (charging it as data slowed the GEMM replays
+      // 30 % past silicon), and it leaves the home LRU state alone.
+      counters_.l2_read_sectors += popc(a.hit);
+      counters_.l2_read_hit_sectors += popc(a.hit);
+      counters_.l2_home_check_sectors += popc(a.hit);
+    }
     if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, s);
     ready = a.hit ? a.ready : s;
     if (a.miss) {
@@ -235,12 +243,13 @@ MemorySystem::AtHome MemorySystem::to_home_slice(int sm, Addr line, std::uint32_
   Tick arrive = t + icnt_ticks_;
   std::uint64_t line_index = line >> l2_line_shift_;
   std::uint32_t home = slice_hash_->slice(line_index);
-  if (gpu_.l2.partitions > 1 && static_cast<int>(home / slices_per_partition_) != sm_partition(sm)) {
+  const bool far = gpu_.l2.partitions > 1 && static_cast<int>(home / slices_per_partition_) != sm_partition(sm);
+  if (far) {
     counters_.l2_far_sectors += popc(mask);
     if (fabric_) arrive = serve_start(*fabric_, arrive, bytes);
   }
   TagArray& tags = l2_[home];
-  return {home, hashed_set(line_index, tags.sets()), serve_start(slices_bw_[home], arrive, bytes)};
+  return {home, hashed_set(line_index, tags.sets()), serve_start(slices_bw_[home], arrive, bytes), far};
 }
 
 void MemorySystem::l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t) {
@@ -264,20 +273,37 @@ void MemorySystem::store(const AccessCtx& ctx, const Region& region) {
 void MemorySystem::reduce(const AccessCtx& ctx, const Region& region) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   ++counters_.red_requests;
+  // Lanes of one instruction that land in the same line travel as one request (a strided region
+  // visits a line once per lane): merge runs of the same line first.
+  Addr run_line = ~Addr{0};
+  std::uint32_t run_mask = 0;
+  std::vector<std::pair<Addr, std::uint32_t>>& merged = red_scratch_;
+  merged.clear();
   for_each_line(region, gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
+    if (line != run_line && run_mask) merged.emplace_back(run_line, run_mask);
+    if (line != run_line) run_mask = 0;
+    run_line = line;
+    run_mask |= mask;
+  });
+  if (run_mask) merged.emplace_back(run_line, run_mask);
+  for (const auto& [line, mask] : merged) {
     Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
     AtHome h = to_home_slice(ctx.sm, line, mask, t);
     TagArray& tags = l2_[h.slice];
     auto a = tags.access(h.set, line, mask, false, h.start);
     counters_.l2_red_sectors += popc(mask);
     counters_.l2_red_hit_sectors += popc(a.hit);
+    if (h.far && gpu_.l2.far_lookups_in_both_partitions) {  // passed through the near partition
+      counters_.l2_red_sectors += popc(mask);
+      counters_.l2_red_hit_sectors += popc(mask);
+    }
     if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, h.start);
     Tick ready = a.hit ? a.ready : h.start;
     if (a.miss) dram_fill(tags, a, line, h.start, &ready, ctx.sm);
     // The ALU works once the old value is there; the result makes the sectors dirty.
     Tick done = slice_atomic_[h.slice].serve(ready, popc(mask) * sector);
     tags.access(h.set, line, mask, true, done);
-  });
+  }
 }
 
 std::uint64_t MemorySystem::l2_dirty_sectors() const {

@@ -86,6 +86,7 @@ class MemorySystem {
   struct AtHome {
     std::uint32_t slice, set;
     Tick start;
+    bool far;
   };
   AtHome to_home_slice(int sm, Addr line, std::uint32_t mask, Tick t);
   Tick reserve(Tick& free_at, Tick arrive, double ticks) const;
@@ -118,6 +119,7 @@ class MemorySystem {
   std::vector<std::vector<Tick>> mshr_ring_;
   std::vector<std::uint32_t> mshr_next_;
   MemCounters counters_;
+  std::vector<std::pair<Addr, std::uint32_t>> red_scratch_;  // reused by reduce()
   Timeline* timeline_ = nullptr;
 };
 

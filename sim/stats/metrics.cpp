@@ -97,6 +97,8 @@ std::vector<Metric> compute_metrics(const SimResult& r, const GpuConfig& gpu, co
       {"gpumemsim__bytes_served_l2.sum", static_cast<double>(m.l2_hit_bytes), "byte", "load bytes served by L2 hits"},
       {"gpumemsim__bytes_served_dram.sum", static_cast<double>(m.dram_served_bytes), "byte",
        "load bytes that came from DRAM"},
+      {"gpumemsim__l2_home_check_sectors.sum", static_cast<double>(m.l2_home_check_sectors), "sector",
+       "replica hits also looked up at their home slice (l2.far_lookups_in_both_partitions)"},
       {"gpumemsim__l2_replica_hit_sectors.sum", static_cast<double>(m.l2_replica_hit_sectors), "sector",
        "far lines found as copies in the near partition"},
       {"gpumemsim__l2_dirty_sectors_at_end.sum", static_cast<double>(r.l2_dirty_sectors_at_end), "sector",

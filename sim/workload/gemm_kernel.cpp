@@ -21,6 +21,10 @@ enum UnbufferedStep { kUbLoadA = 0, kUbLoadB = 1, kUbWait = 2, kUbSync = 3, kUbM
 
 }  // namespace
 
+bool gemm_uses_tensor_cores(const GemmConfig& cfg, const GpuConfig& gpu) {
+  return cfg.dtype != "fp32" || gpu.sm.tensor_tf32_flops_per_cycle > 0;
+}
+
 int GemmKernel::estimate_registers(const GemmConfig& cfg) {
   int threads = cfg.warps * 32;
   int acc = static_cast<int>(static_cast<std::int64_t>(cfg.tile.m) * cfg.tile.n / threads);  // fp32 accumulators
@@ -37,8 +41,7 @@ GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::s
   a_base_ = kHeapBase;
   b_base_ = align_up(a_base_ + static_cast<Addr>(cfg.m * cfg.k * ea_));
   c_base_ = align_up(b_base_ + static_cast<Addr>(cfg.k * cfg.n * ea_));
-  bool tensor = cfg.dtype != "fp32" || gpu.sm.tensor_tf32_flops_per_cycle > 0;
-  pipe_ = tensor ? Pipe::kTensor : Pipe::kFma;
+  pipe_ = gemm_uses_tensor_cores(cfg, gpu) ? Pipe::kTensor : Pipe::kFma;
   warp_flops_ = 2.0 * cfg.tile.m * cfg.tile.n * cfg.tile.k / cfg.warps;
 
   if (cfg.order != "auto") {

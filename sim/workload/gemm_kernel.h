@@ -12,6 +12,9 @@
 
 namespace gms {
 
+// fp16/bf16/fp8 always run on tensor cores; fp32 does where the GPU has a TF32 rate.
+bool gemm_uses_tensor_cores(const GemmConfig& cfg, const GpuConfig& gpu);
+
 class GemmKernel final : public Kernel {
  public:
   GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::string& base_dir);

@@ -159,16 +159,29 @@ void GemvKernel::next(WarpCursor& c, Instr& out) const {
       out = Instr{};
       out.op = Op::kBarrier;
       c.phase = c.warp == 0 ? kReduce : kExitPhase;
+      c.sub = 0;
       return;
     }
     if (c.phase == kReduce) {
+      // One warp instruction per (row of y, lane element e): lanes own `v` consecutive outputs, so
+      // instruction e touches every v-th output (v = 1: the whole row in one coalesced instruction).
+      const int v = cfg_.reduction_lane_elements;
+      const std::int64_t row = c.sub / v, e = c.sub % v;
+      if (row >= cfg_.m) {
+        c.phase = kExitPhase;
+        continue;
+      }
+      ++c.sub;
+      const std::int64_t lanes = (cols - e + v - 1) / v;
+      if (lanes <= 0) continue;
       out = Instr{};
       out.op = Op::kReduce;
-      out.region = Region{y_base_ + static_cast<Addr>(n0 * ey_), static_cast<std::uint32_t>(cfg_.m),
-                          static_cast<std::uint32_t>(cols * ey_), static_cast<std::uint64_t>(cfg_.n * ey_)};
-      out.issue_cycles = static_cast<std::uint32_t>(
-          std::max<std::int64_t>(1, (cfg_.m * cols * ey_ + warp_size_ * 16 - 1) / (warp_size_ * 16)));
-      c.phase = kExitPhase;
+      out.region = Region{y_base_ + static_cast<Addr>((row * cfg_.n + n0 + e) * ey_), static_cast<std::uint32_t>(lanes),
+                          static_cast<std::uint32_t>(v == 1 ? cols * ey_ : ey_),
+                          static_cast<std::uint64_t>(v * ey_)};
+      if (v == 1) out.region.rows = 1;
+      const std::int64_t per_instr = v == 1 ? warp_size_ * 16 / ey_ : warp_size_;  // v = 1: 16-byte vectors
+      out.issue_cycles = static_cast<std::uint32_t>(std::max<std::int64_t>(1, (lanes + per_instr - 1) / per_instr));
       return;
     }
     out = Instr{};

@@ -47,7 +47,7 @@ std::string slurp(const std::filesystem::path& p) {
 
 TEST(Cli, HelpOnEverySubcommand) {
   for (const char* c : {"--help", "run --help", "config --help", "config show --help", "config docs --help",
-                        "heatmap --help", "sweep --help", "compare --help", "order-from-asm --help"}) {
+                        "heatmap --help", "sweep --help", "compare --help", "calibrate --help", "order-from-asm --help"}) {
     auto r = run(c);
     EXPECT_EQ(r.code, 0) << c << r.out;
     EXPECT_NE(r.out.find("usage"), std::string::npos) << c;
@@ -239,7 +239,7 @@ TEST(Cli, CompareReplaysRecordsAndSummarisesErrors) {
                src("validate/results/h100/ubench/dram_bandwidth.json") + " --csv " + (dir / "c.csv").string() +
                " --json " + (dir / "c.json").string() + " --jobs 2");
   ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_NE(r.out.find("summary over 3 records"), std::string::npos) << r.out;  // the microbenchmark has no workload
+  EXPECT_NE(r.out.find("summary over 3 cases"), std::string::npos) << r.out;  // the microbenchmark has no workload
   EXPECT_NE(r.out.find("dram__bytes_read.sum"), std::string::npos);
   EXPECT_NE(r.out.find("Spearman rank correlation of time, gemv 1x4096x7168"), std::string::npos) << r.out;
   std::string csv = slurp(dir / "c.csv");
@@ -247,6 +247,66 @@ TEST(Cli, CompareReplaysRecordsAndSummarisesErrors) {
   EXPECT_NE(csv.find("gemv_1x4096x7168_bn256_bk64_w4_llcc,lts__t_sector_hit_rate.pct,"), std::string::npos);
   EXPECT_NE(slurp(dir / "c.json").find("\"spearman_time\""), std::string::npos);
   EXPECT_EQ(run("compare --gpu " + src("configs/gpus/h100.yaml") + " " + (dir / "c.csv").string()).code, 2);
+}
+
+TEST(Cli, CompareTakesRawNcuCsvAndChecksTargets) {
+  const std::string base = "compare --gpu " + src("configs/gpus/h100.yaml") + " --ncu " + src("tests/data/ncu/gemv_small.csv") +
+                           " --workload " + src("tests/data/ncu/gemv_small.yaml") + " --kernel gemv_splitk";
+  auto r = run(base + " --require 'dram__bytes_read.sum:mape<=5' --require 'lts__t_sector_hit_rate.pct:mae<=50'");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("gemv_small#0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ok   dram__bytes_read.sum:mape<=5"), std::string::npos) << r.out;
+  auto miss = run(base + " --require 'gpu__time_duration.sum:mape<=0.01'");
+  EXPECT_EQ(miss.code, 1) << miss.out;  // a missed target is a failed check, not a user error
+  EXPECT_NE(miss.out.find("MISS gpu__time_duration.sum:mape<=0.01"), std::string::npos) << miss.out;
+  EXPECT_EQ(run(base + " --require 'time<=3'").code, 2);
+  EXPECT_EQ(run("compare --gpu " + src("configs/gpus/h100.yaml") + " --ncu " + src("tests/data/ncu/gemv_small.csv")).code, 2);
+}
+
+// Synthetic silicon: records whose times come from the simulator itself at dram.efficiency 0.70.
+// Calibrating from the preset (0.92) must find 0.70 again, and say so in the written file.
+TEST(Cli, CalibrateRecoversAKnownParameterAndWritesProvenance) {
+  auto dir = gms::test::temp_dir("cli_calibrate");
+  std::filesystem::create_directories(dir / "records");
+  for (int warps : {1, 2, 4, 8}) {
+    const std::string name = "gemv_1x4096x8192_w" + std::to_string(warps);
+    const std::string wl = gms::test::write_file(
+        dir / (name + ".yaml"), "kind: gemv\nname: " + name + "\nm: 1\nk: 4096\nn: 8192\nwarps: " + std::to_string(warps) + "\n");
+    auto sim = run("run --gpu " + src("configs/gpus/h100.yaml") + " --workload " + wl +
+                   " --set gpu.dram.efficiency=0.70 -q --out " + (dir / name).string());
+    ASSERT_EQ(sim.code, 0) << sim.out;
+    std::string stats = slurp(dir / name / "stats.json");
+    auto at = stats.find("\"gpu__time_duration.sum\": ");
+    ASSERT_NE(at, std::string::npos);
+    double ns = std::stod(stats.substr(at + 26));
+    gms::test::write_file(dir / "records" / (name + ".json"),
+                          "{\"case\": \"" + name + "\", \"kind\": \"gemv\", \"workload\": {\"kind\": \"gemv\", \"m\": 1, "
+                          "\"k\": 4096, \"n\": 8192, \"warps\": " + std::to_string(warps) +
+                          "}, \"measured\": {\"gpu__time_duration.sum\": " + std::to_string(ns) + "}}");
+  }
+  const std::string out = (dir / "h100-cal.yaml").string();
+  auto r = run("calibrate --gpu " + src("configs/gpus/h100.yaml") + " --fit dram.efficiency=0.5:1 --max-evals 20 --jobs 2 " +
+               (dir / "records").string() + " --out " + out + " --report " + (dir / "fit.json").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::string yaml = slurp(out);
+  auto at = yaml.find("\n  efficiency: ");
+  ASSERT_NE(at, std::string::npos) << yaml;
+  EXPECT_NEAR(std::stod(yaml.substr(at + 14)), 0.70, 0.02) << yaml.substr(at, 120);
+  EXPECT_NE(yaml.find("# calibrated (see header); was 0.92"), std::string::npos);
+  EXPECT_NE(yaml.find("# Training cases (3)"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("# Held-out cases (1)"), std::string::npos) << yaml;
+  EXPECT_NE(slurp(dir / "fit.json").find("\"held_out\""), std::string::npos);
+  // The calibrated file is a GPU description like any other.
+  EXPECT_EQ(run("config show --gpu " + out).code, 0);
+  // User errors: unknown key (with a hint), a non-numeric key, nothing written.
+  const std::string bad_out = (dir / "bad.yaml").string();
+  auto bad = run("calibrate --gpu " + src("configs/gpus/h100.yaml") + " --fit dram.eficiency " + (dir / "records").string() +
+                 " --out " + bad_out);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.out.find("did you mean 'dram.efficiency'"), std::string::npos) << bad.out;
+  EXPECT_EQ(run("calibrate --gpu " + src("configs/gpus/h100.yaml") + " --fit l2.hash " + (dir / "records").string() +
+                " --out " + bad_out).code, 2);
+  EXPECT_FALSE(std::filesystem::exists(bad_out));
 }
 
 }  // namespace

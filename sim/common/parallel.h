@@ -1,22 +1,32 @@
 #pragma once
-// Runs fn(i) for i in [0, n) on `jobs` threads; `done(i)` runs under a lock as each finishes.
+// Runs fn(i) for i in [0, n) on `jobs` threads; `done(i)` runs under a lock as each finishes. The
+// first exception thrown by fn stops the hand-out of further work and is rethrown to the caller.
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
 
-namespace gms::cli {
+namespace gms {
 
 inline void parallel_for(std::size_t n, unsigned jobs, const std::function<void(std::size_t)>& fn,
                          const std::function<void(std::size_t)>& done) {
   std::atomic<std::size_t> next{0};
   std::mutex mu;
+  std::exception_ptr failure;
   auto worker = [&] {
     for (std::size_t i; (i = next++) < n;) {
-      fn(i);
+      try {
+        fn(i);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (!failure) failure = std::current_exception();
+        next = n;
+        return;
+      }
       std::lock_guard<std::mutex> lock(mu);
       done(i);
     }
@@ -24,6 +34,7 @@ inline void parallel_for(std::size_t n, unsigned jobs, const std::function<void(
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < std::max<std::size_t>(1, std::min<std::size_t>(jobs, n)); ++t) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
 }
 
-}  // namespace gms::cli
+}  // namespace gms

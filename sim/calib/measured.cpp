@@ -1,0 +1,201 @@
+#include "calib/measured.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+
+#include "common/error.h"
+
+namespace gms {
+namespace {
+
+std::string group_of(const std::string& kind, const nlohmann::json& w) {
+  if (kind == "gemm")
+    return "gemm " + std::to_string(w.value("m", 0)) + "x" + std::to_string(w.value("n", 0)) + "x" +
+           std::to_string(w.value("k", 0)) + " (CTA orders)";
+  return kind + " " + std::to_string(w.value("m", 1)) + "x" + std::to_string(w.value("k", 0)) + "x" +
+         std::to_string(w.value("n", 0)) + " (warps x order)";
+}
+
+// Splits one CSV line (RFC 4180 quoting, no embedded newlines as ncu writes it).
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        cur += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        cur += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.push_back(cur);
+      cur.clear();
+    } else if (c != '\r') {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+// ncu prints numbers with thousands separators; "n/a" and empty cells carry no value.
+std::optional<double> parse_number(std::string text) {
+  text.erase(std::remove(text.begin(), text.end(), ','), text.end());
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  double v = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0' || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+// Scale from an ncu unit to the simulator's (byte, ns, cycle, sector, %).
+std::optional<double> unit_scale(const std::string& unit) {
+  static const std::map<std::string, double> scale = {
+      {"", 1},           {"byte", 1},       {"Kbyte", 1e3},   {"Mbyte", 1e6},      {"Gbyte", 1e9},
+      {"Tbyte", 1e12},   {"KB", 1e3},       {"MB", 1e6},      {"GB", 1e9},         {"nsecond", 1},
+      {"ns", 1},         {"usecond", 1e3},  {"us", 1e3},      {"msecond", 1e6},    {"ms", 1e6},
+      {"second", 1e9},   {"s", 1e9},        {"cycle", 1},     {"Kcycle", 1e3},     {"Mcycle", 1e6},
+      {"sector", 1},     {"Ksector", 1e3},  {"Msector", 1e6}, {"Gsector", 1e9},    {"%", 1},
+      {"block", 1},      {"thread", 1},     {"register/thread", 1}, {"inst", 1},   {"Kinst", 1e3},
+      {"Minst", 1e6},    {"warp", 1}};
+  auto it = scale.find(unit);
+  if (it == scale.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace
+
+const std::vector<std::string>& compared_metrics() {
+  static const std::vector<std::string> m = {"gpu__time_duration.sum",
+                                             "sm__cycles_elapsed.max",
+                                             "dram__bytes_read.sum",
+                                             "dram__bytes_write.sum",
+                                             "lts__t_sector_hit_rate.pct",
+                                             "lts__t_sectors_op_read.sum",
+                                             "lts__t_sectors_op_red.sum",
+                                             "sm__warps_active.avg.pct_of_peak_sustained_active",
+                                             "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct"};
+  return m;
+}
+
+bool is_pct_metric(const std::string& metric) { return metric.find(".pct") != std::string::npos; }
+
+std::vector<MeasuredCase> load_records(const std::vector<std::string>& paths) {
+  std::vector<std::string> files;
+  for (const auto& r : paths) {
+    if (std::filesystem::is_directory(r)) {
+      for (const auto& e : std::filesystem::recursive_directory_iterator(r))
+        if (e.path().extension() == ".json") files.push_back(e.path().string());
+    } else if (std::filesystem::exists(r)) {
+      files.push_back(r);
+    } else {
+      throw ConfigError(r + ": no such record file or directory");
+    }
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<MeasuredCase> out;
+  for (const auto& f : files) {
+    std::ifstream in(f);
+    nlohmann::json rec;
+    try {
+      rec = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception& e) {
+      throw ConfigError(f + ": not JSON: " + e.what());
+    }
+    if (!rec.is_object() || !rec.contains("workload") || rec["workload"].is_null()) continue;  // microbenchmarks
+    MeasuredCase c;
+    c.source = c.workload_file = f;
+    c.workload_from_record = true;
+    c.name = rec.value("case", std::filesystem::path(f).stem().string());
+    c.kind = rec.value("kind", rec["workload"].value("kind", ""));
+    c.group = group_of(c.kind, rec["workload"]);
+    const nlohmann::json* counters = nullptr;
+    if (rec.contains("ncu") && rec["ncu"].is_object() && rec["ncu"].contains("counters")) counters = &rec["ncu"]["counters"];
+    for (const auto& m : compared_metrics())
+      if (counters && counters->contains(m) && (*counters)[m].is_number()) c.measured[m] = (*counters)[m].get<double>();
+    if (!c.measured.count("gpu__time_duration.sum") && rec.contains("measured") &&
+        rec["measured"].contains("gpu__time_duration.sum"))
+      c.measured["gpu__time_duration.sum"] = rec["measured"]["gpu__time_duration.sum"].get<double>();
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::vector<MeasuredCase> load_ncu_csv(const std::string& csv_file, const std::string& workload_yaml,
+                                       const std::string& kernel_filter) {
+  std::ifstream in(csv_file);
+  if (!in) throw ConfigError(csv_file + ": cannot open");
+  std::string line;
+  int lineno = 0;
+  std::vector<std::string> header, units;
+  while (std::getline(in, line)) {  // the profiled program's own output may precede the table
+    ++lineno;
+    if (line.rfind("\"ID\",", 0) == 0) {
+      header = split_csv(line);
+      break;
+    }
+  }
+  if (header.empty())
+    throw ConfigError(csv_file + ": no ncu table (a line starting with \"ID\"); export with ncu --csv --page raw");
+  auto column = [&](const std::string& name) -> int {
+    auto it = std::find(header.begin(), header.end(), name);
+    return it == header.end() ? -1 : static_cast<int>(it - header.begin());
+  };
+  const int kernel_col = column("Kernel Name"), id_col = column("ID");
+  bool have_any = false;
+  for (const auto& m : compared_metrics()) have_any |= column(m) >= 0;
+  if (!have_any)
+    throw ConfigError(csv_file + ":" + std::to_string(lineno) + ": none of the compared metrics is a column (" +
+                      "collect e.g. gpu__time_duration.sum,dram__bytes_read.sum with --page raw)");
+  std::vector<MeasuredCase> out;
+  std::string wl_name = std::filesystem::path(workload_yaml).stem().string();
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (line.empty() || line[0] != '"') continue;
+    auto row = split_csv(line);
+    if (units.empty()) {  // the row after the header holds the units
+      units = row;
+      continue;
+    }
+    if (row.size() != header.size())
+      throw ConfigError(csv_file + ":" + std::to_string(lineno) + ": " + std::to_string(row.size()) + " cells, header has " +
+                        std::to_string(header.size()));
+    std::string kernel = kernel_col >= 0 ? row[kernel_col] : "";
+    if (!kernel_filter.empty() && kernel.find(kernel_filter) == std::string::npos) continue;
+    MeasuredCase c;
+    c.source = csv_file;
+    c.workload_file = workload_yaml;
+    c.name = wl_name + "#" + (id_col >= 0 ? row[id_col] : std::to_string(out.size()));
+    c.group = wl_name + " (ncu rows)";
+    for (const auto& m : compared_metrics()) {
+      int col = column(m);
+      if (col < 0) continue;
+      auto v = parse_number(row[col]);
+      if (!v) continue;
+      const std::string unit = col < static_cast<int>(units.size()) ? units[col] : "";
+      auto s = unit_scale(unit);
+      if (!s)
+        throw ConfigError(csv_file + ":" + std::to_string(lineno) + ": metric " + m + " has unit '" + unit +
+                          "' that gpumemsim does not convert (export with --print-units base)");
+      c.measured[m] = *v * *s;
+    }
+    out.push_back(std::move(c));
+  }
+  if (out.empty())
+    throw ConfigError(csv_file + ": no kernel rows" + (kernel_filter.empty() ? "" : " matching '" + kernel_filter + "'"));
+  return out;
+}
+
+}  // namespace gms

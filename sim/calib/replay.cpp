@@ -1,0 +1,71 @@
+#include "calib/replay.h"
+
+#include <cstdint>
+
+#include "common/parallel.h"
+#include "config/param.h"
+#include "config/workload_schema.h"
+#include "stats/metrics.h"
+
+namespace gms {
+
+std::string launch_key(const LoadedConfigs& cfg) {
+  WorkloadConfig w = cfg.workload.value;
+  auto kernel = make_kernel(w, cfg.gpu.value);
+  w.name.clear();
+  w.gemm.cta_order = CtaOrderConfig{};
+  std::string key = render_yaml(workload_schema(w.kind), w);
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the launch sequence
+  auto mix = [&h](std::int64_t v) {
+    for (int b = 0; b < 8; ++b) {
+      h ^= static_cast<std::uint64_t>(v >> (8 * b)) & 0xff;
+      h *= 1099511628211ull;
+    }
+  };
+  const LaunchShape s = kernel->shape();
+  for (std::int64_t i = 0; i < s.ctas; ++i) {
+    TileCoord t = kernel->tile_of(i);
+    mix(t.m);
+    mix(t.n);
+  }
+  return key + "\nlaunches: " + std::to_string(s.ctas) + " " + std::to_string(h);
+}
+
+LoadedConfigs Replayer::configs(const MeasuredCase& c, const std::vector<std::string>& overrides) const {
+  return load_configs(ConfigInputs{gpu_file_, c.workload_file, overrides, c.workload_from_record});
+}
+
+std::vector<MetricValues> Replayer::run(const std::vector<MeasuredCase>& cases, const std::vector<std::string>& overrides,
+                                        const std::function<void(size_t, size_t)>& progress) {
+  std::string prefix;
+  for (const auto& o : overrides) prefix += o + "\n";
+  std::vector<std::string> keys(cases.size());
+  std::vector<LoadedConfigs> cfgs(cases.size());
+  std::map<std::string, size_t> todo;  // key -> first case with it
+  for (size_t i = 0; i < cases.size(); ++i) {
+    cfgs[i] = configs(cases[i], overrides);
+    keys[i] = prefix + cfgs[i].gpu.value.name + "\n" + launch_key(cfgs[i]);
+    if (!memo_.count(keys[i]) && !todo.count(keys[i])) todo.emplace(keys[i], i);
+  }
+  std::vector<size_t> work;
+  for (const auto& [k, i] : todo) work.push_back(i);
+  std::vector<MetricValues> fresh(work.size());
+  size_t done = 0;
+  parallel_for(
+      work.size(), jobs_,
+      [&](size_t j) {
+        const LoadedConfigs& cfg = cfgs[work[j]];
+        RunOutput run = simulate(cfg);
+        for (const auto& m : compute_metrics(run.result, cfg.gpu.value, *run.kernel)) fresh[j][m.name] = m.value;
+      },
+      [&](size_t) {
+        if (progress) progress(++done, work.size());
+      });
+  for (size_t j = 0; j < work.size(); ++j) memo_[keys[work[j]]] = std::move(fresh[j]);
+  simulations_ += work.size();
+  std::vector<MetricValues> out;
+  for (size_t i = 0; i < cases.size(); ++i) out.push_back(memo_.at(keys[i]));
+  return out;
+}
+
+}  // namespace gms

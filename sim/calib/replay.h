@@ -1,0 +1,43 @@
+#pragma once
+// Replays measured cases on a GPU description, in parallel, remembering what it has simulated:
+// cases whose launches are identical (same kernel, same tile sequence - e.g. GROUP_M >= the tile
+// rows and column-major) are simulated once, and a repeated parameter point costs nothing. The
+// simulator is deterministic, so a remembered result is the result.
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "api/simulation.h"
+#include "calib/measured.h"
+
+namespace gms {
+
+using MetricValues = std::map<std::string, double>;
+
+// What makes two launches the same simulation: every workload value but its name and CTA-order
+// description, plus the tile sequence the order produces.
+std::string launch_key(const LoadedConfigs& cfg);
+
+class Replayer {
+ public:
+  Replayer(std::string gpu_file, unsigned jobs) : gpu_file_(std::move(gpu_file)), jobs_(jobs) {}
+
+  // Simulated metrics of every case under `overrides` ("gpu.KEY=V" / "workload.KEY=V").
+  // `progress(done, total)` is called as simulations finish. Throws ConfigError for bad input.
+  std::vector<MetricValues> run(const std::vector<MeasuredCase>& cases, const std::vector<std::string>& overrides,
+                                const std::function<void(size_t, size_t)>& progress = {});
+
+  // The configuration a case replays with (for names, clocks and the resolved GPU).
+  LoadedConfigs configs(const MeasuredCase& c, const std::vector<std::string>& overrides) const;
+
+  std::size_t simulations() const { return simulations_; }
+
+ private:
+  std::string gpu_file_;
+  unsigned jobs_;
+  std::map<std::string, MetricValues> memo_;  // overrides + launch key -> metrics
+  std::size_t simulations_ = 0;
+};
+
+}  // namespace gms

@@ -1,0 +1,115 @@
+#include "calib/scoring.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "common/error.h"
+#include "stats/statistics.h"
+
+namespace gms {
+
+double metric_error(const std::string& metric, double measured, double simulated) {
+  if (is_pct_metric(metric)) return simulated - measured;
+  if (measured == 0) return simulated == 0 ? 0.0 : 100.0;
+  return 100.0 * (simulated - measured) / measured;
+}
+
+const MetricSummary* Scorecard::find(const std::string& metric) const {
+  for (const auto& m : metrics)
+    if (m.metric == metric) return &m;
+  return nullptr;
+}
+
+Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<MetricValues>& simulated) {
+  SIM_ASSERT(cases.size() == simulated.size(), cases.size() << " cases, " << simulated.size() << " results");
+  Scorecard card;
+  for (const auto& m : compared_metrics()) {
+    MetricSummary s{m, 0, 0};
+    for (size_t i = 0; i < cases.size(); ++i) {
+      auto meas = cases[i].measured.find(m);
+      auto sim = simulated[i].find(m);
+      if (meas == cases[i].measured.end() || sim == simulated[i].end()) continue;
+      s.mean_abs_error += std::fabs(metric_error(m, meas->second, sim->second));
+      ++s.n;
+    }
+    if (s.n == 0) continue;
+    s.mean_abs_error /= static_cast<double>(s.n);
+    card.metrics.push_back(s);
+  }
+  std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> groups;
+  const std::string t = "gpu__time_duration.sum";
+  for (size_t i = 0; i < cases.size(); ++i)
+    if (cases[i].measured.count(t) && simulated[i].count(t)) {
+      groups[cases[i].group].first.push_back(cases[i].measured.at(t));
+      groups[cases[i].group].second.push_back(simulated[i].at(t));
+    }
+  for (const auto& [g, v] : groups) {
+    card.group_sizes[g] = v.first.size();
+    if (v.first.size() >= 3) card.spearman_time[g] = spearman(v.first, v.second);
+  }
+  return card;
+}
+
+Requirement parse_requirement(const std::string& text) {
+  Requirement r;
+  r.text = text;
+  auto bad = [&](const std::string& why) {
+    return ConfigError("--require " + text + ": " + why +
+                       " (expected METRIC:mape<=X, METRIC:mae<=X or spearman:GROUP>=X)");
+  };
+  auto colon = text.find(':');
+  if (colon == std::string::npos) throw bad("no ':'");
+  std::string head = text.substr(0, colon), rest = text.substr(colon + 1);
+  auto op = rest.find_first_of("<>");
+  if (op == std::string::npos || op + 1 >= rest.size() || rest[op + 1] != '=') throw bad("no <= or >=");
+  r.at_most = rest[op] == '<';
+  std::string what = rest.substr(0, op), number = rest.substr(op + 2);
+  char* end = nullptr;
+  r.bound = std::strtod(number.c_str(), &end);
+  if (number.empty() || *end != '\0') throw bad("'" + number + "' is not a number");
+  if (head == "spearman") {
+    if (r.at_most) throw bad("a rank correlation is bounded from below (>=)");
+    r.metric = "spearman";
+    r.group_prefix = what;
+    return r;
+  }
+  bool known = false;
+  for (const auto& m : compared_metrics()) known |= m == head;
+  if (!known) throw bad("'" + head + "' is not a compared metric");
+  if (what != (is_pct_metric(head) ? "mae" : "mape"))
+    throw bad(std::string("'") + head + "' is checked with " + (is_pct_metric(head) ? "mae (pp)" : "mape (%)"));
+  if (!r.at_most) throw bad("an error is bounded from above (<=)");
+  r.metric = head;
+  return r;
+}
+
+std::vector<RequirementResult> check(const std::vector<Requirement>& reqs, const Scorecard& card) {
+  std::vector<RequirementResult> out;
+  char buf[160];
+  for (const auto& r : reqs) {
+    RequirementResult res{r.text, false, ""};
+    if (r.metric == "spearman") {
+      bool any = false, all = true;
+      for (const auto& [g, rho] : card.spearman_time) {
+        if (g.rfind(r.group_prefix, 0) != 0) continue;
+        any = true;
+        all &= rho >= r.bound;
+        std::snprintf(buf, sizeof buf, "%s%s: %+.2f", res.reached.empty() ? "" : "; ", g.c_str(), rho);
+        res.reached += buf;
+      }
+      res.passed = any && all;
+      if (!any) res.reached = "no group of >= 3 cases starts with '" + r.group_prefix + "'";
+    } else if (const MetricSummary* m = card.find(r.metric)) {
+      res.passed = m->mean_abs_error <= r.bound;
+      std::snprintf(buf, sizeof buf, "%s %.1f %s over %zu", is_pct_metric(r.metric) ? "mean |error|" : "MAPE",
+                    m->mean_abs_error, is_pct_metric(r.metric) ? "pp" : "%", m->n);
+      res.reached = buf;
+    } else {
+      res.reached = "not measured in these records";
+    }
+    out.push_back(res);
+  }
+  return out;
+}
+
+}  // namespace gms

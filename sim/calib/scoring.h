@@ -1,0 +1,52 @@
+#pragma once
+// Simulation set against measurement: per-case errors, per-metric summaries (MAPE, or mean
+// absolute error in percentage points for percent metrics), the rank correlation of time within
+// each group of cases, and checks of accuracy targets ("dram__bytes_read.sum:mape<=15").
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "calib/measured.h"
+#include "calib/replay.h"
+
+namespace gms {
+
+// Signed error of one value: percent of the measurement, or percentage points for percent metrics.
+double metric_error(const std::string& metric, double measured, double simulated);
+
+struct MetricSummary {
+  std::string metric;
+  double mean_abs_error = 0;  // % (MAPE) or pp
+  std::size_t n = 0;
+};
+
+struct Scorecard {
+  std::vector<MetricSummary> metrics;              // in compared_metrics() order, only those measured
+  std::map<std::string, double> spearman_time;     // group -> rho (groups of >= 3 cases)
+  std::map<std::string, std::size_t> group_sizes;
+  const MetricSummary* find(const std::string& metric) const;
+};
+
+Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<MetricValues>& simulated);
+
+// A target: METRIC:mape<=X, METRIC:mae<=X (pp), or spearman:GROUP_PREFIX>=X (every group whose
+// name starts with the prefix; "gemm" covers each GEMM shape).
+struct Requirement {
+  std::string text;
+  std::string metric;  // or "spearman"
+  std::string group_prefix;
+  bool at_most = true;
+  double bound = 0;
+};
+// Throws ConfigError naming the text when it does not parse.
+Requirement parse_requirement(const std::string& text);
+
+struct RequirementResult {
+  std::string text;
+  bool passed = false;
+  std::string reached;  // "MAPE 12.3 % over 40", "gemm 8192x8192x8192: +0.83"
+};
+std::vector<RequirementResult> check(const std::vector<Requirement>& reqs, const Scorecard& card);
+
+}  // namespace gms

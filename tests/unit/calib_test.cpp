@@ -1,0 +1,141 @@
+// The calibration toolkit: measured-case loading (records, raw ncu CSV), launch deduplication,
+// scoring and targets, the fitters, and the calibrated-YAML writer.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "calib/calibrated_yaml.h"
+#include "calib/fit.h"
+#include "calib/measured.h"
+#include "calib/replay.h"
+#include "calib/scoring.h"
+#include "common/error.h"
+#include "test_util.h"
+
+namespace gms {
+namespace {
+
+using test::source_path;
+
+TEST(Measured, NcuCsvRowsBecomeCasesInSimulatorUnits) {
+  auto cases = load_ncu_csv(source_path("tests/data/ncu/gemv_small.csv"), source_path("tests/data/ncu/gemv_small.yaml"));
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].name, "gemv_small#0");
+  EXPECT_DOUBLE_EQ(cases[0].measured.at("dram__bytes_read.sum"), 58.84e6);     // Mbyte -> byte
+  EXPECT_DOUBLE_EQ(cases[0].measured.at("gpu__time_duration.sum"), 28700.0);   // usecond -> ns
+  EXPECT_DOUBLE_EQ(cases[0].measured.at("sm__cycles_elapsed.max"), 56790.0);   // thousands separator
+  EXPECT_DOUBLE_EQ(cases[0].measured.at("lts__t_sector_hit_rate.pct"), 12.4);
+  auto only = load_ncu_csv(source_path("tests/data/ncu/gemv_small.csv"), source_path("tests/data/ncu/gemv_small.yaml"),
+                           "gemv_splitk");
+  ASSERT_EQ(only.size(), 1u);
+  EXPECT_THROW(load_ncu_csv(source_path("tests/data/ncu/gemv_small.yaml"), source_path("tests/data/ncu/gemv_small.yaml")),
+               ConfigError);
+  EXPECT_THROW(load_ncu_csv(source_path("tests/data/ncu/gemv_small.csv"), "x.yaml", "no_such_kernel"), ConfigError);
+}
+
+TEST(Measured, RecordsPreferNsightTimeAndSkipMicrobenchmarks) {
+  auto cases = load_records({source_path("validate/results/h100/gemv/gemv_1x4096x7168_bn256_bk64_w4_llcc.json"),
+                             source_path("validate/results/h100/ubench/dram_bandwidth.json")});
+  ASSERT_EQ(cases.size(), 1u);
+  EXPECT_EQ(cases[0].group, "gemv 1x4096x7168 (warps x order)");
+  EXPECT_DOUBLE_EQ(cases[0].measured.at("gpu__time_duration.sum"), 27808.0);  // ncu, not the event median 53.8 us
+  EXPECT_THROW(load_records({"/no/such/dir"}), ConfigError);
+}
+
+TEST(Replay, IdenticalLaunchSequencesShareOneSimulation) {
+  auto cfg = [](const std::string& rec) {
+    return load_configs({source_path("configs/gpus/h100.yaml"), source_path("validate/results/h100/gemm/" + rec), {}, true});
+  };
+  // 2048 rows = 16 tile rows: GROUP_M 16, 32, 64 and column-major launch the same tiles in the same order.
+  EXPECT_EQ(launch_key(cfg("gemm_2048x32768x8192_grouped16.json")), launch_key(cfg("gemm_2048x32768x8192_column_major.json")));
+  EXPECT_EQ(launch_key(cfg("gemm_2048x32768x8192_grouped64.json")), launch_key(cfg("gemm_2048x32768x8192_column_major.json")));
+  EXPECT_NE(launch_key(cfg("gemm_2048x32768x8192_grouped8.json")), launch_key(cfg("gemm_2048x32768x8192_column_major.json")));
+  EXPECT_NE(launch_key(cfg("gemm_8192x8192x8192_grouped8.json")), launch_key(cfg("gemm_2048x32768x8192_grouped8.json")));
+}
+
+TEST(Scoring, ErrorsSummariesRanksAndTargets) {
+  EXPECT_DOUBLE_EQ(metric_error("dram__bytes_read.sum", 100, 110), 10.0);
+  EXPECT_DOUBLE_EQ(metric_error("lts__t_sector_hit_rate.pct", 80, 75), -5.0);
+  std::vector<MeasuredCase> cases(4);
+  std::vector<MetricValues> sim(4);
+  for (int i = 0; i < 4; ++i) {
+    cases[i].name = "c" + std::to_string(i);
+    cases[i].group = "gemm 1x1x1";
+    cases[i].measured = {{"gpu__time_duration.sum", 100.0 + i}, {"lts__t_sector_hit_rate.pct", 50.0}};
+    sim[i] = {{"gpu__time_duration.sum", 200.0 + 10 * i}, {"lts__t_sector_hit_rate.pct", 50.0 + (i % 2 ? 4 : -2)}};
+  }
+  Scorecard card = score(cases, sim);
+  ASSERT_NE(card.find("lts__t_sector_hit_rate.pct"), nullptr);
+  EXPECT_DOUBLE_EQ(card.find("lts__t_sector_hit_rate.pct")->mean_abs_error, 3.0);
+  EXPECT_NEAR(card.find("gpu__time_duration.sum")->mean_abs_error, 100.0 * (100. / 100 + 109. / 101 + 118. / 102 + 127. / 103) / 4, 1e-9);
+  EXPECT_DOUBLE_EQ(card.spearman_time.at("gemm 1x1x1"), 1.0);
+  auto res = check({parse_requirement("lts__t_sector_hit_rate.pct:mae<=5"), parse_requirement("gpu__time_duration.sum:mape<=20"),
+                    parse_requirement("spearman:gemm>=0.8"), parse_requirement("spearman:gemv>=0.8")},
+                   card);
+  EXPECT_TRUE(res[0].passed);
+  EXPECT_FALSE(res[1].passed);
+  EXPECT_TRUE(res[2].passed);
+  EXPECT_FALSE(res[3].passed);  // no such group: a target that cannot be checked is missed
+  EXPECT_THROW(parse_requirement("gpu__time_duration.sum<=20"), ConfigError);
+  EXPECT_THROW(parse_requirement("gpu__time_duration.sum:mae<=20"), ConfigError);  // time is relative
+  EXPECT_THROW(parse_requirement("no_such_metric:mape<=20"), ConfigError);
+  EXPECT_THROW(parse_requirement("spearman:gemm<=0.8"), ConfigError);
+}
+
+// Residuals of a known model: y = a * t + b * t^2 at a few t; the fit must find (a, b).
+std::vector<double> model_residuals(const std::vector<double>& x) {
+  std::vector<double> r;
+  for (double t : {0.5, 1.0, 2.0, 3.0, 5.0}) r.push_back((x[0] * t + x[1] * t * t) - (2.5 * t + 0.75 * t * t));
+  return r;
+}
+
+TEST(Fit, LevenbergMarquardtRecoversKnownParameters) {
+  FitOptions opt;
+  opt.method = "lm";
+  opt.max_evals = 40;
+  opt.rel_tol = 1e-9;
+  FitResult r = fit({{"a", 1.0, 0.1, 10, false}, {"b", 1.0, 0.1, 10, false}}, model_residuals, opt);
+  EXPECT_EQ(r.method, "lm");
+  EXPECT_NEAR(r.x[0], 2.5, 1e-3);
+  EXPECT_NEAR(r.x[1], 0.75, 1e-3);
+  EXPECT_LT(r.cost_best, r.cost_start);
+  EXPECT_LE(static_cast<int>(r.history.size()), 40);
+}
+
+TEST(Fit, NelderMeadHandlesIntegersAndBounds) {
+  FitOptions opt;  // auto picks nelder-mead for an integer parameter
+  opt.max_evals = 80;
+  FitResult r = fit({{"a", 1.0, 0.1, 10, false}, {"n", 4, 1, 20, true}},
+                    [](const std::vector<double>& x) {
+                      EXPECT_EQ(x[1], std::round(x[1]));
+                      return std::vector<double>{x[0] - 3.2, (x[1] - 7) / 10};
+                    },
+                    opt);
+  EXPECT_EQ(r.method, "nelder-mead");
+  EXPECT_NEAR(r.x[0], 3.2, 0.05);
+  EXPECT_EQ(r.x[1], 7);
+  // A bound below the optimum is respected.
+  FitResult b = fit({{"a", 1.0, 0.5, 2.0, false}}, [](const std::vector<double>& x) { return std::vector<double>{x[0] - 3}; },
+                    FitOptions{"lm", 20, 1e-6});
+  EXPECT_NEAR(b.x[0], 2.0, 1e-9);
+  EXPECT_THROW(fit({{"z", 0.0, 0.0, 0.0, false}}, model_residuals, FitOptions{}), ConfigError);
+  EXPECT_THROW(fit({{"a", 5.0, 0.0, 1.0, false}}, model_residuals, FitOptions{}), ConfigError);
+}
+
+TEST(CalibratedYaml, ReplacesValuesOnTheirLinesAndAddsProvenance) {
+  const std::string text =
+      "# GPU X\n# sources\nname: X\nl2:\n  size: 50MiB       # measured\n  slice_bytes_per_cycle: 48  # derived: probe\n";
+  std::string out = calibrated_yaml(text, "x.yaml", {{"l2.slice_bytes_per_cycle", 6, "48B/cycle", "36.5B/cycle"}},
+                                    {"Calibrated by test", "Fitted l2.slice_bytes_per_cycle: 48 -> 36.5"});
+  EXPECT_NE(out.find("# GPU X\n# sources\n# Calibrated by test\n# Fitted l2.slice_bytes_per_cycle: 48 -> 36.5\nname: X\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("  slice_bytes_per_cycle: 36.5B/cycle # calibrated (see header); was 48B/cycle: derived: probe\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("  size: 50MiB       # measured\n"), std::string::npos);
+  EXPECT_THROW(calibrated_yaml(text, "x.yaml", {{"l2.assoc", 6, "16", "8"}}, {}), ConfigError);
+}
+
+}  // namespace
+}  // namespace gms
