@@ -80,8 +80,10 @@ void levenberg_marquardt(Problem& pb, Eigen::Index n, const FitOptions& opt) {
     for (Eigen::Index j = 0; j < n; ++j) {
       Eigen::VectorXd up = u;
       up[j] += h;
+      if (pb.to_x(up)[static_cast<size_t>(j)] == pb.to_x(u)[static_cast<size_t>(j)]) up[j] = u[j] - h;  // at the upper bound
+      const double du = up[j] - u[j];
       const std::vector<double>& r1 = pb.residuals(up);
-      for (Eigen::Index i = 0; i < m; ++i) J(i, j) = (r1[static_cast<size_t>(i)] - r0[static_cast<size_t>(i)]) / h;
+      for (Eigen::Index i = 0; i < m; ++i) J(i, j) = (r1[static_cast<size_t>(i)] - r0[static_cast<size_t>(i)]) / du;
     }
     const double c0 = r.squaredNorm();
     bool improved = false;

@@ -118,6 +118,9 @@ TEST(Fit, NelderMeadHandlesIntegersAndBounds) {
   FitResult b = fit({{"a", 1.0, 0.5, 2.0, false}}, [](const std::vector<double>& x) { return std::vector<double>{x[0] - 3}; },
                     FitOptions{"lm", 20, 1e-6});
   EXPECT_NEAR(b.x[0], 2.0, 1e-9);
+  // Starting on the upper bound: the slope is taken backwards, and the fit still moves down.
+  FitResult top = fit({{"a", 10.0, 0.1, 10, false}, {"b", 1.0, 0.1, 10, false}}, model_residuals, FitOptions{"lm", 60, 1e-9});
+  EXPECT_NEAR(top.x[0], 2.5, 1e-2);
   EXPECT_THROW(fit({{"z", 0.0, 0.0, 0.0, false}}, model_residuals, FitOptions{}), ConfigError);
   EXPECT_THROW(fit({{"a", 5.0, 0.0, 1.0, false}}, model_residuals, FitOptions{}), ConfigError);
 }

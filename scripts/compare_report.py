@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""Markdown tables from `gpumemsim compare --json` output: the per-metric summary, the rank
+correlations, the targets, and per case the time, DRAM read bytes and L2 hit rate side by side.
+usage: scripts/compare_report.py compare.json > report.md"""
+import json, sys
+
+d = json.load(open(sys.argv[1]))
+print("| metric | error over %d cases |" % len(d["cases"]))
+print("|---|---|")
+for m, s in d["summary"].items():
+    v = s.get("mape_pct", s.get("mean_abs_error_pp"))
+    print("| `%s` | %.1f %s |" % (m, v, "%" if "mape_pct" in s else "pp"))
+print()
+print("Spearman rank correlation of time within each group:\n")
+for g, r in d["spearman_time"].items():
+    print("* %s: %+.2f" % (g, r))
+if "targets" in d:
+    print("\nTargets:\n")
+    for t in d["targets"]:
+        print("* %s `%s`: %s" % ("met" if t["passed"] else "MISSED", t["target"], t["reached"]))
+print()
+cols = [("gpu__time_duration.sum", "time (us)", 1e-3), ("dram__bytes_read.sum", "DRAM read (MB)", 1e-6),
+        ("lts__t_sector_hit_rate.pct", "L2 hit (%)", 1)]
+print("| case | " + " | ".join("%s measured | simulated" % c[1] for c in cols) + " |")
+print("|---|" + "---|---|" * len(cols))
+for c in d["cases"]:
+    cells = []
+    for key, _, scale in cols:
+        m = c["metrics"].get(key)
+        cells += ["%.1f" % (m["measured"] * scale), "%.1f" % (m["simulated"] * scale)] if m else ["", ""]
+    print("| %s | %s |" % (c["case"], " | ".join(cells)))
