@@ -198,4 +198,17 @@ std::vector<MeasuredCase> load_ncu_csv(const std::string& csv_file, const std::s
   return out;
 }
 
+std::vector<MeasuredCase> load_cases(const std::vector<std::string>& records, const std::string& ncu_csv,
+                                     const std::string& workload_yaml, const std::string& kernel_filter) {
+  if (!ncu_csv.empty()) {
+    if (workload_yaml.empty()) throw ConfigError("--ncu needs --workload: the YAML of the kernel that was profiled");
+    if (!records.empty()) throw ConfigError("give either records or --ncu, not both");
+    return load_ncu_csv(ncu_csv, workload_yaml, kernel_filter);
+  }
+  if (records.empty()) throw ConfigError("no records given (or use --ncu PROFILE.csv --workload W.yaml)");
+  auto cases = load_records(records);
+  if (cases.empty()) throw ConfigError("no replayable records among the given files");
+  return cases;
+}
+
 }  // namespace gms

@@ -35,4 +35,9 @@ std::vector<MeasuredCase> load_records(const std::vector<std::string>& paths);
 std::vector<MeasuredCase> load_ncu_csv(const std::string& csv_file, const std::string& workload_yaml,
                                        const std::string& kernel_filter = "");
 
+// The cases of a command line: records, or (with `ncu_csv`) the rows of an ncu export replayed with
+// `workload_yaml`. Throws ConfigError for a mix of both, a missing workload or no cases at all.
+std::vector<MeasuredCase> load_cases(const std::vector<std::string>& records, const std::string& ncu_csv,
+                                     const std::string& workload_yaml, const std::string& kernel_filter);
+
 }  // namespace gms

@@ -125,14 +125,7 @@ int cmd_calibrate(const std::vector<std::string>& args) {
   for (const auto& m : metrics)
     if (std::find(compared_metrics().begin(), compared_metrics().end(), m) == compared_metrics().end())
       throw ConfigError("--metric " + m + ": not a compared metric");
-  std::vector<MeasuredCase> all;
-  if (!ncu_csv.empty()) {
-    if (workload.empty()) throw ConfigError("--ncu needs --workload");
-    all = load_ncu_csv(ncu_csv, workload, kernel_filter);
-  } else {
-    if (records.empty()) throw ConfigError("no records given");
-    all = load_records(records);
-  }
+  std::vector<MeasuredCase> all = load_cases(records, ncu_csv, workload, kernel_filter);
   std::vector<MeasuredCase> train, held;
   split(all, holdout, &train, &held);
   if (train.empty()) throw ConfigError("no training cases");

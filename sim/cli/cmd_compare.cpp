@@ -42,16 +42,7 @@ int cmd_compare(const std::vector<std::string>& args) {
     return 0;
   std::vector<Requirement> reqs;
   for (const auto& r : requires_) reqs.push_back(parse_requirement(r));
-  std::vector<MeasuredCase> cases;
-  if (!ncu_csv.empty()) {
-    if (workload.empty()) throw ConfigError("--ncu needs --workload: the YAML of the kernel that was profiled");
-    if (!records.empty()) throw ConfigError("give either records or --ncu, not both");
-    cases = load_ncu_csv(ncu_csv, workload, kernel_filter);
-  } else {
-    if (records.empty()) throw ConfigError("no records given (or use --ncu PROFILE.csv --workload W.yaml)");
-    cases = load_records(records);
-    if (cases.empty()) throw ConfigError("no replayable records among the given files");
-  }
+  std::vector<MeasuredCase> cases = load_cases(records, ncu_csv, workload, kernel_filter);
   Replayer replayer(gpu, jobs);
   std::string gpu_name = replayer.configs(cases.front(), sets).gpu.value.name;
   auto simulated = replayer.run(cases, sets, [](size_t done, size_t total) {
