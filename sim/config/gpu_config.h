@@ -75,6 +75,9 @@ struct DramConfig {
 struct LaunchConfig {
   std::uint64_t kernel_overhead = 0;  // cycles added to the kernel's duration
   std::uint64_t cta_launch_latency = 0;
+  // Each CTA's warps start 0..cta_start_jitter cycles after its slot is granted (a deterministic
+  // hash of the launch index): silicon's CTAs do not stay in the lockstep waves equal durations give.
+  std::uint64_t cta_start_jitter = 0;
   std::string dispatch = "round_robin";
 };
 

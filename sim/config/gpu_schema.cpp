@@ -160,6 +160,10 @@ Schema<GpuConfig> make_schema() {
   p.push_back(quantity_param<G>("launch.kernel_overhead", Q::kCycles, "0", 0, 1e9,
                                 "cycles added to every kernel's duration (launch and drain)",
                                 [](G& c) -> auto& { return c.launch.kernel_overhead; }));
+  p.push_back(quantity_param<G>("launch.cta_start_jitter", Q::kCycles, "0", 0, 1e9,
+                                "a CTA's warps start up to this many cycles after it is placed (deterministic per "
+                                "launch index); breaks the lockstep waves of equal-length CTAs",
+                                [](G& c) -> auto& { return c.launch.cta_start_jitter; }));
   p.push_back(quantity_param<G>("launch.cta_launch_latency", Q::kCycles, "0", 0, 1e9,
                                 "cycles between a CTA retiring and the next starting on that SM",
                                 [](G& c) -> auto& { return c.launch.cta_launch_latency; }));

@@ -154,6 +154,11 @@ struct Engine::Impl {
     rec.start = t;
     result.ctas.push_back(rec);
     sm_first_start[sm] = std::min(sm_first_start[sm], t);
+    if (gpu.launch.cta_start_jitter > 0) {
+      std::uint64_t h = static_cast<std::uint64_t>(next_launch) * 0x9E3779B97F4A7C15ull;
+      h ^= h >> 29;
+      t += cycles_to_ticks(h % (gpu.launch.cta_start_jitter + 1));
+    }
     for (int w = 0; w < warps_per_cta; ++w) {
       Warp& warp = warps[sm * warps_per_sm + slot * warps_per_cta + w];
       warp = Warp{};

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "api/simulation.h"
 #include "model/dispatcher.h"
 #include "model/memory_system.h"
@@ -83,6 +85,22 @@ TEST(Engine, SameInputsGiveIdenticalResults) {
     EXPECT_EQ(a.result.ctas[i].end, b.result.ctas[i].end);
     EXPECT_EQ(a.result.ctas[i].mem.l2_hit_sectors, b.result.ctas[i].mem.l2_hit_sectors);
   }
+}
+
+// Equal CTAs launched in waves stay in lockstep; start jitter spreads them (deterministically).
+TEST(Engine, CtaStartJitterDelaysWarpsDeterministically) {
+  auto plain = seed("grouped", {"workload.cta_limit=0"});
+  auto jit = seed("grouped", {"workload.cta_limit=0", "gpu.launch.cta_start_jitter=5000"});
+  auto a = simulate(plain), b = simulate(jit), c = simulate(jit);
+  EXPECT_EQ(b.result.end, c.result.end);
+  EXPECT_GT(b.result.end, a.result.end);
+  std::set<Tick> first_wave_ends_plain, first_wave_ends_jit;
+  for (size_t i = 0; i < 9; ++i) {  // one CTA per SM: the first wave
+    first_wave_ends_plain.insert(a.result.ctas[i].end);
+    first_wave_ends_jit.insert(b.result.ctas[i].end);
+  }
+  EXPECT_GT(first_wave_ends_jit.size(), first_wave_ends_plain.size());
+  EXPECT_LE(b.result.end - a.result.end, cycles_to_ticks(5000) * 9 + a.result.end / 2);
 }
 
 TEST(Engine, PerCtaRecordsCoverTheGridInLaunchOrder) {
