@@ -76,6 +76,12 @@ void split(const std::vector<MeasuredCase>& all, double fraction, std::vector<Me
   }
 }
 
+std::string join(const std::vector<std::string>& items, const std::string& sep) {
+  std::string s;
+  for (const auto& i : items) s += (s.empty() ? "" : sep) + i;
+  return s;
+}
+
 std::string summary_line(const Scorecard& card, const std::vector<std::string>& metrics) {
   std::ostringstream os;
   for (const auto& m : metrics)
@@ -187,15 +193,7 @@ int cmd_calibrate(const std::vector<std::string>& args) {
       "Calibrated by `gpumemsim calibrate` from " + gpu + " (" + res.method + ", " +
           std::to_string(res.history.size()) + " parameter points, " + std::to_string(replayer.simulations()) +
           " simulations).",
-      "Minimised: " + [&] {
-        std::string s;
-        for (const auto& m : metrics) s += (s.empty() ? "" : ", ") + m;
-        return s;
-      }() + (sets.empty() ? "" : "; fixed overrides: " + [&] {
-        std::string s;
-        for (const auto& o : sets) s += (s.empty() ? "" : " ") + o;
-        return s;
-      }())};
+      "Minimised: " + join(metrics, ", ") + (sets.empty() ? "" : "; fixed overrides: " + join(sets, " "))};
   for (size_t i = 0; i < params.size(); ++i) {
     const auto& q = gpu_param(params[i].path).quantity;
     FittedValue v{params[i].path, file_only.gpu.origins.at(params[i].path).line, format_quantity(params[i].start, q),
@@ -209,17 +207,14 @@ int cmd_calibrate(const std::vector<std::string>& args) {
   if (!held.empty())
     header.push_back("Held-out cases (" + std::to_string(held.size()) + "), error before -> after: " +
                      summary_line(held_before, metrics) + " -> " + summary_line(held_after, metrics));
-  std::string names;
-  for (const auto& c : train) names += (names.empty() ? "" : " ") + c.name;
-  header.push_back("Training: " + names);
-  names.clear();
-  for (const auto& c : held) names += (names.empty() ? "" : " ") + c.name;
-  if (!held.empty()) header.push_back("Held out: " + names);
-  header.push_back("Records from: " + (ncu_csv.empty() ? [&] {
-    std::string s;
-    for (const auto& r : records) s += (s.empty() ? "" : " ") + r;
-    return s;
-  }() : ncu_csv));
+  auto names = [](const std::vector<MeasuredCase>& cases) {
+    std::vector<std::string> n;
+    for (const auto& c : cases) n.push_back(c.name);
+    return join(n, " ");
+  };
+  header.push_back("Training: " + names(train));
+  if (!held.empty()) header.push_back("Held out: " + names(held));
+  header.push_back("Records from: " + (ncu_csv.empty() ? join(records, " ") : ncu_csv));
 
   std::ifstream orig(gpu);
   std::stringstream text;
