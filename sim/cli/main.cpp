@@ -22,6 +22,7 @@ const char* kUsage =
     "  compare        replay measured records (validate/results) and report simulation vs silicon\n"
     "  calibrate      fit GPU parameters to measured records; write a calibrated GPU YAML with provenance\n"
     "  heatmap        draw a run's cache-hit heatmaps and timelines (PNG/SVG) and an HTML report\n"
+    "  access         shared-memory banks/wavefronts or global requests/sectors of a CuTe copy or lane list\n"
     "  order-from-asm read PTX / SASS / AMDGCN / LLVM IR and print the load/compute order it holds\n"
     "  config show    print the resolved configuration of a GPU (and workload)\n"
     "  config docs    list every configuration parameter with its unit, default and meaning\n";
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
     if (cmd == "sweep") return gms::cli::cmd_sweep(rest);
     if (cmd == "compare") return gms::cli::cmd_compare(rest);
     if (cmd == "calibrate") return gms::cli::cmd_calibrate(rest);
+    if (cmd == "access") return gms::cli::cmd_access(rest);
     std::cerr << "gpumemsim: unknown command '" << cmd << "'\n\n" << kUsage;
     return 2;
   } catch (const gms::ConfigError& e) {

@@ -1,0 +1,21 @@
+#include "access/access_spec.h"
+
+#include "common/error.h"
+#include "layout/partition.h"
+
+namespace gms {
+
+Partition partition_of(const CuteCopySpec& spec) {
+  if (spec.values) return tiled_copy_partition(spec.tensor, spec.threads, *spec.values);
+  std::vector<bool> use(static_cast<size_t>(spec.threads.rank()), true);
+  if (!spec.step.empty()) use = parse_step(spec.step, spec.threads.rank());
+  return local_partition(spec.tensor, spec.threads, use);
+}
+
+AccessPattern pattern_of(const CuteCopySpec& spec, MemSpace space, AccessOp op) {
+  if (!spec.tensor.injective())
+    throw ConfigError("tensor layout " + spec.tensor.str() + " is not injective: two coordinates share an element");
+  return pattern_from_partition(partition_of(spec), spec.copy, space, op);
+}
+
+}  // namespace gms
