@@ -59,6 +59,9 @@ void check_pattern(const AccessPattern& p) {
 }
 
 AccessPattern pattern_from_partition(const Partition& part, const CopyShape& shape, MemSpace space, AccessOp op) {
+  const std::uint32_t w = shape.width_bytes;
+  if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
+    throw ConfigError("--width " + std::to_string(w) + "B: a lane accesses 1, 2, 4, 8 or 16 bytes");
   if (shape.elem_bytes == 0 || shape.width_bytes % shape.elem_bytes != 0)
     throw ConfigError("--width " + std::to_string(shape.width_bytes) + "B is not a multiple of the " +
                       std::to_string(shape.elem_bytes) + "-byte element");

@@ -3,6 +3,7 @@
 
 #include <cairo.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <set>
@@ -22,14 +23,20 @@ struct Result {
   std::string out;
 };
 
-Result run(const std::string& args) {
-  std::string cmd = std::string(GPUMEMSIM_BINARY) + " " + args + " 2>&1";
+// Runs a shell command line, capturing stdout and stderr.
+Result run_shell(const std::string& command) {
+  std::string cmd = command + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   std::string out;
   std::array<char, 4096> buf{};
   while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
   int status = pclose(p);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+Result run(const std::string& args) { return run_shell(std::string(GPUMEMSIM_BINARY) + " " + args); }
+Result run_in(const std::string& dir, const std::string& args) {
+  return run_shell("cd " + dir + " && " + GPUMEMSIM_BINARY + " " + args);
 }
 
 std::string src(const std::string& rel) { return gms::test::source_path(rel); }
@@ -332,3 +339,77 @@ TEST(Cli, ProgressGoesToStderrOnlyWhenAsked) {
 }
 
 }  // namespace
+
+// gpumemsim access: the seed's copies from the command line, errors, JSON, lane lists, pictures.
+TEST(CliAccess, SeedCopiesJsonLanesAndReport) {
+  auto dir = gms::test::temp_dir("access");
+  auto r = run("access --tensor \"(64,16):(1,64)\" --threads \"(16,4):(1,16)\" --values \"(4,1)\" --width 16B --op st");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum                   32"), std::string::npos) << r.out;
+  std::string lanes = (dir / "tCsA.csv").string();
+  r = run("access --tensor \"(64,16):(1,64)\" --partition \"(8,8)\" --step 1,X --json " + (dir / "a.json").string() +
+          " --emit-lanes " + lanes + " --report " + (dir / "pic").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::ifstream j(dir / "a.json");
+  std::stringstream js;
+  js << j.rdbuf();
+  EXPECT_NE(js.str().find("\"smsp__sass_inst_executed_op_shared_ld.sum\": 256"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::file_size(dir / "pic" / "access.svg") > 1000);
+  EXPECT_TRUE(std::filesystem::file_size(dir / "pic" / "access.png") > 1000);
+  // The emitted lane list replays to the same counts.
+  r = run("access --lanes " + lanes + " --threads-per-cta 64 --width 4B --json -");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("\"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum\": 256"), std::string::npos) << r.out;
+}
+
+TEST(CliAccess, MistakesAreExitCode2AndWriteNothing) {
+  auto dir = gms::test::temp_dir("access_err");
+  std::string out = " --json " + (dir / "x.json").string() + " --emit-lanes " + (dir / "x.csv").string();
+  struct Case {
+    std::string args, expect;
+  } cases[] = {
+      {"access --tensor \"(64,16:(1,64)\" --partition \"(64,1)\"", "--tensor '(64,16:(1,64)': expected ',' or ')', found ':' at column 7"},
+      {"access --tensor \"(64,16):(1,64)\" --threads \"(16,4):(1,8)\" --values \"(4,1)\"", "is not a bijection"},
+      {"access --tensor \"(64,16):(16,1)\" --threads \"(16,4)\" --values \"(4,1)\" --width 16B", "are not contiguous in memory"},
+      {"access --tensor \"(64,16):(1,64)\" --partition \"(64,1)\" --space texture", "--space 'texture': expected shared or global"},
+      {"access --tensor \"(64,16):(1,64)\" --partition \"(64,1)\" --width 12B", "--width 12B: a lane accesses 1, 2, 4, 8 or 16 bytes"},
+      {"access --tensor \"(64,16):(1,64)\" --partition \"(64,1)\" --swizzle 3,3,1", "CuTe requires |S| >= B"},
+      {"access --lanes /nonexistent.csv --threads-per-cta 32 --width 4B", "cannot read the lane list"},
+      {"access --tensor \"(64,16):(1,64)\"", "a TiledCopy needs --threads and --values"},
+  };
+  for (const auto& c : cases) {
+    auto r = run(c.args + out);
+    EXPECT_EQ(r.code, 2) << c.args << "\n" << r.out;
+    EXPECT_NE(r.out.find(c.expect), std::string::npos) << c.args << "\n" << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+    EXPECT_FALSE(std::filesystem::exists(dir / "x.json"));
+    EXPECT_FALSE(std::filesystem::exists(dir / "x.csv"));
+  }
+}
+
+// The lane lists the GPU replayed are what `gpumemsim access` makes of validate/access/patterns.txt today.
+TEST(CliAccess, CommittedLaneListsAreCurrent) {
+  auto dir = gms::test::temp_dir("access_lanes");
+  std::ifstream patterns(src("validate/access/patterns.txt"));
+  std::string line;
+  int compared = 0;
+  while (std::getline(patterns, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    auto bar = line.find('|');
+    std::string name = line.substr(0, line.find_first_of(" |"));
+    std::string args;  // each token quoted: the layouts hold parentheses
+    std::istringstream tokens(line.substr(bar + 1));
+    for (std::string tok; tokens >> tok;) args += " '" + tok + "'";
+    std::string fresh = (dir / (name + ".csv")).string();
+    // --lanes paths in the file are relative to validate/access.
+    Result r = run_in(src("validate/access"), "access" + args + " --emit-lanes " + fresh);
+    ASSERT_EQ(r.code, 0) << name << "\n" << r.out;
+    std::ifstream a(fresh), b(src("validate/access/lanes/" + name + ".csv"));
+    std::stringstream sa, sb;
+    sa << a.rdbuf();
+    sb << b.rdbuf();
+    EXPECT_EQ(sa.str(), sb.str()) << name << ": run validate/scripts/make_access_lanes.sh";
+    ++compared;
+  }
+  EXPECT_GE(compared, 60);
+}
