@@ -7,7 +7,9 @@ import csv, json, os, sys
 def main():
     run, out = sys.argv[1], sys.argv[2]
     here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "access")
-    manifest = list(csv.DictReader(open(os.path.join(here, "manifest.csv"))))
+    # The manifest of the run itself (device_access.sh saves it): the ncu rows follow its order.
+    saved = os.path.join(run, "access_manifest.csv")
+    manifest = list(csv.DictReader(open(saved if os.path.exists(saved) else os.path.join(here, "manifest.csv"))))
     args = {}
     for line in open(os.path.join(here, "patterns.txt")):
         if line.strip() and not line.startswith("#"):
@@ -18,9 +20,12 @@ def main():
     header, data = rows[0], rows[2:]  # row 1 holds the units
     if len(data) != len(manifest):
         sys.exit(f"merge_access: {len(data)} profiled launches for {len(manifest)} patterns")
-    checks = {l.split()[0]: l.rstrip().endswith("ok") for l in open(os.path.join(run, "access_check.log")) if "check" in l}
+    # The runner prints one check line per pattern, in manifest order.
+    checks = [l.rstrip().endswith("check ok") for l in open(os.path.join(run, "access_check.log")) if " check " in l]
+    if len(checks) != len(manifest):
+        sys.exit(f"merge_access: {len(checks)} check lines for {len(manifest)} patterns")
     records = []
-    for m, r in zip(manifest, data):
+    for m, r, ok in zip(manifest, data, checks):
         row = dict(zip(header, r))
         measured = {}
         for k, v in row.items():
@@ -32,7 +37,7 @@ def main():
         records.append({"name": m["name"], "arguments": args[m["name"]], "space": m["space"], "op": m["op"],
                         "width_bytes": int(m["width_bytes"]), "threads": int(m["threads"]),
                         "ldsm_matrices": int(m["ldsm_matrices"]), "lanes": "validate/access/" + m["lanes_csv"],
-                        "kernel": row.get("Kernel Name", ""), "check": "ok" if checks.get(m["name"]) else "FAILED",
+                        "kernel": row.get("Kernel Name", ""), "check": "ok" if ok else "FAILED",
                         "measured": measured})
     env = open(os.path.join(run, "env.txt")).read().splitlines()
     doc = {"what": "gpumemsim access patterns replayed by validate/runner/access_replay.cu, counted by Nsight Compute",
