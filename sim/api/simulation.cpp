@@ -6,6 +6,7 @@
 #include "config/workload_schema.h"
 #include "workload/gemm_kernel.h"
 #include "workload/gemv_kernel.h"
+#include "workload/tiled_gemm_kernel.h"
 
 namespace gms {
 namespace {
@@ -73,6 +74,7 @@ LoadedConfigs load_configs(const ConfigInputs& in) {
 std::unique_ptr<Kernel> make_kernel(const WorkloadConfig& w, const GpuConfig& gpu) {
   if (w.kind == "gemm") return std::make_unique<GemmKernel>(w.gemm, gpu, w.source_dir);
   if (w.kind == "gemv") return std::make_unique<GemvKernel>(w.gemv, gpu);
+  if (w.kind == "tiled_gemm") return std::make_unique<TiledGemmKernel>(w.tiled, gpu, w.source_dir);
   throw ConfigError("workload kind '" + w.kind + "' has no kernel");
 }
 

@@ -17,6 +17,9 @@ std::string group_of(const std::string& kind, const nlohmann::json& w) {
   if (kind == "gemm")
     return "gemm " + std::to_string(w.value("m", 0)) + "x" + std::to_string(w.value("n", 0)) + "x" +
            std::to_string(w.value("k", 0)) + " (CTA orders)";
+  if (kind == "tiled_gemm")
+    return "tiled_gemm " + std::to_string(w.value("m", 0)) + "x" + std::to_string(w.value("n", 0)) + "x" +
+           std::to_string(w.value("k", 0)) + " (tilings and data paths)";
   return kind + " " + std::to_string(w.value("m", 1)) + "x" + std::to_string(w.value("k", 0)) + "x" +
          std::to_string(w.value("n", 0)) + " (warps x order)";
 }
@@ -86,7 +89,15 @@ const std::vector<std::string>& compared_metrics() {
                                              "lts__t_sectors_op_read.sum",
                                              "lts__t_sectors_op_red.sum",
                                              "sm__warps_active.avg.pct_of_peak_sustained_active",
-                                             "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct"};
+                                             "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct",
+                                             // the SM data path (records that carry them: tiled_gemm)
+                                             "smsp__sass_inst_executed_op_shared_ld.sum",
+                                             "smsp__sass_inst_executed_op_shared_st.sum",
+                                             "smsp__sass_inst_executed_op_ldgsts.sum",
+                                             "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                                             "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+                                             "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+                                             "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct"};
   return m;
 }
 

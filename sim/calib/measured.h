@@ -10,7 +10,7 @@ namespace gms {
 
 struct MeasuredCase {
   std::string name;
-  std::string kind;    // gemm | gemv
+  std::string kind;    // gemm | gemv | tiled_gemm
   std::string group;   // cases that differ only in CTA order or warps/order share a group (for ranks)
   std::string source;  // the file the measurement came from
   std::string workload_file;

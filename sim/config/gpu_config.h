@@ -25,6 +25,8 @@ struct SmConfig {
   double tensor_fp8_flops_per_cycle = 0;
   double tensor_tf32_flops_per_cycle = 0;
   double lsu_bytes_per_cycle = 128;     // L1/LSU data path per SM
+  double shared_bytes_per_cycle = 128;  // shared-memory data path per SM: one 128-byte wavefront a cycle
+  std::uint64_t shared_latency = 30;    // cycles from a shared load's issue (empty pipe) to its data
 };
 
 struct L1Config {

@@ -71,6 +71,12 @@ Schema<GpuConfig> make_schema() {
   p.push_back(quantity_param<G>("sm.lsu_bytes_per_cycle", Q::kBytesPerCycle, "128", 1, 1e6,
                                 "bytes per cycle the L1/LSU data path of one SM moves",
                                 [](G& c) -> auto& { return c.sm.lsu_bytes_per_cycle; }));
+  p.push_back(quantity_param<G>("sm.shared_bytes_per_cycle", Q::kBytesPerCycle, "128", 1, 1e6,
+                                "shared-memory data path per SM: 32 banks x 4 B = one 128-byte wavefront a cycle",
+                                [](G& c) -> auto& { return c.sm.shared_bytes_per_cycle; }));
+  p.push_back(quantity_param<G>("sm.shared_latency", Q::kCycles, "30cycles", 1, 10000,
+                                "shared-memory load latency (issue to data, no conflicts, empty pipe)",
+                                [](G& c) -> auto& { return c.sm.shared_latency; }));
   // --- L1
   p.push_back(quantity_param<G>("l1.size", Q::kBytes, "", 0, kBig, "L1 data cache capacity per SM (0 = none)",
                                 [](G& c) -> auto& { return c.l1.size; }));

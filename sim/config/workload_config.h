@@ -51,12 +51,36 @@ struct GemvConfig {
   bool w_bypass_l1 = false;          // weight loads skip L1 (ld.global.cg)
 };
 
+// Seed 002's CuTe-style SIMT GEMM (fp32 FFMA), every data-path choice explicit: the GMEM -> SMEM copy
+// (TiledCopy thr (BM/vector, T*vector/BM) x val (vector,1), LDG+STS or cp.async), the shared layouts
+// (column padding, swizzle), the thread layout of C (local_partition tC(threads.m, threads.n)), the
+// shared reads (scalar, or 4 contiguous rows per LDS.128: explicit register blocking), stages.
+struct TiledGemmConfig {
+  std::int64_t m = 0, n = 0, k = 0;
+  std::string layout_a = "m_major";  // m_major: A(m,k) at m + k*M (CuTe's "N"); k_major: at k + m*K
+  std::string layout_b = "n_major";  // n_major: B(n,k) at n + k*N (CuTe's "T"); k_major
+  TileShape tile;
+  int threads_m = 8, threads_n = 8;  // tC: thread t owns rows t % threads.m (+ i*threads.m), columns t / threads.m
+  int copy_vector = 1;               // elements per copy instruction: 1 (32-bit) or 4 (128-bit)
+  bool copy_async = false;           // cp.async (LDGSTS) instead of LDG + STS
+  int smem_pad = 0;                  // elements of padding after each shared column
+  std::string smem_swizzle = "none"; // CuTe Swizzle<B,M,S> on shared element offsets
+  std::string mma = "simt";          // simt: fp32 FFMA (tensor-core tiles: kind gemm)
+  int read_vector = 1;               // 1: scalar LDS; 4: LDS.128 of 4 contiguous rows (register blocking)
+  int stages = 1;                    // 1, or 2 = double buffering (needs copy.async)
+  CtaOrderConfig cta_order;
+  std::int64_t cta_limit = 0;
+  int registers_per_thread = 0;      // 0 = estimated; the compiler's number (ptxas -v) is better
+  int other_instructions_per_k_tile = -1;  // per warp: integer/address/loop instructions (-1 = estimated)
+};
+
 struct WorkloadConfig {
-  std::string kind;  // gemm | gemv
+  std::string kind;  // gemm | gemv | tiled_gemm
   std::string name;
   std::string source_dir;  // directory of the workload file, for relative paths
   GemmConfig gemm;
   GemvConfig gemv;
+  TiledGemmConfig tiled;
 };
 
 int dtype_bytes(const std::string& dtype);

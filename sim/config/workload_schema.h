@@ -12,6 +12,10 @@ namespace gms {
 std::vector<std::string> workload_kinds();
 const Schema<WorkloadConfig>& workload_schema(const std::string& kind);
 
+// `kind: tiled_gemm` (sim/config/tiled_gemm_schema.cpp).
+Schema<WorkloadConfig> make_tiled_gemm_schema();
+void validate_tiled_gemm(const Bound<WorkloadConfig>& b, const std::string& file);
+
 // Binds a workload document: reads `kind`, binds that schema, runs the cross-field checks.
 Bound<WorkloadConfig> bind_workload(const ConfigNode& doc, const std::string& file);
 

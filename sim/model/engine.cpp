@@ -23,6 +23,7 @@ struct Engine::Impl {
     bool active = false;
     bool at_barrier = false;
     std::array<Tick, kMaxSlots> slot_ready{};
+    std::uint32_t short_slots = 0;  // bit i: slot i was last filled from shared memory
   };
   struct Cta {
     bool active = false;
@@ -56,6 +57,8 @@ struct Engine::Impl {
   std::vector<SubPart> sps;
   std::vector<int> free_slots;
   std::vector<Tick> sm_first_start, sm_last_end;
+  std::vector<Tick> smem_free;  // per SM: when its shared-memory data path is next free
+  Tick smem_ticks_per_wavefront = 0, smem_latency = 0;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
   std::int64_t next_launch = 0, retired = 0;
   int last_sm = -1;
@@ -90,6 +93,9 @@ struct Engine::Impl {
         sp.views.resize(sp.warps.size());
       }
     free_slots.assign(g.sm.count, occ.ctas_per_sm);
+    smem_free.assign(g.sm.count, 0);
+    smem_ticks_per_wavefront = static_cast<Tick>(kTicksPerCycle * 128.0 / g.sm.shared_bytes_per_cycle + 0.5);
+    smem_latency = cycles_to_ticks(g.sm.shared_latency);
     sm_first_start.assign(g.sm.count, kNever);
     sm_last_end.assign(g.sm.count, 0);
     result.ctas.reserve(static_cast<size_t>(shape.ctas));
@@ -108,7 +114,7 @@ struct Engine::Impl {
       Tick data = w.slot_ready[w.instr.slot];
       if (data > w.ready) {
         account(w, WarpState::kSelected, w.ready);  // the previous instruction's own time
-        account(w, WarpState::kLongScoreboard, data);
+        account(w, (w.short_slots >> w.instr.slot) & 1u ? WarpState::kShortScoreboard : WarpState::kLongScoreboard, data);
         w.ready = data;
       }
       kernel.next(w.cursor, w.instr);
@@ -208,10 +214,32 @@ struct Engine::Impl {
     switch (in.op) {
       case Op::kLoad: {
         Tick done = mem.load(AccessCtx{sm, t, counts}, in.region, in.bypass_l1, in.hint);
+        if (in.async_copy) {  // LDGSTS: the arriving data is written into shared memory
+          result.shared.ldgsts_instructions += in.issue_cycles;
+          done = std::max(done, shared_pipe(sm, t, in.wavefronts));
+        }
         w.slot_ready[in.slot] = std::max(w.slot_ready[in.slot], done);
+        w.short_slots &= ~(1u << in.slot);
         sp.issue_free = w.ready = t + cycles_to_ticks(in.issue_cycles);
         break;
       }
+      case Op::kSharedLoad: {
+        Tick done = shared_pipe(sm, t, in.wavefronts) + smem_latency;
+        w.slot_ready[in.slot] = std::max(w.slot_ready[in.slot], done);
+        w.short_slots |= 1u << in.slot;
+        result.shared.ld_instructions += in.issue_cycles;
+        result.shared.ld_wavefronts += in.wavefronts;
+        result.shared.ld_conflicts += in.conflicts;
+        sp.issue_free = w.ready = t + cycles_to_ticks(in.issue_cycles);
+        break;
+      }
+      case Op::kSharedStore:
+        shared_pipe(sm, t, in.wavefronts);
+        result.shared.st_instructions += in.issue_cycles;
+        result.shared.st_wavefronts += in.wavefronts;
+        result.shared.st_conflicts += in.conflicts;
+        sp.issue_free = w.ready = t + cycles_to_ticks(in.issue_cycles);
+        break;
       case Op::kStore:
         mem.store(AccessCtx{sm, t, counts}, in.region);
         sp.issue_free = w.ready = t + cycles_to_ticks(in.issue_cycles);
@@ -225,8 +253,9 @@ struct Engine::Impl {
         Tick start = std::max(t, sp.pipe_free[p]);
         Tick end = start + static_cast<Tick>(in.flops * pipe_ticks_per_flop[p] + 0.5);
         sp.pipe_free[p] = end;
-        w.ready = end;
-        sp.issue_free = t + kTicksPerCycle;
+        // A block of N instructions holds the sub-partition's issue port N cycles (one a cycle).
+        sp.issue_free = t + cycles_to_ticks(in.issue_cycles);
+        w.ready = std::max(end, sp.issue_free);
         result.flops += in.flops;
         // The block of math issues one warp instruction per cycle at best (FFMA: 2 FLOP a lane;
         // MMA: 4096 FLOP); the rest of its time the warp waits on the busy pipe.
@@ -267,8 +296,18 @@ struct Engine::Impl {
         return;
       case Op::kWait: SIM_ASSERT(false, "wait reached issue; fetch_next resolves waits");
     }
-    if (in.op == Op::kLoad || in.op == Op::kStore || in.op == Op::kReduce) account(w, WarpState::kSelected, w.ready);
+    if (in.op == Op::kLoad || in.op == Op::kStore || in.op == Op::kReduce || in.op == Op::kSharedLoad ||
+        in.op == Op::kSharedStore)
+      account(w, WarpState::kSelected, w.ready);
     fetch_next(w);
+  }
+
+  // Reserves `wavefronts` cycles of the SM's shared-memory data path from t on (in order of issue);
+  // returns when the last one is through.
+  Tick shared_pipe(int sm, Tick t, std::uint32_t wavefronts) {
+    Tick start = std::max(t, smem_free[sm]);
+    smem_free[sm] = start + wavefronts * smem_ticks_per_wavefront;
+    return smem_free[sm];
   }
 
   void step(std::uint32_t index, Tick t) {

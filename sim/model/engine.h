@@ -17,6 +17,14 @@
 
 namespace gms {
 
+// The SM data path's shared-memory side, summed over SMs (Nsight: smsp__sass_inst_executed_op_shared_*,
+// l1tex__data_pipe_lsu_wavefronts_mem_shared_op_*, l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_*).
+struct SharedCounters {
+  std::uint64_t ld_instructions = 0, st_instructions = 0, ldgsts_instructions = 0;
+  std::uint64_t ld_wavefronts = 0, st_wavefronts = 0;
+  std::uint64_t ld_conflicts = 0, st_conflicts = 0;
+};
+
 struct CtaRecord {
   std::int64_t launch_index = 0;
   TileCoord tile;
@@ -34,6 +42,7 @@ struct SimResult {
   std::uint64_t dram_write_bytes = 0;
   std::uint64_t l2_dirty_sectors_at_end = 0;
   std::uint64_t warp_instructions = 0;
+  SharedCounters shared;
   double warp_ticks_resident = 0;  // sum over warps of resident time
   double sm_active_ticks = 0;      // sum over SMs of first-CTA-start .. last-CTA-end
   double flops = 0;

@@ -9,6 +9,7 @@ const char* warp_state_name(WarpState s) {
     case WarpState::kLongScoreboard: return "long_scoreboard";
     case WarpState::kBarrier: return "barrier";
     case WarpState::kMathPipeThrottle: return "math_pipe_throttle";
+    case WarpState::kShortScoreboard: return "short_scoreboard";
     case WarpState::kCount: break;
   }
   return "?";

@@ -12,7 +12,15 @@
 
 namespace gms {
 
-enum class WarpState : int { kSelected, kNotSelected, kLongScoreboard, kBarrier, kMathPipeThrottle, kCount };
+enum class WarpState : int {
+  kSelected,
+  kNotSelected,
+  kLongScoreboard,
+  kBarrier,
+  kMathPipeThrottle,
+  kShortScoreboard,  // waiting for shared-memory (MIO) data
+  kCount
+};
 const char* warp_state_name(WarpState s);  // the Nsight name part, e.g. "long_scoreboard"
 
 class StallAccounting {

@@ -78,6 +78,17 @@ std::string summary_text(const LoadedConfigs& cfg, const RunOutput& run, const s
                   g.order.c_str(), g.reduction.c_str(), r.shape.registers_per_thread);
     os << line;
   }
+  if (w.kind == "tiled_gemm") {
+    const auto& g = w.tiled;
+    std::snprintf(line, sizeof line,
+                  "  tiled_gemm      %lldx%lldx%lld fp32 simt, tile %dx%dx%d, threads %dx%d, copy %d-bit%s, pad %d, "
+                  "swizzle %s, reads %d-bit, %d stage%s, %d registers/thread\n",
+                  static_cast<long long>(g.m), static_cast<long long>(g.n), static_cast<long long>(g.k), g.tile.m,
+                  g.tile.n, g.tile.k, g.threads_m, g.threads_n, 32 * g.copy_vector, g.copy_async ? " cp.async" : "",
+                  g.smem_pad, g.smem_swizzle.c_str(), 32 * g.read_vector, g.stages, g.stages > 1 ? "s" : "",
+                  r.shape.registers_per_thread);
+    os << line;
+  }
   std::snprintf(line, sizeof line,
                 "  grid            %lld CTAs (%lld x %lld tiles), %lld simulated; %d CTAs/SM (limited by %s), %.2f "
                 "waves\n",
@@ -110,6 +121,18 @@ std::string summary_text(const LoadedConfigs& cfg, const RunOutput& run, const s
                 get("smsp__warp_issue_stalled_barrier_per_warp_active.pct"),
                 get("smsp__warp_issue_stalled_not_selected_per_warp_active.pct"));
   os << line;
+  const double lds = get("smsp__sass_inst_executed_op_shared_ld.sum"), sts = get("smsp__sass_inst_executed_op_shared_st.sum");
+  if (lds + sts + get("smsp__sass_inst_executed_op_ldgsts.sum") > 0) {
+    std::snprintf(line, sizeof line,
+                  "  shared memory   LDS %.0f inst, %.0f wavefronts (%.0f conflicts); STS %.0f inst, %.0f wavefronts (%.0f "
+                  "conflicts); LDGSTS %.0f; waiting on it %.1f %%\n",
+                  lds, get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
+                  get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"), sts,
+                  get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
+                  get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"), get("smsp__sass_inst_executed_op_ldgsts.sum"),
+                  get("smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct"));
+    os << line;
+  }
   if (get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") > 0)
     std::snprintf(line, sizeof line, "  L1              hit rate %.2f %%\n", get("l1tex__t_sector_hit_rate.pct"));
   else

@@ -14,6 +14,8 @@ enum class Op : std::uint8_t {
   kStore,    // global store (posted)
   kReduce,   // reduction atomics at L2 (posted: the old value is not returned)
   kCompute,  // `flops` on pipe `unit`; waits for nothing but the pipe
+  kSharedLoad,   // shared-memory reads (LDS/LDSM) into scoreboard slot `slot`: `wavefronts` on the SM's pipe
+  kSharedStore,  // shared-memory writes (STS): `wavefronts` on the SM's pipe, posted
   kWait,     // wait until scoreboard slot `slot` has arrived
   kBarrier,  // CTA-wide barrier
   kExit,
@@ -29,6 +31,10 @@ struct Instr {
   EvictHint hint = EvictHint::kNormal;
   std::uint32_t issue_cycles = 1;  // issue-port cycles (a load group counts its warp instructions)
   double flops = 0;
+  // Shared-memory ops: data-path wavefronts, and those beyond one per lane group (bank conflicts).
+  std::uint32_t wavefronts = 0;
+  std::uint32_t conflicts = 0;
+  bool async_copy = false;  // kLoad: cp.async (LDGSTS), the data lands in shared memory
   Region region;
 };
 

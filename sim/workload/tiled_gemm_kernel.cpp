@@ -1,0 +1,301 @@
+#include "workload/tiled_gemm_kernel.h"
+
+#include <algorithm>
+
+#include "access/bank_model.h"
+#include "common/error.h"
+#include "layout/partition.h"
+
+namespace gms {
+namespace {
+
+constexpr Addr kAlign = 2ull << 20;
+constexpr Addr kHeapBase = 0x7f0000000000ull;
+constexpr int kElem = 4;        // fp32
+constexpr int kCopySlot0 = 0;   // copy slots 0 and 1 (double buffering), shared-read slots 2 and 3
+constexpr int kReadSlot0 = 2;
+Addr align_up(Addr v) { return (v + kAlign - 1) / kAlign * kAlign; }
+
+}  // namespace
+
+int TiledGemmKernel::estimate_registers(const TiledGemmConfig& cfg) {
+  const int threads = cfg.threads_m * cfg.threads_n;
+  const int tm = cfg.tile.m / cfg.threads_m, tn = cfg.tile.n / cfg.threads_n;
+  const int staged = (cfg.tile.m + cfg.tile.n) * cfg.tile.k / threads;  // LDG -> STS staging
+  return std::min(255, tm * tn + tm + tn + (cfg.copy_async ? 0 : staged) + 24);
+}
+
+TiledGemmKernel::TiledGemmKernel(const TiledGemmConfig& cfg, const GpuConfig& gpu, const std::string& base_dir)
+    : cfg_(cfg) {
+  threads_ = cfg.threads_m * cfg.threads_n;
+  warps_ = threads_ / gpu.sm.warp_size;
+  SIM_ASSERT(warps_ * gpu.sm.warp_size == threads_, "threads " << threads_ << " not whole warps");
+  tm_ = cfg.tile.m / cfg.threads_m;
+  tn_ = cfg.tile.n / cfg.threads_n;
+  lda_ = cfg.tile.m + cfg.smem_pad;
+  ldb_ = cfg.tile.n + cfg.smem_pad;
+  k_tiles_ = cfg.k / cfg.tile.k;
+  chunks_ = std::min(cfg.tile.k, 4);
+  while (cfg.tile.k % chunks_) --chunks_;
+  a_base_ = kHeapBase;
+  b_base_ = align_up(a_base_ + static_cast<Addr>(cfg.m * cfg.k * kElem));
+  c_base_ = align_up(b_base_ + static_cast<Addr>(cfg.n * cfg.k * kElem));
+  copy_a_ = static_cast<std::uint32_t>(static_cast<std::int64_t>(cfg.tile.m) * cfg.tile.k / (threads_ * cfg.copy_vector));
+  copy_b_ = static_cast<std::uint32_t>(static_cast<std::int64_t>(cfg.tile.n) * cfg.tile.k / (threads_ * cfg.copy_vector));
+  ffma_per_chunk_ = static_cast<std::uint32_t>(tm_ * tn_ * (cfg.tile.k / chunks_));
+  plan_data_path(gpu);
+
+  if (cfg.other_instructions_per_k_tile >= 0) {
+    other_per_k_tile_ = static_cast<std::uint32_t>(cfg.other_instructions_per_k_tile);
+  } else {
+    // Rough: unrolled SIMT inner loops carry ~8 % integer work per FFMA, each copy instruction
+    // ~5 of address arithmetic (sm_90 SASS of the seed-002 ladder); better: the measured count.
+    const std::uint32_t copies = (copy_a_ + copy_b_) * (cfg.copy_async ? 1 : 2);
+    other_per_k_tile_ = ffma_per_k_tile() * 8 / 100 + 5 * copies + 10;
+  }
+
+  // The K-tile program (see next()): copy, make it visible, then chunks of shared reads + FFMAs,
+  // each chunk's reads issued before the previous chunk's math (the compiler's software pipelining).
+  auto compute = [&](std::vector<Step>& v) {
+    v.push_back({Micro::kRead, 0});
+    for (int c = 0; c < chunks_; ++c) {
+      if (c + 1 < chunks_) v.push_back({Micro::kRead, c + 1});
+      v.push_back({Micro::kWaitRead, c});
+      v.push_back({Micro::kMath, c});
+    }
+  };
+  if (cfg.stages == 2) {
+    prologue_ = {{Micro::kCopyA}, {Micro::kCopyB}};
+    body_ = {{Micro::kCopyA}, {Micro::kCopyB}, {Micro::kWaitCopy}, {Micro::kBarrier}};
+  } else if (cfg.copy_async) {
+    body_ = {{Micro::kCopyA}, {Micro::kCopyB}, {Micro::kWaitCopy}, {Micro::kBarrier}};
+  } else {
+    body_ = {{Micro::kCopyA}, {Micro::kCopyB}, {Micro::kWaitCopy}, {Micro::kStore}, {Micro::kBarrier}};
+  }
+  compute(body_);
+  body_.push_back({Micro::kBarrier});
+
+  shape_.tiles_m = cfg.m / cfg.tile.m;
+  shape_.tiles_n = cfg.n / cfg.tile.n;
+  order_ = make_cta_order(cfg.cta_order, shape_.tiles_m, shape_.tiles_n, base_dir);
+  shape_.grid_ctas = order_->size();
+  shape_.ctas = cfg.cta_limit > 0 ? std::min(cfg.cta_limit, shape_.grid_ctas) : shape_.grid_ctas;
+  shape_.warps_per_cta = warps_;
+  shape_.math_dtype = "fp32";
+  shape_.registers_per_thread = cfg.registers_per_thread > 0 ? cfg.registers_per_thread : estimate_registers(cfg);
+  shape_.shared_mem_per_cta = static_cast<std::int64_t>(cfg.stages) * cfg.tile.k * (lda_ + ldb_) * kElem;
+}
+
+// Runs the access analyser over one K tile: the copy's shared stores and every thread's shared
+// reads, per warp.
+void TiledGemmKernel::plan_data_path(const GpuConfig& gpu) {
+  BankGeometry geo;
+  geo.warp_size = static_cast<std::uint32_t>(gpu.sm.warp_size);
+  const Swizzle swz = parse_swizzle(cfg_.smem_swizzle, "smem.swizzle");
+  plans_.assign(static_cast<size_t>(warps_), WarpPlan{});
+  // GMEM -> SMEM: TiledCopy thr (extent/vector, threads*vector/extent) x val (vector, 1).
+  auto store_pattern = [&](int extent, int ld) {
+    const int v = cfg_.copy_vector;
+    Layout tensor(IntTuple::tuple({IntTuple::integer(extent), IntTuple::integer(cfg_.tile.k)}),
+                  IntTuple::tuple({IntTuple::integer(1), IntTuple::integer(ld)}));
+    Layout thr = Layout::column_major(IntTuple::tuple({IntTuple::integer(extent / v), IntTuple::integer(threads_ * v / extent)}));
+    Layout val = Layout::column_major(IntTuple::tuple({IntTuple::integer(v), IntTuple::integer(1)}));
+    CopyShape cs{kElem, static_cast<std::uint32_t>(kElem * v), swz, 0};
+    return pattern_from_partition(tiled_copy_partition(tensor, thr, val), cs, MemSpace::kShared, AccessOp::kStore);
+  };
+  for (const AccessPattern& p : {store_pattern(cfg_.tile.m, lda_), store_pattern(cfg_.tile.n, ldb_)})
+    for (const auto& r : analyse_access(p, geo).instructions) {
+      plans_[r.warp].store_wavefronts += r.wavefronts;
+      plans_[r.warp].store_conflicts += r.bank_conflicts();
+    }
+  // Shared reads: thread t reads rows of A by t % threads.m and columns of B by t / threads.m.
+  const int rv = cfg_.read_vector;
+  auto read_pattern = [&](int per_thread, int ld, int lanes_along, bool by_row) {
+    AccessPattern p;
+    p.space = MemSpace::kShared;
+    p.op = AccessOp::kLoad;
+    p.width_bytes = static_cast<std::uint32_t>(kElem * rv);
+    p.threads = static_cast<std::uint32_t>(threads_);
+    for (int k = 0; k < cfg_.tile.k; ++k)
+      for (int i = 0; i < per_thread / rv; ++i) {
+        std::vector<std::int64_t> row(static_cast<size_t>(threads_));
+        for (int t = 0; t < threads_; ++t) {
+          int q = by_row ? t % cfg_.threads_m : t / cfg_.threads_m;
+          int e = rv == 1 ? q + i * lanes_along : 4 * q + i * 4 * lanes_along;
+          row[static_cast<size_t>(t)] = swz(e + static_cast<std::int64_t>(k) * ld) * kElem;
+        }
+        p.byte_offsets.push_back(std::move(row));
+      }
+    return p;
+  };
+  const int per_k_a = tm_ / rv, per_k_b = tn_ / rv;
+  const int k_per_chunk = cfg_.tile.k / chunks_;
+  for (auto& pl : plans_) {
+    pl.chunk_reads.assign(static_cast<size_t>(chunks_), 0);
+    pl.chunk_wavefronts.assign(static_cast<size_t>(chunks_), 0);
+    pl.chunk_conflicts.assign(static_cast<size_t>(chunks_), 0);
+  }
+  for (auto [p, per_k] : {std::pair{read_pattern(tm_, lda_, cfg_.threads_m, true), per_k_a},
+                          std::pair{read_pattern(tn_, ldb_, cfg_.threads_n, false), per_k_b}}) {
+    check_pattern(p);
+    for (const auto& r : analyse_access(p, geo).instructions) {
+      auto chunk = static_cast<size_t>(static_cast<int>(r.instruction) / per_k / k_per_chunk);
+      WarpPlan& pl = plans_[r.warp];
+      pl.chunk_reads[chunk] += 1;
+      pl.chunk_wavefronts[chunk] += r.wavefronts;
+      pl.chunk_conflicts[chunk] += r.bank_conflicts();
+      pl.read_instructions += 1;
+      pl.read_wavefronts += r.wavefronts;
+      pl.read_conflicts += r.bank_conflicts();
+    }
+  }
+  for (auto& pl : plans_) pl.copy_instructions = copy_a_ + copy_b_;
+}
+
+double TiledGemmKernel::compulsory_bytes() const {
+  return static_cast<double>(cfg_.m * cfg_.k + cfg_.n * cfg_.k + cfg_.m * cfg_.n) * kElem;
+}
+
+double TiledGemmKernel::flops() const { return 2.0 * cfg_.m * cfg_.n * cfg_.k; }
+
+Region TiledGemmKernel::warp_share(Region whole, int warp) const {
+  auto r0 = static_cast<std::uint32_t>(static_cast<std::uint64_t>(whole.rows) * warp / warps_);
+  auto r1 = static_cast<std::uint32_t>(static_cast<std::uint64_t>(whole.rows) * (warp + 1) / warps_);
+  whole.base += r0 * whole.stride;
+  whole.rows = r1 - r0;
+  return whole;
+}
+
+Region TiledGemmKernel::a_tile(const WarpCursor& c, std::int64_t kt) const {
+  const std::int64_t m0 = c.tile_m * cfg_.tile.m, k0 = kt * cfg_.tile.k;
+  if (cfg_.layout_a == "m_major")
+    return warp_share({a_base_ + static_cast<Addr>((k0 * cfg_.m + m0) * kElem), static_cast<std::uint32_t>(cfg_.tile.k),
+                       static_cast<std::uint32_t>(cfg_.tile.m * kElem), static_cast<std::uint64_t>(cfg_.m * kElem)},
+                      c.warp);
+  return warp_share({a_base_ + static_cast<Addr>((m0 * cfg_.k + k0) * kElem), static_cast<std::uint32_t>(cfg_.tile.m),
+                     static_cast<std::uint32_t>(cfg_.tile.k * kElem), static_cast<std::uint64_t>(cfg_.k * kElem)},
+                    c.warp);
+}
+
+Region TiledGemmKernel::b_tile(const WarpCursor& c, std::int64_t kt) const {
+  const std::int64_t n0 = c.tile_n * cfg_.tile.n, k0 = kt * cfg_.tile.k;
+  if (cfg_.layout_b == "n_major")
+    return warp_share({b_base_ + static_cast<Addr>((k0 * cfg_.n + n0) * kElem), static_cast<std::uint32_t>(cfg_.tile.k),
+                       static_cast<std::uint32_t>(cfg_.tile.n * kElem), static_cast<std::uint64_t>(cfg_.n * kElem)},
+                      c.warp);
+  return warp_share({b_base_ + static_cast<Addr>((n0 * cfg_.k + k0) * kElem), static_cast<std::uint32_t>(cfg_.tile.n),
+                     static_cast<std::uint32_t>(cfg_.tile.k * kElem), static_cast<std::uint64_t>(cfg_.k * kElem)},
+                    c.warp);
+}
+
+void TiledGemmKernel::start_warp(WarpCursor& c, std::int64_t launch_index, int warp) const {
+  TileCoord t = order_->tile(launch_index);
+  c = WarpCursor{};
+  c.cta = launch_index;
+  c.tile_m = t.m;
+  c.tile_n = t.n;
+  c.warp = warp;
+  c.phase = prologue_.empty() ? 1 : 0;
+}
+
+bool TiledGemmKernel::emit(const WarpCursor& c, const Step& s, std::int64_t kt, Instr& out) const {
+  const WarpPlan& pl = plans_[static_cast<size_t>(c.warp)];
+  const bool prefetching = cfg_.stages == 2 && c.phase == 1;  // the body copies tile kt + 1
+  const std::int64_t copy_kt = prefetching ? kt + 1 : kt;
+  out = Instr{};
+  switch (s.op) {
+    case Micro::kCopyA:
+    case Micro::kCopyB: {
+      if (copy_kt >= k_tiles_) return false;
+      const bool a = s.op == Micro::kCopyA;
+      out.op = Op::kLoad;
+      out.region = a ? a_tile(c, copy_kt) : b_tile(c, copy_kt);
+      if (out.region.rows == 0) return false;
+      out.slot = static_cast<std::uint8_t>(kCopySlot0 + (cfg_.stages == 2 ? copy_kt % 2 : 0));
+      out.issue_cycles = a ? copy_a_ : copy_b_;
+      out.bypass_l1 = cfg_.copy_async;  // cp.async.cg skips L1; plain LDG caches
+      out.async_copy = cfg_.copy_async;
+      if (cfg_.copy_async) {  // the shared-memory side of LDGSTS, split between A and B
+        std::uint32_t share = a ? copy_a_ : copy_b_;
+        out.wavefronts = pl.store_wavefronts * share / (copy_a_ + copy_b_);
+      }
+      return true;
+    }
+    case Micro::kWaitCopy:
+      out.op = Op::kWait;
+      out.slot = static_cast<std::uint8_t>(kCopySlot0 + (cfg_.stages == 2 ? kt % 2 : 0));
+      return true;
+    case Micro::kStore:
+      out.op = Op::kSharedStore;
+      out.issue_cycles = copy_a_ + copy_b_;
+      out.wavefronts = pl.store_wavefronts;
+      out.conflicts = pl.store_conflicts;
+      return true;
+    case Micro::kBarrier: out.op = Op::kBarrier; return true;
+    case Micro::kRead:
+      out.op = Op::kSharedLoad;
+      out.slot = static_cast<std::uint8_t>(kReadSlot0 + s.chunk % 2);
+      out.issue_cycles = pl.chunk_reads[static_cast<size_t>(s.chunk)];
+      out.wavefronts = pl.chunk_wavefronts[static_cast<size_t>(s.chunk)];
+      out.conflicts = pl.chunk_conflicts[static_cast<size_t>(s.chunk)];
+      return true;
+    case Micro::kWaitRead:
+      out.op = Op::kWait;
+      out.slot = static_cast<std::uint8_t>(kReadSlot0 + s.chunk % 2);
+      return true;
+    case Micro::kMath: {
+      out.op = Op::kCompute;
+      out.pipe = Pipe::kFma;
+      out.flops = 2.0 * ffma_per_chunk_ * 32;
+      const std::uint32_t other = other_per_k_tile_ / chunks_ + (s.chunk < static_cast<int>(other_per_k_tile_ % chunks_));
+      out.issue_cycles = ffma_per_chunk_ + other;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Phases: 0 prologue (stages 2: copy tile 0), 1 K tiles, 2 epilogue (C stores), 3 exit.
+void TiledGemmKernel::next(WarpCursor& c, Instr& out) const {
+  while (true) {
+    if (c.phase == 0) {
+      if (c.sub >= static_cast<int>(prologue_.size())) {
+        c.phase = 1;
+        c.sub = 0;
+        continue;
+      }
+      const Step& s = prologue_[static_cast<size_t>(c.sub++)];
+      if (emit(c, s, 0, out)) return;
+      continue;
+    }
+    if (c.phase == 1) {
+      if (c.step >= k_tiles_) {
+        c.phase = 2;
+        continue;
+      }
+      const Step& s = body_[static_cast<size_t>(c.sub)];
+      const std::int64_t kt = c.step;
+      if (++c.sub == static_cast<int>(body_.size())) {
+        c.sub = 0;
+        ++c.step;
+      }
+      if (emit(c, s, kt, out)) return;
+      continue;
+    }
+    out = Instr{};
+    if (c.phase == 2) {
+      const std::int64_t m0 = c.tile_m * cfg_.tile.m, n0 = c.tile_n * cfg_.tile.n;
+      out.op = Op::kStore;
+      out.region = warp_share({c_base_ + static_cast<Addr>((n0 * cfg_.m + m0) * kElem), static_cast<std::uint32_t>(cfg_.tile.n),
+                               static_cast<std::uint32_t>(cfg_.tile.m * kElem), static_cast<std::uint64_t>(cfg_.m * kElem)},
+                              c.warp);
+      out.issue_cycles = static_cast<std::uint32_t>(tm_ * tn_);
+      c.phase = 3;
+      if (out.region.rows > 0) return;
+    }
+    out.op = Op::kExit;
+    return;
+  }
+}
+
+}  // namespace gms
