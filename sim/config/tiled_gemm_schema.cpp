@@ -41,6 +41,10 @@ Schema<WorkloadConfig> make_tiled_gemm_schema() {
   p.push_back(quantity_param<W>("copy.vector", Q::kInteger, "1", 1, 4,
                                 "elements one thread copies GMEM -> SMEM per instruction: 1 (32-bit) or 4 (128-bit TiledCopy)",
                                 [](W& c) -> auto& { return c.tiled.copy_vector; }));
+  p.push_back(quantity_param<W>("copy.batch", Q::kInteger, "0", 0, 1024,
+                                "LDG + STS copies: loads per thread in flight before their stores, as the compiler "
+                                "emitted them (nvcc unrolls the copy loop by 4: LDG x4, STS x4); 0 = all loads first",
+                                [](W& c) -> auto& { return c.tiled.copy_batch; }));
   p.push_back(bool_param<W>("copy.async", false, "copy with cp.async (LDGSTS) instead of LDG + STS",
                             [](W& c) -> auto& { return c.tiled.copy_async; }));
   p.push_back(quantity_param<W>("smem.pad", Q::kInteger, "0", 0, 64, "elements of padding after each shared column",

@@ -63,6 +63,7 @@ struct TiledGemmConfig {
   int threads_m = 8, threads_n = 8;  // tC: thread t owns rows t % threads.m (+ i*threads.m), columns t / threads.m
   int copy_vector = 1;               // elements per copy instruction: 1 (32-bit) or 4 (128-bit)
   bool copy_async = false;           // cp.async (LDGSTS) instead of LDG + STS
+  int copy_batch = 0;                // LDG + STS: loads a thread has in flight before their stores (0 = all)
   int smem_pad = 0;                  // elements of padding after each shared column
   std::string smem_swizzle = "none"; // CuTe Swizzle<B,M,S> on shared element offsets
   std::string mma = "simt";          // simt: fp32 FFMA (tensor-core tiles: kind gemm)

@@ -69,8 +69,20 @@ TiledGemmKernel::TiledGemmKernel(const TiledGemmConfig& cfg, const GpuConfig& gp
     body_ = {{Micro::kCopyA}, {Micro::kCopyB}, {Micro::kWaitCopy}, {Micro::kBarrier}};
   } else if (cfg.copy_async) {
     body_ = {{Micro::kCopyA}, {Micro::kCopyB}, {Micro::kWaitCopy}, {Micro::kBarrier}};
-  } else {
-    body_ = {{Micro::kCopyA}, {Micro::kCopyB}, {Micro::kWaitCopy}, {Micro::kStore}, {Micro::kBarrier}};
+  } else {  // LDG + STS, per operand in batches of `copy.batch` loads, each waited for before its stores
+    for (bool b : {false, true}) {
+      const std::uint32_t total = b ? copy_b_ : copy_a_;
+      auto& starts = batch_starts_[b ? 1 : 0];
+      starts = {0};
+      for (std::uint32_t n : copy_batches(total, cfg.copy_batch > 0 ? static_cast<std::uint32_t>(cfg.copy_batch) : total))
+        starts.push_back(starts.back() + n);
+      for (int k = 0; k + 1 < static_cast<int>(starts.size()); ++k) {
+        body_.push_back({b ? Micro::kCopyB : Micro::kCopyA, k, b});
+        body_.push_back({Micro::kWaitCopy, k, b});
+        body_.push_back({Micro::kStore, k, b});
+      }
+    }
+    body_.push_back({Micro::kBarrier});
   }
   compute(body_);
   body_.push_back({Micro::kBarrier});
@@ -103,11 +115,18 @@ void TiledGemmKernel::plan_data_path(const GpuConfig& gpu) {
     CopyShape cs{kElem, static_cast<std::uint32_t>(kElem * v), swz, 0};
     return pattern_from_partition(tiled_copy_partition(tensor, thr, val), cs, MemSpace::kShared, AccessOp::kStore);
   };
-  for (const AccessPattern& p : {store_pattern(cfg_.tile.m, lda_), store_pattern(cfg_.tile.n, ldb_)})
+  bool first = true;
+  for (const AccessPattern& p : {store_pattern(cfg_.tile.m, lda_), store_pattern(cfg_.tile.n, ldb_)}) {
     for (const auto& r : analyse_access(p, geo).instructions) {
       plans_[r.warp].store_wavefronts += r.wavefronts;
       plans_[r.warp].store_conflicts += r.bank_conflicts();
+      if (first) {
+        plans_[r.warp].store_wavefronts_a += r.wavefronts;
+        plans_[r.warp].store_conflicts_a += r.bank_conflicts();
+      }
     }
+    first = false;
+  }
   // Shared reads: thread t reads rows of A by t % threads.m and columns of B by t / threads.m.
   const int rv = cfg_.read_vector;
   auto read_pattern = [&](int per_thread, int ld, int lanes_along, bool by_row) {
@@ -150,6 +169,17 @@ void TiledGemmKernel::plan_data_path(const GpuConfig& gpu) {
     }
   }
   for (auto& pl : plans_) pl.copy_instructions = copy_a_ + copy_b_;
+}
+
+std::vector<std::uint32_t> TiledGemmKernel::copy_batches(std::uint32_t total, std::uint32_t unroll) {
+  std::vector<std::uint32_t> out;
+  if (total == 0) return out;
+  unroll = std::max<std::uint32_t>(1, unroll);
+  const std::uint32_t rest = total % unroll;
+  if (rest > 0) out.push_back(1);
+  if (rest > 1) out.push_back(rest - 1);
+  for (std::uint32_t k = 0; k < total / unroll; ++k) out.push_back(unroll);
+  return out;
 }
 
 double TiledGemmKernel::compulsory_bytes() const {
@@ -208,11 +238,22 @@ bool TiledGemmKernel::emit(const WarpCursor& c, const Step& s, std::int64_t kt, 
     case Micro::kCopyB: {
       if (copy_kt >= k_tiles_) return false;
       const bool a = s.op == Micro::kCopyA;
+      const std::uint32_t total = a ? copy_a_ : copy_b_;
+      std::uint32_t first = 0, count = total;
+      const auto& starts = batch_starts_[a ? 0 : 1];
       out.op = Op::kLoad;
       out.region = a ? a_tile(c, copy_kt) : b_tile(c, copy_kt);
-      if (out.region.rows == 0) return false;
+      if (!cfg_.copy_async) {  // this batch's share of the warp's rows
+        first = starts[static_cast<size_t>(s.chunk)];
+        count = starts[static_cast<size_t>(s.chunk) + 1] - first;
+        const std::uint32_t rows = out.region.rows;
+        const std::uint32_t r0 = rows * first / total, r1 = rows * (first + count) / total;
+        out.region.base += r0 * out.region.stride;
+        out.region.rows = r1 - r0;
+      }
+      if (out.region.rows == 0 || count == 0) return false;
       out.slot = static_cast<std::uint8_t>(kCopySlot0 + (cfg_.stages == 2 ? copy_kt % 2 : 0));
-      out.issue_cycles = a ? copy_a_ : copy_b_;
+      out.issue_cycles = count;
       out.bypass_l1 = cfg_.copy_async;  // cp.async.cg skips L1; plain LDG caches
       out.async_copy = cfg_.copy_async;
       if (cfg_.copy_async) {  // the shared-memory side of LDGSTS, split between A and B
@@ -225,12 +266,19 @@ bool TiledGemmKernel::emit(const WarpCursor& c, const Step& s, std::int64_t kt, 
       out.op = Op::kWait;
       out.slot = static_cast<std::uint8_t>(kCopySlot0 + (cfg_.stages == 2 ? kt % 2 : 0));
       return true;
-    case Micro::kStore:
+    case Micro::kStore: {
+      const std::uint32_t total = s.b ? copy_b_ : copy_a_;
+      const auto& starts = batch_starts_[s.b ? 1 : 0];
+      const std::uint32_t first = starts[static_cast<size_t>(s.chunk)];
+      const std::uint32_t count = starts[static_cast<size_t>(s.chunk) + 1] - first;
+      const std::uint32_t wf = s.b ? pl.store_wavefronts - pl.store_wavefronts_a : pl.store_wavefronts_a;
+      const std::uint32_t cf = s.b ? pl.store_conflicts - pl.store_conflicts_a : pl.store_conflicts_a;
       out.op = Op::kSharedStore;
-      out.issue_cycles = copy_a_ + copy_b_;
-      out.wavefronts = pl.store_wavefronts;
-      out.conflicts = pl.store_conflicts;
-      return true;
+      out.issue_cycles = count;
+      out.wavefronts = wf * (first + count) / total - wf * first / total;
+      out.conflicts = cf * (first + count) / total - cf * first / total;
+      return count > 0;
+    }
     case Micro::kBarrier: out.op = Op::kBarrier; return true;
     case Micro::kRead:
       out.op = Op::kSharedLoad;

@@ -19,7 +19,8 @@ class TiledGemmKernel final : public Kernel {
   // Per warp and K tile: what the data path sees (wavefronts include bank conflicts).
   struct WarpPlan {
     std::uint32_t copy_instructions = 0;       // LDG (or LDGSTS) warp instructions, A + B
-    std::uint32_t store_wavefronts = 0, store_conflicts = 0;  // STS (or LDGSTS's shared side)
+    std::uint32_t store_wavefronts = 0, store_conflicts = 0;  // STS (or LDGSTS's shared side), A + B
+    std::uint32_t store_wavefronts_a = 0, store_conflicts_a = 0;  // of them, the A tile's
     std::uint32_t read_instructions = 0;       // LDS over the K tile
     std::uint32_t read_wavefronts = 0, read_conflicts = 0;
     std::vector<std::uint32_t> chunk_reads, chunk_wavefronts, chunk_conflicts;  // per compute chunk
@@ -40,12 +41,16 @@ class TiledGemmKernel final : public Kernel {
   std::uint32_t ffma_per_k_tile() const { return ffma_per_chunk_ * static_cast<std::uint32_t>(chunks_); }
   std::uint32_t other_per_k_tile() const { return other_per_k_tile_; }
   static int estimate_registers(const TiledGemmConfig& cfg);
+  // How nvcc runs a copy loop of `total` iterations unrolled by `unroll`: the total % unroll
+  // remainder first (one iteration, then the rest), then groups of `unroll` (SASS of the ladder).
+  static std::vector<std::uint32_t> copy_batches(std::uint32_t total, std::uint32_t unroll);
 
  private:
   enum class Micro : std::uint8_t { kCopyA, kCopyB, kWaitCopy, kStore, kBarrier, kRead, kWaitRead, kMath };
   struct Step {
     Micro op;
-    int chunk = 0;
+    int chunk = 0;  // compute chunk, or copy batch
+    bool b = false; // copy steps: operand B (else A)
   };
   Region a_tile(const WarpCursor& c, std::int64_t kt) const;
   Region b_tile(const WarpCursor& c, std::int64_t kt) const;
@@ -59,6 +64,8 @@ class TiledGemmKernel final : public Kernel {
   std::int64_t k_tiles_ = 0;
   Addr a_base_ = 0, b_base_ = 0, c_base_ = 0;
   std::uint32_t ffma_per_chunk_ = 0, other_per_k_tile_ = 0, copy_a_ = 0, copy_b_ = 0;
+  // LDG + STS: per operand, the first copy instruction of each batch, and one past the last.
+  std::vector<std::uint32_t> batch_starts_[2];
   std::vector<WarpPlan> plans_;
   std::vector<Step> prologue_, body_;
   LaunchShape shape_;

@@ -2,7 +2,8 @@
 """Turns one device_ladder.sh run into validate records (one JSON per rung) that `gpumemsim compare`
 replays: the workload in the simulator's schema (kind tiled_gemm), the event-timed measurement, and
 the Nsight counters of the profiled run. Two workload inputs come from the compiler, not from time:
-registers per thread (launch__registers_per_thread) and the per-warp, per-K-tile count of
+registers per thread (launch__registers_per_thread), the copy loop's batching (LDG x4 then STS x4 in
+the SASS: copy.batch 4) and the per-warp, per-K-tile count of
 instructions that are neither FFMA nor memory (smsp__inst_executed minus the FFMAs the math needs and
 the memory instructions ncu counted).
 Usage: merge_ladder.py RUN_DIR OUT_DIR"""
@@ -41,7 +42,8 @@ def main():
         other = (c["smsp__inst_executed.sum"] - ffma - memory - stores) / (warps_total * k_tiles)
         workload = {"kind": "tiled_gemm", "name": "seed002_" + m["rung"], "m": n, "n": n, "k": n,
                     "tile": {"m": bm, "n": bn, "k": bk}, "threads": {"m": tcm, "n": tcn},
-                    "copy": {"vector": m["copy_vec"], "async": bool(m["async"])},
+                    # nvcc emits each synchronous copy loop unrolled by 4 (LDG x4, then STS x4): ladder_sass_order.txt
+                    "copy": {"vector": m["copy_vec"], "async": bool(m["async"]), **({} if m["async"] else {"batch": 4})},
                     "smem": {"pad": m["pad"], "swizzle": "none"}, "read_vector": m["read_vec"], "stages": m["stages"],
                     "registers_per_thread": int(c["launch__registers_per_thread"]),
                     "other_instructions_per_k_tile": int(round(other))}

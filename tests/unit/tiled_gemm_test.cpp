@@ -1,0 +1,162 @@
+// kind: tiled_gemm (seed 002) and the SM data path of the engine: the shared-memory pipe, its
+// wavefronts from the access analyser, short-scoreboard waits, and the committed silicon counts.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "api/simulation.h"
+#include "common/error.h"
+#include "model/engine.h"
+#include "stats/metrics.h"
+#include "test_util.h"
+#include "workload/tiled_gemm_kernel.h"
+
+namespace gms {
+namespace {
+
+LoadedConfigs rung(std::vector<std::string> sets = {}, const std::string& gpu = "h100") {
+  return load_configs(ConfigInputs{test::source_path("configs/gpus/" + gpu + ".yaml"),
+                                   test::source_path("configs/workloads/seed002/r0-naive.yaml"), std::move(sets)});
+}
+
+double metric(const LoadedConfigs& cfg, const RunOutput& run, const std::string& name) {
+  auto m = compute_metrics(run.result, cfg.gpu.value, *run.kernel);
+  const Metric* x = find_metric(m, name);
+  EXPECT_NE(x, nullptr) << name;
+  return x ? x->value : -1;
+}
+
+TEST(TiledGemm, NaivePlanMatchesTheSeedsPartitions) {
+  auto cfg = rung();
+  TiledGemmKernel k(cfg.workload.value.tiled, cfg.gpu.value, "");
+  for (int w = 0; w < 2; ++w) {
+    const auto& p = k.plan(w);
+    EXPECT_EQ(p.copy_instructions, 32u);       // tA (64,1): 16 scalar copies of A and 16 of B per thread
+    EXPECT_EQ(p.store_wavefronts, 32u);        // one column of 32 consecutive words per STS
+    EXPECT_EQ(p.read_instructions, 16u * 16);  // BK x (8 rows of A + 8 columns of B)
+    EXPECT_EQ(p.read_wavefronts, 256u);        // tCsA and tCsB are broadcasts: no bank conflict
+    EXPECT_EQ(p.read_conflicts, 0u);
+  }
+  EXPECT_EQ(k.ffma_per_k_tile(), 64u * 16);
+  EXPECT_EQ(k.shape().shared_mem_per_cta, 16 * (64 + 64) * 4);
+}
+
+// The plan times the grid must give the shared-memory counts Nsight measured on silicon for every
+// rung of the ladder: instructions exactly, wavefronts within the few concurrent-warp conflicts
+// silicon adds (< 1 %).
+TEST(TiledGemm, LadderCountsEqualSilicon) {
+  int checked = 0;
+  for (const auto& e : std::filesystem::directory_iterator(test::source_path("validate/results/h100/seed002"))) {
+    if (e.path().extension() != ".json") continue;
+    auto rec = nlohmann::json::parse(std::ifstream(e.path()));
+    std::string yaml = (std::filesystem::temp_directory_path() / "gpumemsim_rung.yaml").string();
+    std::ofstream(yaml) << rec["workload"].dump();
+    auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"), yaml, {}});
+    const auto& t = cfg.workload.value.tiled;
+    TiledGemmKernel k(t, cfg.gpu.value, "");
+    const double ctas = static_cast<double>(t.m / t.tile.m) * (t.n / t.tile.n), ktiles = static_cast<double>(t.k / t.tile.k);
+    double lds = 0, lds_wf = 0, sts = 0;
+    for (int w = 0; w < k.shape().warps_per_cta; ++w) {
+      lds += k.plan(w).read_instructions;
+      lds_wf += k.plan(w).read_wavefronts;
+      sts += k.plan(w).copy_instructions;
+    }
+    const auto& c = rec["ncu"]["counters"];
+    const std::string name = rec["case"];
+    EXPECT_EQ(lds * ctas * ktiles, c["smsp__sass_inst_executed_op_shared_ld.sum"].get<double>()) << name;
+    const char* copy = t.copy_async ? "smsp__sass_inst_executed_op_ldgsts.sum" : "smsp__sass_inst_executed_op_shared_st.sum";
+    EXPECT_EQ(sts * ctas * ktiles, c[copy].get<double>()) << name;
+    EXPECT_NEAR(lds_wf * ctas * ktiles, c["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"].get<double>(),
+                0.01 * lds_wf * ctas * ktiles)
+        << name;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 9);
+}
+
+TEST(TiledGemm, BadConfigurationsNameTheKey) {
+  auto expect_error = [](std::vector<std::string> sets, const std::string& want) {
+    try {
+      rung(std::move(sets));
+      ADD_FAILURE() << "no error for " << want;
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    }
+  };
+  expect_error({"workload.stages=2"}, "workload key 'stages': double buffering here uses cp.async");
+  expect_error({"workload.copy.async=true"}, "cp.async moves 16 bytes");
+  expect_error({"workload.threads.m=5"}, "workload key 'threads.n'");
+  expect_error({"workload.read_vector=4", "workload.threads.m=32", "workload.threads.n=2"}, "groups of 4");
+  expect_error({"workload.smem.swizzle=3,3,1"}, "CuTe requires |S| >= B");
+  expect_error({"workload.tile.k=24"}, "workload key 'tile.k': must divide k");
+}
+
+// A warp that only reads shared memory: the pipe serves one wavefront a cycle, so 32-way conflicts
+// take ~32x the data-path time of conflict-free reads, and the warp waits on the short scoreboard.
+class SharedOnlyKernel final : public Kernel {
+ public:
+  explicit SharedOnlyKernel(std::uint32_t wavefronts) : wavefronts_(wavefronts) {}
+  std::string name() const override { return "shared_only"; }
+  LaunchShape shape() const override {
+    LaunchShape s;
+    s.ctas = s.grid_ctas = 1;
+    s.warps_per_cta = 1;
+    s.registers_per_thread = 32;
+    s.tiles_m = s.tiles_n = 1;
+    return s;
+  }
+  TileCoord tile_of(std::int64_t) const override { return {}; }
+  void start_warp(WarpCursor& c, std::int64_t, int) const override { c = WarpCursor{}; }
+  void next(WarpCursor& c, Instr& out) const override {
+    out = Instr{};
+    if (c.step < 100) {
+      out.op = c.sub == 0 ? Op::kSharedLoad : Op::kWait;
+      out.slot = 1;
+      out.wavefronts = wavefronts_;
+      out.conflicts = wavefronts_ - 1;
+      if (++c.sub == 2) {
+        c.sub = 0;
+        ++c.step;
+      }
+      return;
+    }
+    out.op = Op::kExit;
+  }
+  double compulsory_bytes() const override { return 0; }
+  double flops() const override { return 0; }
+
+ private:
+  std::uint32_t wavefronts_;
+};
+
+TEST(Engine, SharedPipeServesOneWavefrontACycleAndWaitsAreShortScoreboard) {
+  auto cfg = rung();
+  const GpuConfig& gpu = cfg.gpu.value;
+  SharedOnlyKernel free_k(1), conflicted_k(32);
+  SimResult a = Engine(gpu, free_k).run(), b = Engine(gpu, conflicted_k).run();
+  const double latency = static_cast<double>(gpu.sm.shared_latency);
+  // 100 dependent reads: each costs its wavefronts plus the latency.
+  EXPECT_NEAR(ticks_to_cycles(a.end), 100 * (1 + latency + 1), 100 * 2.0);
+  EXPECT_NEAR(ticks_to_cycles(b.end), 100 * (32 + latency + 1), 100 * 2.0);
+  EXPECT_EQ(b.shared.ld_wavefronts, 3200u);
+  EXPECT_EQ(b.shared.ld_conflicts, 3100u);
+  EXPECT_GT(b.stalls.pct(WarpState::kShortScoreboard), 90.0);
+  EXPECT_EQ(b.stalls.pct(WarpState::kLongScoreboard), 0.0);
+}
+
+TEST(TiledGemm, PaddingThatRemovesNoConflictChangesNothingAndSameInputsRepeat) {
+  auto base = rung({"workload.cta_limit=264", "workload.k=512", "workload.copy.vector=4", "workload.copy.async=true",
+                    "workload.stages=2"});
+  auto padded = rung({"workload.cta_limit=264", "workload.k=512", "workload.copy.vector=4", "workload.copy.async=true",
+                      "workload.stages=2", "workload.smem.pad=4"});
+  auto r1 = simulate(base), r2 = simulate(padded), r3 = simulate(base);
+  EXPECT_EQ(r1.result.end, r2.result.end);
+  EXPECT_EQ(r1.result.end, r3.result.end);
+  EXPECT_EQ(metric(base, r1, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
+            metric(padded, r2, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"));
+}
+
+}  // namespace
+}  // namespace gms
