@@ -14,7 +14,8 @@ std::string Swizzle::str() const {
 
 Swizzle parse_swizzle(const std::string& text, const std::string& what) {
   if (text.empty() || text == "none") return {};
-  static const std::regex re(R"(^\s*(?:Swizzle\s*<)?\s*(\d+)\s*,\s*(\d+)\s*,\s*(-?\d+)\s*>?\s*$)");
+  // At most 3 digits each: the checks below bound them far lower, and atoi must not overflow.
+  static const std::regex re(R"(^\s*(?:Swizzle\s*<)?\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(-?\d{1,3})\s*>?\s*$)");
   std::smatch m;
   if (!std::regex_match(text, m, re) || (text.find('<') != std::string::npos) != (text.find('>') != std::string::npos))
     throw ConfigError(what + " '" + text + "': expected B,M,S or Swizzle<B,M,S> (e.g. 3,3,3)");

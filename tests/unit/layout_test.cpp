@@ -109,6 +109,9 @@ TEST(Swizzle, MatchesCuteDefinitionAndIsAnInvolution) {
   EXPECT_THROW(parse_swizzle("3,3,2"), ConfigError);  // |S| < B
   EXPECT_THROW(parse_swizzle("3,3"), ConfigError);
   EXPECT_THROW(parse_swizzle("Swizzle<3,3,3"), ConfigError);
+  // Found by libFuzzer (scripts/fuzz.sh): digits past int made atoi overflow into a negative shift.
+  EXPECT_THROW(parse_swizzle("0999999999999999999999999999999,\n1,0234444444444444442"), ConfigError);
+  EXPECT_THROW(parse_swizzle("4294967297,0,4294967297"), ConfigError);
 }
 
 TEST(Partition, SeedTiledCopyMatchesCutesPrintedLayouts) {

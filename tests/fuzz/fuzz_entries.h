@@ -1,0 +1,56 @@
+#pragma once
+// Fuzz entry points for the parsers of the SM data path: each takes arbitrary bytes, must never
+// crash or assert, and checks a round trip where the input parses. libFuzzer drives them in
+// tests/fuzz/*_fuzz.cpp (clang); tests/fuzz/fuzz_smoke_test.cpp runs them on seeded mutations in
+// every CI run.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "access/access_pattern.h"
+#include "access/bank_model.h"
+#include "common/error.h"
+#include "layout/layout.h"
+#include "layout/swizzle.h"
+
+namespace gms::fuzz {
+
+// A parsed layout prints back to text that parses to the same layout.
+inline void layout_string(const std::uint8_t* data, std::size_t size) {
+  std::string text(reinterpret_cast<const char*>(data), size);
+  try {
+    Layout l = parse_layout(text);
+    Layout again = parse_layout(l.str());
+    SIM_ASSERT(again.str() == l.str(), "layout round trip: " << l.str() << " -> " << again.str());
+    if (l.size() <= 4096) (void)l.injective();
+  } catch (const ConfigError&) {
+  }
+  try {
+    Swizzle s = parse_swizzle(text);
+    for (std::int64_t i = 0; i < 256; ++i) SIM_ASSERT(s(s(i)) == i, "swizzle " << s.str() << " is not an involution at " << i);
+  } catch (const ConfigError&) {
+  }
+}
+
+// A lane list either fails with ConfigError or analyses; what it writes back parses to itself.
+inline void lane_list(const std::uint8_t* data, std::size_t size) {
+  std::string text(reinterpret_cast<const char*>(data), size);
+  AccessPattern p;
+  p.threads = 64;
+  p.width_bytes = size > 0 && data[0] % 2 ? 16 : 4;
+  try {
+    parse_lane_list(text, "fuzz.csv", p);
+    check_pattern(p);
+    if (p.instructions() > 64) return;  // keep an iteration cheap
+    AccessAnalysis a = analyse_access(p);
+    SIM_ASSERT(a.totals.wavefronts >= a.totals.instructions, "fewer wavefronts than instructions");
+    AccessPattern q;
+    q.threads = p.threads;
+    q.width_bytes = p.width_bytes;
+    parse_lane_list(lane_list_csv(p), "again.csv", q);
+    SIM_ASSERT(q.byte_offsets == p.byte_offsets, "lane list round trip changed the pattern");
+  } catch (const ConfigError&) {
+  }
+}
+
+}  // namespace gms::fuzz

@@ -1,0 +1,51 @@
+// The fuzz entry points on seeded mutations of valid inputs, in every test run (no clang needed):
+// byte flips, insertions, deletions and splices of layout strings and lane lists.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "fuzz_entries.h"
+
+namespace {
+
+std::string mutate(std::string s, std::mt19937& rng) {
+  static const std::string alphabet = "0123456789(),:_-X# \n\r\tSwizzle<>abc\x00\xff";
+  int edits = 1 + static_cast<int>(rng() % 4);
+  for (int e = 0; e < edits; ++e) {
+    size_t pos = s.empty() ? 0 : rng() % (s.size() + 1);
+    char c = alphabet[rng() % alphabet.size()];
+    switch (rng() % 3) {
+      case 0: if (pos < s.size()) s[pos] = c; break;
+      case 1: s.insert(s.begin() + static_cast<std::ptrdiff_t>(pos), c); break;
+      default: if (pos < s.size()) s.erase(pos, 1 + rng() % 3); break;
+    }
+  }
+  return s;
+}
+
+template <class Fn>
+void run_corpus(const std::vector<std::string>& seeds, Fn fn, int iterations) {
+  std::mt19937 rng(20261123);
+  for (int i = 0; i < iterations; ++i) {
+    std::string s = mutate(seeds[rng() % seeds.size()], rng);
+    if (rng() % 8 == 0) s += seeds[rng() % seeds.size()];  // splice
+    fn(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
+  }
+}
+
+TEST(FuzzSmoke, LayoutAndSwizzleStrings) {
+  run_corpus({"(16,4):(1,16)", "((4,2),8):((2,16),1)", "(64,16)", "8:1", "((_4,_1),_1,_4):((_1,_0),_0,_256)", "3,3,3",
+              "Swizzle<2,0,-2>", "(2147483647,2147483647):(1,1)", "((((1))))"},
+             gms::fuzz::layout_string, 20000);
+}
+
+TEST(FuzzSmoke, LaneLists) {
+  run_corpus({"thread,instruction,byte_offset\n0,0,0\n1,0,16\n2,1,32\n",
+              "# c\nthread,instruction,byte_offset\n63,3,4096\n0,0,0\n",
+              "thread,instruction,byte_offset\n5,0,128\n6,0,128\n7,0,256\r\n"},
+             gms::fuzz::lane_list, 20000);
+}
+
+}  // namespace
