@@ -239,7 +239,7 @@ int OrderExtract::count(AsmOp op) const {
   return static_cast<int>(std::count(kernel.ops.begin(), kernel.ops.end(), op));
 }
 
-std::string fold_order(const std::vector<AsmOp>& ops, int steps) {
+std::string fold_order(const std::vector<AsmOp>& ops, int steps, bool pipelined) {
   const long n_load = std::count(ops.begin(), ops.end(), AsmOp::kGlobalLoad);
   const long n_math = std::count(ops.begin(), ops.end(), AsmOp::kCompute);
   std::vector<bool> loaded(steps, false), computed(steps, false);
@@ -252,21 +252,22 @@ std::string fold_order(const std::vector<AsmOp>& ops, int steps) {
       if (!loaded[s]) loaded[s] = true, emit('L', s);
     } else if (op == AsmOp::kCompute) {
       int s = static_cast<int>(ci++ * steps / std::max(1L, n_math));
-      for (int k = 0; k <= s; ++k)  // data must be there before it is used
+      for (int k = 0; k <= s && !pipelined; ++k)  // data must be there before it is used
         if (!loaded[k]) loaded[k] = true, emit('L', k);
       if (!computed[s]) computed[s] = true, emit('C', s);
     }
   }
   for (int s = 0; s < steps; ++s) {
-    if (!loaded[s]) emit('L', s);
+    if (!loaded[s] && !pipelined) emit('L', s);
     if (!computed[s]) emit('C', s);
+    if (!loaded[s] && pipelined) emit('L', s);
   }
   return out;
 }
 
 OrderExtract order_from_asm(const std::string& path, const std::string& format_name, const std::string& filter,
                             int steps) {
-  if (steps < 1 || steps > 64) throw ConfigError("--steps " + std::to_string(steps) + ": expected 1 to 64");
+  if (steps < 0 || steps > 64) throw ConfigError("--steps " + std::to_string(steps) + ": expected 1 to 64 (0 = auto)");
   std::ifstream in(path);
   if (!in) throw ConfigError(path + ": cannot open file");
   std::vector<std::string> lines;
@@ -287,9 +288,11 @@ OrderExtract order_from_asm(const std::string& path, const std::string& format_n
       if (!parsed.back().label.empty()) label_at.emplace(parsed.back().label, i - f.first);
       if (x.format == AsmFormat::kLlvmIr) reclassify_private(lines[i], private_ptrs, parsed.back());
     }
-    // Loops: backward branches. The hot loop holds most of the kernel's loads and most of the math
-    // on them; when the compiler split loading and computing into separate loops (into a private
-    // array, say), no loop is the body and the whole function is read in program order.
+    // Loops: backward branches. The hot loop holds most of the math and loads of its own; a
+    // software-pipelined loop holds only 1/stages of the loads (the prologue issues the rest once),
+    // so loads are not required to be mostly inside. When the compiler split loading and computing
+    // into separate loops (into a private array, say), the math loop loads nothing, no loop is the
+    // body, and the whole function is read in program order.
     int best_lo = 0, best_hi = static_cast<int>(parsed.size()) - 1, best_loads = -1;
     bool loop = false;
     auto loads_in = [&](int lo, int hi) {
@@ -311,7 +314,7 @@ OrderExtract order_from_asm(const std::string& path, const std::string& format_n
         n += parsed[i].op == AsmOp::kGlobalLoad;
         math += parsed[i].op == AsmOp::kCompute;
       }
-      return 2 * n >= fn_loads && 2 * math >= fn_math;
+      return n > 0 && 2 * math >= fn_math;
     };
     for (int i = 0; i < static_cast<int>(parsed.size()); ++i)
       for (const auto& t : parsed[i].targets) {
@@ -326,6 +329,12 @@ OrderExtract order_from_asm(const std::string& path, const std::string& format_n
     AsmKernel k{f.name, f.first + 1, f.last + 1, f.first + best_lo + 1, f.first + best_hi + 1, loop, {}};
     for (int i = best_lo; i <= best_hi; ++i)
       if (parsed[i].op) k.ops.push_back(*parsed[i].op);
+    if (loop) {
+      for (int i = 0; i < best_lo; ++i) k.prologue_loads += parsed[i].op == AsmOp::kGlobalLoad;
+      const long per_iteration = std::count(k.ops.begin(), k.ops.end(), AsmOp::kGlobalLoad);
+      if (per_iteration > 0)
+        k.prefetch_distance = static_cast<int>((k.prologue_loads + per_iteration / 2) / per_iteration);
+    }
     bool any_load = std::count(k.ops.begin(), k.ops.end(), AsmOp::kGlobalLoad) > 0;
     if (!filter.empty() || any_load) {
       chosen = k;
@@ -341,8 +350,9 @@ OrderExtract order_from_asm(const std::string& path, const std::string& format_n
   x.kernel = *chosen;
   if (std::count(x.kernel.ops.begin(), x.kernel.ops.end(), AsmOp::kGlobalLoad) == 0)
     throw ConfigError(path + ": kernel " + x.kernel.name + " has no global loads to order");
-  x.steps = steps;
-  x.pattern = fold_order(x.kernel.ops, steps);
+  // Auto: one step per iteration of a pipelined loop (an iteration is one K tile), else the GEMV's 2.
+  x.steps = steps > 0 ? steps : (x.kernel.prefetch_distance > 0 ? 1 : 2);
+  x.pattern = fold_order(x.kernel.ops, x.steps, x.kernel.prefetch_distance > 0);
   std::ostringstream runs;
   for (size_t i = 0; i < x.kernel.ops.size();) {
     size_t j = i;

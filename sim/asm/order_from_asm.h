@@ -26,6 +26,11 @@ struct AsmKernel {
   int body_first = 0, body_last = 0;  // the part analysed: innermost hot loop or whole function
   bool loop = false;
   std::vector<AsmOp> ops;             // in program order
+  // A software-pipelined loop (Triton, CUTLASS multistage): the global loads issued before the loop
+  // (the prologue) and how many iterations ahead they run (prologue loads / loads per iteration,
+  // rounded): stages - 1. Zero when the body is not a loop or nothing is loaded before it.
+  int prologue_loads = 0;
+  int prefetch_distance = 0;
 };
 
 struct OrderExtract {
@@ -40,13 +45,15 @@ struct OrderExtract {
 
 // `format_name`: "auto" (by extension, then content), "ptx", "sass", "amdgcn", "llir".
 // `kernel_filter`: a substring of the kernel's name ("" = the first kernel with global loads).
+// `steps`: load/compute steps to fold into; 0 = auto (1 for a software-pipelined loop, else 2).
 // Throws ConfigError for unreadable or unsupported input, or a kernel that is not there.
 OrderExtract order_from_asm(const std::string& path, const std::string& format_name, const std::string& kernel_filter,
                             int steps);
 
 // Folds an op sequence into `steps` load/compute steps: global loads are cut into `steps` equal
 // shares in program order, arithmetic likewise; Li is emitted at the first load of share i, Ci at
-// the first arithmetic of share i (never before Li).
-std::string fold_order(const std::vector<AsmOp>& ops, int steps);
+// the first arithmetic of share i - never before Li, unless `pipelined`: in a software-pipelined
+// loop the loads prefetch later iterations (the GEMM's Li), so program order is kept as it is.
+std::string fold_order(const std::vector<AsmOp>& ops, int steps, bool pipelined = false);
 
 }  // namespace gms

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Compiles a Triton matmul (tutorial-style: GROUP_SIZE_M ordering, software-pipelined K loop) for the
+GPU at hand and writes its PTX and SASS, one file per tiling, for order-from-asm's tests:
+  triton_gemm_asm.py OUT_DIR
+The kernel is written here (fp16 in, fp32 accumulate); Triton is the GPU machine's."""
+import os, subprocess, sys
+import torch, triton, triton.language as tl
+
+@triton.jit
+def matmul(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn,
+           BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP_M: tl.constexpr):
+    pid = tl.program_id(0)
+    num_m, num_n = tl.cdiv(M, BM), tl.cdiv(N, BN)
+    group = GROUP_M * num_n
+    first_m = (pid // group) * GROUP_M
+    size_m = min(num_m - first_m, GROUP_M)
+    pm = first_m + ((pid % group) % size_m)
+    pn = (pid % group) // size_m
+    rm = (pm * BM + tl.arange(0, BM)) % M
+    rn = (pn * BN + tl.arange(0, BN)) % N
+    rk = tl.arange(0, BK)
+    pa = a + rm[:, None] * sam + rk[None, :] * sak
+    pb = b + rk[:, None] * sbk + rn[None, :] * sbn
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        x = tl.load(pa, mask=rk[None, :] < K - k * BK, other=0.0)
+        y = tl.load(pb, mask=rk[:, None] < K - k * BK, other=0.0)
+        acc = tl.dot(x, y, acc)
+        pa += BK * sak
+        pb += BK * sbk
+    cm = pm * BM + tl.arange(0, BM)
+    cn = pn * BN + tl.arange(0, BN)
+    tl.store(c + cm[:, None] * scm + cn[None, :] * scn, acc.to(tl.float16), mask=(cm[:, None] < M) & (cn[None, :] < N))
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    M = N = K = 4096
+    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+    b = torch.randn(K, N, device="cuda", dtype=torch.float16)
+    c = torch.empty(M, N, device="cuda", dtype=torch.float16)
+    ref = a.float() @ b.float()
+    for bm, bn, bk, warps, stages in [(128, 128, 64, 4, 3), (128, 256, 64, 8, 4), (64, 128, 32, 4, 4)]:
+        grid = (triton.cdiv(M, bm) * triton.cdiv(N, bn),)
+        k = matmul[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+                         BM=bm, BN=bn, BK=bk, GROUP_M=8, num_warps=warps, num_stages=stages)
+        torch.cuda.synchronize()
+        err = ((c.float() - ref).norm() / ref.norm()).item()
+        name = f"triton_gemm_{bm}x{bn}x{bk}_w{warps}_s{stages}"
+        with open(os.path.join(out, name + ".sm90.ptx"), "w") as f:
+            f.write(k.asm["ptx"])
+        cubin = os.path.join("/tmp", name + ".cubin")
+        with open(cubin, "wb") as f:
+            f.write(k.asm["cubin"])
+        sass = subprocess.run(["cuobjdump", "-sass", cubin], capture_output=True, text=True).stdout
+        with open(os.path.join(out, name + ".sm90.sass"), "w") as f:
+            f.write(sass)
+        print(name, "rel error", f"{err:.2e}", "wgmma" if "wgmma" in k.asm["ptx"] else "no wgmma",
+              "cp.async" if "cp.async" in k.asm["ptx"] else "no cp.async", "registers", k.n_regs, "spills", k.n_spills)
+
+if __name__ == "__main__":
+    main()
