@@ -122,4 +122,14 @@ std::unique_ptr<CtaOrder> make_cta_order(const CtaOrderConfig& cfg, std::int64_t
   throw ConfigError("unknown cta_order.kind '" + cfg.kind + "'");
 }
 
+WarpCursor cursor_at(const CtaOrder& order, std::int64_t launch_index, int warp) {
+  TileCoord t = order.tile(launch_index);
+  WarpCursor c;
+  c.cta = launch_index;
+  c.tile_m = t.m;
+  c.tile_n = t.n;
+  c.warp = warp;
+  return c;
+}
+
 }  // namespace gms

@@ -20,6 +20,9 @@ class CtaOrder {
   virtual std::int64_t size() const = 0;  // launches this order defines
 };
 
+// A warp's cursor at the start of launch `launch_index`: its tile by `order`, phase 0.
+WarpCursor cursor_at(const CtaOrder& order, std::int64_t launch_index, int warp);
+
 // Throws ConfigError for a bad custom file (named with line numbers).
 std::unique_ptr<CtaOrder> make_cta_order(const CtaOrderConfig& cfg, std::int64_t tiles_m, std::int64_t tiles_n,
                                          const std::string& base_dir);

@@ -130,12 +130,7 @@ Instr GemmKernel::load(const Region& r, int slot) const {
 }
 
 void GemmKernel::start_warp(WarpCursor& c, std::int64_t launch_index, int warp) const {
-  TileCoord t = order_->tile(launch_index);
-  c = WarpCursor{};
-  c.cta = launch_index;
-  c.tile_m = t.m;
-  c.tile_n = t.n;
-  c.warp = warp;
+  c = cursor_at(*order_, launch_index, warp);
   c.phase = cfg_.stages > 1 ? kPrologue : kMainLoop;
 }
 

@@ -196,35 +196,30 @@ Region TiledGemmKernel::warp_share(Region whole, int warp) const {
   return whole;
 }
 
-Region TiledGemmKernel::a_tile(const WarpCursor& c, std::int64_t kt) const {
-  const std::int64_t m0 = c.tile_m * cfg_.tile.m, k0 = kt * cfg_.tile.k;
-  if (cfg_.layout_a == "m_major")
-    return warp_share({a_base_ + static_cast<Addr>((k0 * cfg_.m + m0) * kElem), static_cast<std::uint32_t>(cfg_.tile.k),
-                       static_cast<std::uint32_t>(cfg_.tile.m * kElem), static_cast<std::uint64_t>(cfg_.m * kElem)},
-                      c.warp);
-  return warp_share({a_base_ + static_cast<Addr>((m0 * cfg_.k + k0) * kElem), static_cast<std::uint32_t>(cfg_.tile.m),
+// The extent x BK tile at (e0, K tile kt) of an operand stored extent-major (element (e, k) at
+// e + k * extent_total: rows of k) or k-major (at k + e * K: rows of e), the warp's share of its rows.
+Region TiledGemmKernel::operand_tile(Addr base, std::int64_t extent_total, int extent, bool extent_major, std::int64_t e0,
+                                     std::int64_t kt, int warp) const {
+  const std::int64_t k0 = kt * cfg_.tile.k;
+  if (extent_major)
+    return warp_share({base + static_cast<Addr>((k0 * extent_total + e0) * kElem), static_cast<std::uint32_t>(cfg_.tile.k),
+                       static_cast<std::uint32_t>(extent * kElem), static_cast<std::uint64_t>(extent_total * kElem)},
+                      warp);
+  return warp_share({base + static_cast<Addr>((e0 * cfg_.k + k0) * kElem), static_cast<std::uint32_t>(extent),
                      static_cast<std::uint32_t>(cfg_.tile.k * kElem), static_cast<std::uint64_t>(cfg_.k * kElem)},
-                    c.warp);
+                    warp);
+}
+
+Region TiledGemmKernel::a_tile(const WarpCursor& c, std::int64_t kt) const {
+  return operand_tile(a_base_, cfg_.m, cfg_.tile.m, cfg_.layout_a == "m_major", c.tile_m * cfg_.tile.m, kt, c.warp);
 }
 
 Region TiledGemmKernel::b_tile(const WarpCursor& c, std::int64_t kt) const {
-  const std::int64_t n0 = c.tile_n * cfg_.tile.n, k0 = kt * cfg_.tile.k;
-  if (cfg_.layout_b == "n_major")
-    return warp_share({b_base_ + static_cast<Addr>((k0 * cfg_.n + n0) * kElem), static_cast<std::uint32_t>(cfg_.tile.k),
-                       static_cast<std::uint32_t>(cfg_.tile.n * kElem), static_cast<std::uint64_t>(cfg_.n * kElem)},
-                      c.warp);
-  return warp_share({b_base_ + static_cast<Addr>((n0 * cfg_.k + k0) * kElem), static_cast<std::uint32_t>(cfg_.tile.n),
-                     static_cast<std::uint32_t>(cfg_.tile.k * kElem), static_cast<std::uint64_t>(cfg_.k * kElem)},
-                    c.warp);
+  return operand_tile(b_base_, cfg_.n, cfg_.tile.n, cfg_.layout_b == "n_major", c.tile_n * cfg_.tile.n, kt, c.warp);
 }
 
 void TiledGemmKernel::start_warp(WarpCursor& c, std::int64_t launch_index, int warp) const {
-  TileCoord t = order_->tile(launch_index);
-  c = WarpCursor{};
-  c.cta = launch_index;
-  c.tile_m = t.m;
-  c.tile_n = t.n;
-  c.warp = warp;
+  c = cursor_at(*order_, launch_index, warp);
   c.phase = prologue_.empty() ? 1 : 0;
 }
 

@@ -55,6 +55,8 @@ class TiledGemmKernel final : public Kernel {
   Region a_tile(const WarpCursor& c, std::int64_t kt) const;
   Region b_tile(const WarpCursor& c, std::int64_t kt) const;
   Region warp_share(Region whole, int warp) const;
+  Region operand_tile(Addr base, std::int64_t extent_total, int extent, bool extent_major, std::int64_t e0,
+                      std::int64_t kt, int warp) const;
   void plan_data_path(const GpuConfig& gpu);
   // Writes the instruction of step s for K tile kt; false when the step has nothing to do.
   bool emit(const WarpCursor& c, const Step& s, std::int64_t kt, Instr& out) const;

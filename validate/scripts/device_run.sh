@@ -48,13 +48,8 @@ PY
   "$BIN" --set ubench --set gemv --set gemm --out "$OUT" 2>&1 | tee -a "$OUT/run.log"
 else
   metrics=gpu__time_duration.sum,sm__cycles_elapsed.max,dram__bytes_read.sum,dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sector_hit_rate.pct,lts__t_sector_op_read_hit_rate.pct,lts__t_sectors_op_read.sum,lts__t_sectors_op_read_lookup_hit.sum,lts__t_sectors_op_read_lookup_miss.sum,lts__t_sectors_op_write.sum,lts__t_sectors_op_atom.sum,lts__t_sectors_op_red.sum,lts__t_sectors_srcunit_ltcfabric.sum,l1tex__t_sector_hit_rate.pct,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct
-  ncu --query-metrics > /tmp/known.txt 2>&1
-  keep=""
-  for m in ${metrics//,/ }; do
-    base=${m%%.*}
-    if grep -q "^$base " /tmp/known.txt || [[ $m == launch__* ]]; then keep="$keep,$m"; else echo "ncu lacks $m" >> "$OUT/ncu.log"; fi
-  done
-  keep=${keep#,}
+  source "$(dirname "$0")/ncu_metrics.sh"
+  keep=$(keep_known_metrics "$metrics") 2>> "$OUT/ncu.log"
   ncu --clock-control none --metrics "$keep" --csv --page raw -k regex:"gemm_fp16|gemv_splitk" \
     "$BIN" --profile --set gemv --set gemm --out /tmp > "$OUT/ncu_raw.csv" 2>> "$OUT/ncu.log"
   echo "ncu exit $?" >> "$OUT/ncu.log"

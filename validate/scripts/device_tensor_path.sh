@@ -30,13 +30,8 @@ for line in sys.stdin:
     if op: c[op.group(1)] += 1
 flush()' > "$OUT/wmma_sass_mix.txt"
 metrics=gpu__time_duration.sum,sm__cycles_elapsed.max,smsp__inst_executed.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,smsp__sass_inst_executed_op_ldsm.sum,smsp__sass_inst_executed_op_ldgsts.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,smsp__inst_executed_pipe_tensor_op_hmma.sum,smsp__inst_executed_pipe_tensor_op_gmma.sum,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,dram__bytes_read.sum,lts__t_sector_hit_rate.pct,lts__t_sectors_op_read.sum,launch__registers_per_thread,launch__shared_mem_per_block_dynamic,smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct,smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_barrier_per_warp_active.pct,smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct,smsp__warp_issue_stalled_wait_per_warp_active.pct,smsp__warp_issue_stalled_selected_per_warp_active.pct,smsp__warp_issue_stalled_not_selected_per_warp_active.pct
-ncu --query-metrics > /tmp/known.txt 2>&1
-keep=""
-for m in ${metrics//,/ }; do
-  base=${m%%.*}
-  if grep -q "^$base " /tmp/known.txt || [[ $m == launch__* ]]; then keep="$keep,$m"; else echo "ncu lacks $m" >> "$OUT/tensor_env.txt"; fi
-done
-keep=${keep#,}
+source "$(dirname "$0")/ncu_metrics.sh"
+keep=$(keep_known_metrics "$metrics") 2>> "$OUT/tensor_env.txt"
 ncu --clock-control none --metrics "$keep" --csv --page raw -k regex:gemm_fp16 "$BIN" --profile --set gemm --out /tmp \
   > "$OUT/wmma_ncu.csv" 2>> "$OUT/tensor_env.txt"
 echo "wmma ncu exit $?"
