@@ -16,6 +16,7 @@ double math_peak_flops(const GpuConfig& gpu, const LaunchShape& shape) {
   if (shape.math_dtype == "fp8" && sm.tensor_fp8_flops_per_cycle > 0) rate = sm.tensor_fp8_flops_per_cycle;
   if (shape.math_dtype == "fp32") rate = sm.tensor_tf32_flops_per_cycle > 0 ? sm.tensor_tf32_flops_per_cycle
                                                                             : sm.fma_flops_per_cycle;
+  if (shape.simt_math) rate = sm.fma_flops_per_cycle;
   return rate * sm.count * gpu.sm_clock;
 }
 

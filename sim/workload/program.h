@@ -62,6 +62,7 @@ struct LaunchShape {
   std::int64_t shared_mem_per_cta = 0;
   std::int64_t tiles_m = 0, tiles_n = 0;  // output tile grid, for reports
   std::string math_dtype = "fp16";        // selects the tensor rate
+  bool simt_math = false;                 // FFMA on the FMA pipe (kind tiled_gemm): its peak, not the tensor cores'
 };
 
 class Kernel {
