@@ -50,7 +50,8 @@ void draw_access_tile(const std::string& path, ImageFormat format, const CuteCop
   for (std::int64_t t = 0; t < part.threads; ++t)
     for (std::int64_t v = 0; v < part.values_per_thread; ++v) mover.emplace(part.offset(t, v), std::make_pair(t, v));
   const double cell_w = 44, cell_h = 30, x0 = 50, y0 = 60;
-  Canvas c(path, format, static_cast<int>(x0 + cols * cell_w + 20), static_cast<int>(y0 + rows * cell_h + 50));
+  // Wide enough for the title and the totals line even for a narrow tile.
+  Canvas c(path, format, std::max(1100, static_cast<int>(x0 + cols * cell_w + 20)), static_cast<int>(y0 + rows * cell_h + 50));
   c.fill_rect(0, 0, c.width(), c.height(), {1, 1, 1});
   c.text(x0, 20, title, 12, 0, true);
   c.text(x0, 40, totals_line(a), 10);
@@ -90,7 +91,7 @@ void draw_access_banks(const std::string& path, ImageFormat format, const Access
   const size_t rows = std::min<size_t>(a.instructions.size(), 64);
   const double cell_w = 34, cell_h = 22, x0 = 90, y0 = 60;
   const int units = p.space == MemSpace::kShared ? 32 : 4;
-  Canvas c(path, format, static_cast<int>(x0 + units * cell_w + 20), static_cast<int>(y0 + rows * cell_h + 40));
+  Canvas c(path, format, std::max(1100, static_cast<int>(x0 + units * cell_w + 20)), static_cast<int>(y0 + rows * cell_h + 40));
   c.fill_rect(0, 0, c.width(), c.height(), {1, 1, 1});
   c.text(10, 20, title, 12, 0, true);
   c.text(10, 40, totals_line(a), 10);
