@@ -17,18 +17,7 @@ arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -
   nvcc -std=c++17 -O2 -lineinfo -gencode=arch=compute_${arch},code=sm_${arch} -Xptxas -v -o "$BIN" validate/runner/ladder_runner.cu 2>&1 \
     | grep -E "Compiling entry|registers|spill" || echo "build failed"
   echo "# SASS per kernel: memory and FFMA instruction counts (static)"
-  cuobjdump -sass "$BIN" | python3 -c '
-import re, sys, collections
-fn = None; c = collections.Counter()
-def flush():
-    if fn: print(fn, " ".join(f"{k}={v}" for k, v in sorted(c.items())))
-for line in sys.stdin:
-    m = re.search(r"Function : (\S+)", line)
-    if m:
-        flush(); fn = m.group(1); c = collections.Counter(); continue
-    op = re.search(r"\b(LDS(?:\.\d+)?|STS(?:\.\d+)?|LDG\.E(?:\.\d+)?|LDGSTS\.E(?:\.\w+)*|FFMA|BAR\.SYNC)\b", line)
-    if op: c[op.group(1)] += 1
-flush()'
+  cuobjdump -sass "$BIN" | python3 "$(dirname "$0")/sass_mix.py"
 } > "$OUT/ladder_build.txt" 2>&1
 "$BIN" --size "$size" | tee "$OUT/ladder_measure.jsonl"
 metrics=gpu__time_duration.sum,sm__cycles_elapsed.max,smsp__cycles_active.avg,smsp__inst_executed.sum,smsp__inst_executed_pipe_fma.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,smsp__sass_inst_executed_op_ldgsts.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,smsp__sass_inst_executed_op_global_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum,dram__bytes_read.sum,lts__t_sector_hit_rate.pct,launch__registers_per_thread,launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem,sm__warps_active.avg.pct_of_peak_sustained_active,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed,smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct,smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_barrier_per_warp_active.pct,smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct,smsp__warp_issue_stalled_lg_throttle_per_warp_active.pct,smsp__warp_issue_stalled_not_selected_per_warp_active.pct,smsp__warp_issue_stalled_selected_per_warp_active.pct,smsp__warp_issue_stalled_wait_per_warp_active.pct,smsp__warp_issue_stalled_dispatch_stall_per_warp_active.pct

@@ -17,18 +17,7 @@ nvcc -std=c++17 -O2 -lineinfo -gencode=arch=compute_${arch},code=sm_${arch} -o "
   python3 -c "import triton, torch; print('triton', triton.__version__, 'torch', torch.__version__)"
   echo "command: validate/scripts/device_tensor_path.sh"
 } > "$OUT/tensor_env.txt" 2>&1
-cuobjdump -sass "$BIN" | python3 -c '
-import re, sys, collections
-fn = None; c = collections.Counter()
-def flush():
-    if fn and "gemm" in fn: print(fn, " ".join(f"{k}={v}" for k, v in sorted(c.items())))
-for line in sys.stdin:
-    m = re.search(r"Function : (\S+)", line)
-    if m:
-        flush(); fn = m.group(1); c = collections.Counter(); continue
-    op = re.search(r"\b(LDSM\S*|LDS\S*|STS\S*|LDGSTS\S*|HMMA\S*|HGMMA\S*|LDG\S*|STG\S*|BAR\S*)", line)
-    if op: c[op.group(1)] += 1
-flush()' > "$OUT/wmma_sass_mix.txt"
+cuobjdump -sass "$BIN" | python3 "$(dirname "$0")/sass_mix.py" gemm > "$OUT/wmma_sass_mix.txt"
 metrics=gpu__time_duration.sum,sm__cycles_elapsed.max,smsp__inst_executed.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,smsp__sass_inst_executed_op_ldsm.sum,smsp__sass_inst_executed_op_ldgsts.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,smsp__inst_executed_pipe_tensor_op_hmma.sum,smsp__inst_executed_pipe_tensor_op_gmma.sum,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,dram__bytes_read.sum,lts__t_sector_hit_rate.pct,lts__t_sectors_op_read.sum,launch__registers_per_thread,launch__shared_mem_per_block_dynamic,smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct,smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_barrier_per_warp_active.pct,smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct,smsp__warp_issue_stalled_wait_per_warp_active.pct,smsp__warp_issue_stalled_selected_per_warp_active.pct,smsp__warp_issue_stalled_not_selected_per_warp_active.pct
 source "$(dirname "$0")/ncu_metrics.sh"
 keep=$(keep_known_metrics "$metrics") 2>> "$OUT/tensor_env.txt"
