@@ -7,6 +7,8 @@
 #include <filesystem>
 
 #include "common/error.h"
+#include "access/access_spec.h"
+#include "report/access_plot.h"
 #include "report/plots.h"
 #include "report/report_writer.h"
 #include "report/run_data.h"
@@ -115,6 +117,28 @@ TEST(Report, BadRunDirectoriesAreUserErrors) {
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("ctas.csv:2: 'x' is not a whole number"), std::string::npos) << e.what();
   }
+}
+
+// gpumemsim access --report: a lane in a bank conflict is outlined red, a conflict-free one is not.
+TEST(Report, AccessTileOutlinesConflictingLanes) {
+  auto dir = test::temp_dir("access_tile");
+  auto draw = [&](const std::string& tensor, const std::string& name) {
+    CuteCopySpec spec;
+    spec.tensor = parse_layout(tensor);
+    spec.threads = parse_layout("(32,1)");
+    AccessPattern p = pattern_of(spec, MemSpace::kShared, AccessOp::kLoad);
+    std::string path = (dir / (name + ".png")).string();
+    draw_access_tile(path, ImageFormat::kPng, spec, p, analyse_access(p), name);
+    return path;
+  };
+  // Column reads of a 32x32 fp32 tile: 32-way conflicts row-major, none padded to 33 words.
+  Png conflicted(draw("(32,32):(32,1)", "rowmajor")), padded(draw("(32,32):(33,1)", "padded"));
+  ASSERT_TRUE(conflicted.ok());
+  ASSERT_TRUE(padded.ok());
+  // Cell (0,0) starts at (50, 60) and is 44 x 30; the 2.5 px outline covers x 50.25-52.75: pixel 51.
+  expect_near(conflicted.rgb(51, 75), {217, 26, 26}, "conflicting lane outline");
+  auto p = padded.rgb(51, 75);
+  EXPECT_FALSE(p[0] > 200 && p[1] < 60 && p[2] < 60) << "no red outline without a conflict";
 }
 
 }  // namespace
