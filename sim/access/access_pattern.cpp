@@ -142,7 +142,10 @@ void parse_lane_list(const std::string& text, const std::string& source_name, Ac
     }
     if (k != 3) fail("expected 3 fields: thread,instruction,byte_offset");
     if (v[0] < 0 || v[0] >= p.threads) fail("thread " + std::to_string(v[0]) + " outside 0.." + std::to_string(p.threads - 1));
-    if (v[1] < 0 || v[1] >= (1 << 20)) fail("instruction " + std::to_string(v[1]) + " outside 0..1048575");
+    // Lanes are stored densely (instructions x threads): bound them like a tile, 2^24 lanes.
+    if (v[1] < 0 || (v[1] + 1) * static_cast<std::int64_t>(p.threads) > (std::int64_t{1} << 24))
+      fail("instruction " + std::to_string(v[1]) + " outside 0.." + std::to_string((std::int64_t{1} << 24) / p.threads - 1) +
+           " (at most 2^24 lanes in all)");
     if (v[2] < 0 || v[2] >= (std::int64_t{1} << 40)) fail("byte offset " + std::to_string(v[2]) + " outside 0..2^40");
     auto key = std::make_pair(static_cast<std::uint32_t>(v[0]), static_cast<std::uint32_t>(v[1]));
     if (auto it = seen.find(key); it != seen.end())

@@ -128,6 +128,8 @@ TEST(LaneList, ParsesAndRejectsWithFileAndLine) {
   EXPECT_EQ(error("thread,instruction,byte_offset\n0,0,-4\n"), "f.csv:2: byte offset -4 outside 0..2^40");
   EXPECT_EQ(error("thread,instruction,byte_offset\n0,0,2\n"), "thread 0, instruction 0: byte offset 2 is not aligned to the 4-byte access");
   EXPECT_EQ(error("thread,instruction,byte_offset\n"), "f.csv: the lane list has no rows");
+  EXPECT_EQ(error("thread,instruction,byte_offset\n0,1048575,0\n"),
+            "f.csv:2: instruction 1048575 outside 0..524287 (at most 2^24 lanes in all)");
   EXPECT_EQ(error(""), "f.csv: empty lane list (expected the header 'thread,instruction,byte_offset')");
 }
 
@@ -146,6 +148,13 @@ TEST(CuteCopy, VectorAccessesMustBeContiguousAndAligned) {
   s.copy.base_bytes = 0;
   s.tensor = parse_layout("(64,16):(1,32)");  // overlapping columns
   EXPECT_THROW(pattern_of(s, MemSpace::kShared, AccessOp::kLoad), ConfigError);
+  s.tensor = parse_layout("(100000,100000)");  // a whole matrix, not a CTA tile
+  try {
+    pattern_of(s, MemSpace::kShared, AccessOp::kLoad);
+    ADD_FAILURE() << "no error for a 10^10-element tensor";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("at most 2^24 elements"), std::string::npos) << e.what();
+  }
 }
 
 // Every pattern measured on silicon: the model's counts equal Nsight Compute's, exactly.
