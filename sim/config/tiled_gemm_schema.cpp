@@ -83,6 +83,10 @@ void validate_tiled_gemm(const Bound<WorkloadConfig>& b, const std::string& file
   if (threads % 32 || threads > 1024) fail("threads.n", "threads.m x threads.n = " + std::to_string(threads) + " must be a multiple of 32, at most 1024");
   if (g.tile.m % g.threads_m) fail("threads.m", "must divide tile.m");
   if (g.tile.n % g.threads_n) fail("threads.n", "must divide tile.n");
+  // The data-path plan analyses every shared read of one K tile lane by lane: keep it a CTA's worth.
+  const std::int64_t lanes = static_cast<std::int64_t>(g.tile.k) * (g.tile.m / g.threads_m + g.tile.n / g.threads_n) * threads;
+  if (lanes > (std::int64_t{1} << 24))
+    fail("tile.k", "tile.k x (rows + columns per thread) x threads = " + std::to_string(lanes) + " shared reads per K tile; at most 2^24");
   if (g.m % g.tile.m) fail("tile.m", "must divide m (no edge tiles in this kernel)");
   if (g.n % g.tile.n) fail("tile.n", "must divide n");
   if (g.k % g.tile.k) fail("tile.k", "must divide k");

@@ -91,6 +91,9 @@ TEST(TiledGemm, BadConfigurationsNameTheKey) {
   expect_error({"workload.read_vector=4", "workload.threads.m=32", "workload.threads.n=2"}, "groups of 4");
   expect_error({"workload.smem.swizzle=3,3,1"}, "CuTe requires |S| >= B");
   expect_error({"workload.tile.k=24"}, "workload key 'tile.k': must divide k");
+  expect_error({"workload.tile.m=1024", "workload.tile.n=1024", "workload.tile.k=1024", "workload.threads.m=32",
+                "workload.threads.n=32", "workload.k=4096"},
+               "shared reads per K tile; at most 2^24");
 }
 
 // A warp that only reads shared memory: the pipe serves one wavefront a cycle, so 32-way conflicts
