@@ -71,7 +71,6 @@ void print_text(const AccessPattern& p, const AccessAnalysis& a, const std::stri
     std::printf("%5s %6s %6s %6s %10s %10s %6s\n", "warp", "instr", "lanes", "banks", "wavefronts", "conflicts", "ways");
   else
     std::printf("%5s %6s %6s %9s %8s\n", "warp", "instr", "lanes", "requests", "sectors");
-  size_t shown = 0;
   for (const auto& r : a.instructions) {
     if (!all_warps && r.warp != 0) continue;
     if (p.space == MemSpace::kShared)
@@ -79,7 +78,6 @@ void print_text(const AccessPattern& p, const AccessAnalysis& a, const std::stri
                   r.wavefronts, r.bank_conflicts(), r.conflict_ways);
     else
       std::printf("%5u %6u %6u %9u %8u\n", r.warp, r.instruction, r.active_lanes, r.requests, r.sectors);
-    ++shown;
   }
   if (!all_warps && p.warps() > 1) std::printf("# (warp 0 shown; --all-warps for every warp)\n");
   std::printf("# totals for one execution by the CTA\n");

@@ -252,10 +252,8 @@ bool TiledGemmKernel::emit(const WarpCursor& c, const Step& s, std::int64_t kt, 
       out.issue_cycles = count;
       out.bypass_l1 = cfg_.copy_async;  // cp.async.cg skips L1; plain LDG caches
       out.async_copy = cfg_.copy_async;
-      if (cfg_.copy_async) {  // the shared-memory side of LDGSTS, split between A and B
-        std::uint32_t share = a ? copy_a_ : copy_b_;
-        out.wavefronts = pl.store_wavefronts * share / (copy_a_ + copy_b_);
-      }
+      if (cfg_.copy_async)  // the shared-memory side of LDGSTS: this operand's store wavefronts
+        out.wavefronts = a ? pl.store_wavefronts_a : pl.store_wavefronts - pl.store_wavefronts_a;
       return true;
     }
     case Micro::kWaitCopy:

@@ -37,9 +37,7 @@ class TiledGemmKernel final : public Kernel {
   double flops() const override;
 
   const WarpPlan& plan(int warp) const { return plans_[static_cast<size_t>(warp)]; }
-  int chunks() const { return chunks_; }
   std::uint32_t ffma_per_k_tile() const { return ffma_per_chunk_ * static_cast<std::uint32_t>(chunks_); }
-  std::uint32_t other_per_k_tile() const { return other_per_k_tile_; }
   static int estimate_registers(const TiledGemmConfig& cfg);
   // How nvcc runs a copy loop of `total` iterations unrolled by `unroll`: the total % unroll
   // remainder first (one iteration, then the rest), then groups of `unroll` (SASS of the ladder).
