@@ -4,6 +4,7 @@
 #include "config/config_tree.h"
 #include "config/gpu_schema.h"
 #include "config/workload_schema.h"
+#include "model/power_clock.h"
 #include "workload/gemm_kernel.h"
 #include "workload/gemv_kernel.h"
 #include "workload/tiled_gemm_kernel.h"
@@ -95,6 +96,8 @@ RunOutput simulate(const LoadedConfigs& cfg, const RunOptions& opt) {
     engine.trace_warps_of_sm(opt.trace_warps_sm);
   }
   out.result = engine.run();
+  if (cfg.workload.value.kind == "gemm" && gemm_uses_tensor_cores(cfg.workload.value.gemm, cfg.gpu.value))
+    out.result.sm_clock = clock_under_load(cfg.gpu.value, out.result);
   return out;
 }
 

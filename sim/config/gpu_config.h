@@ -24,6 +24,8 @@ struct SmConfig {
   double tensor_bf16_flops_per_cycle = 0;
   double tensor_fp8_flops_per_cycle = 0;
   double tensor_tf32_flops_per_cycle = 0;
+  double mma_sync_fp16_flops_per_cycle = 0;  // warp-level mma.sync; 0 = the tensor rate
+  double wgmma_fraction = 0;                 // sustained share of the tensor rate wgmma reaches; 0 = no wgmma
   double lsu_bytes_per_cycle = 128;     // L1/LSU data path per SM
   double shared_bytes_per_cycle = 128;  // shared-memory data path per SM: one 128-byte wavefront a cycle
   std::uint64_t shared_latency = 30;    // cycles from a shared load's issue (empty pipe) to its data
@@ -89,6 +91,10 @@ struct GpuConfig {
   // Clock while tensor-core kernels run (the power limit pulls the boost down); 0 = sm_clock.
   // load_configs() puts it into sm_clock for such workloads.
   double sm_clock_tensor = 0;
+  // The power limit's response to load (tensor-core kernels only): sm_clock_tensor
+  //   - clock_drop_full_wgmma x (wgmma-class tensor pipe activity) - clock_drop_per_dram_tbps x (DRAM read TB/s).
+  double clock_drop_full_wgmma = 0;     // Hz
+  double clock_drop_per_dram_tbps = 0;  // Hz per TB/s
   SmConfig sm;
   L1Config l1;
   IcntConfig icnt;

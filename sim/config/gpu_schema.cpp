@@ -22,6 +22,13 @@ Schema<GpuConfig> make_schema() {
                                 "SM clock while tensor-core kernels run (power-limited boost); replaces clock.sm "
                                 "for such workloads; 0 = clock.sm",
                                 [](G& c) -> auto& { return c.sm_clock_tensor; }));
+  p.push_back(quantity_param<G>("clock.drop_at_full_wgmma", Q::kFrequency, "0MHz", 0, 1e10,
+                                "clock.sm_tensor falls by this much when the wgmma-class tensor pipe is busy every "
+                                "cycle (linear in its activity; the power limit at work)",
+                                [](G& c) -> auto& { return c.clock_drop_full_wgmma; }));
+  p.push_back(quantity_param<G>("clock.drop_per_dram_tbps", Q::kFrequency, "0MHz", 0, 1e10,
+                                "clock.sm_tensor falls by this much per TB/s of DRAM reads (tensor-core kernels)",
+                                [](G& c) -> auto& { return c.clock_drop_per_dram_tbps; }));
   // --- SM
   p.push_back(quantity_param<G>("sm.count", Q::kInteger, "", 1, 4096, "streaming multiprocessors (CUs)",
                                 [](G& c) -> auto& { return c.sm.count; }));
@@ -59,6 +66,14 @@ Schema<GpuConfig> make_schema() {
   p.push_back(quantity_param<G>("sm.tensor_fp16_flops_per_cycle", Q::kReal, "", 1, 1e6,
                                 "dense fp16 tensor-core FLOP per cycle per SM",
                                 [](G& c) -> auto& { return c.sm.tensor_fp16_flops_per_cycle; }));
+  p.push_back(quantity_param<G>("sm.mma_sync_fp16_flops_per_cycle", Q::kReal, "0", 0, 1e6,
+                                "fp16 FLOP/cycle/SM of warp-level mma.sync (HMMA.16816, register operands); other "
+                                "dtypes scale with their tensor rate; 0 = the tensor rate (no separate wgmma class)",
+                                [](G& c) -> auto& { return c.sm.mma_sync_fp16_flops_per_cycle; }));
+  p.push_back(quantity_param<G>("sm.wgmma_fraction", Q::kReal, "0", 0, 1,
+                                "sustained share of the tensor rate that warpgroup wgmma reaches (0 = the GPU has "
+                                "no wgmma: kind gemm's mma: wgmma is then an error)",
+                                [](G& c) -> auto& { return c.sm.wgmma_fraction; }));
   p.push_back(quantity_param<G>("sm.tensor_bf16_flops_per_cycle", Q::kReal, "0", 0, 1e6,
                                 "dense bf16 tensor FLOP per cycle per SM (0 = same as fp16)",
                                 [](G& c) -> auto& { return c.sm.tensor_bf16_flops_per_cycle; }));

@@ -32,6 +32,9 @@ struct GemmConfig {
   // Main-loop body: "auto" = Triton's pipeline (wait, barrier, prefetch, MMA per K tile), or an
   // order pattern over consecutive K tiles ("L0 L1 C0 C1": prefetch for two tiles, then both MMAs).
   std::string order = "auto";
+  std::string mma = "auto";          // auto | none | mma_sync | wgmma (see workload_schema.cpp)
+  int smem_pad = 0;                  // elements after each shared row (smem_swizzle none)
+  std::string smem_swizzle = "auto"; // auto (conflict-free) | none | "B,M,S"
 };
 
 // Split-K GEMV (seed 001, gemlite's revsplitK): y[m x n] += x[m x k] . W[k x n], each program doing

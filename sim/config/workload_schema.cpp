@@ -3,7 +3,9 @@
 #include <filesystem>
 
 #include "common/error.h"
+#include "layout/swizzle.h"
 #include "workload/cta_order.h"
+#include "workload/mma_data_path.h"
 #include "workload/order_pattern.h"
 
 namespace gms {
@@ -69,6 +71,19 @@ Schema<WorkloadConfig> make_gemm_schema() {
                             "main-loop order: auto (wait, barrier, prefetch, MMA per K tile) or a pattern over "
                             "consecutive K tiles, Li = prefetch for tile i, Ci = wait + barrier + MMA of tile i",
                             [](W& c) -> auto& { return c.gemm.order; }));
+  p.push_back(choice_param<W>("mma", {"auto", "none", "mma_sync", "wgmma"}, "auto",
+                              "tensor-core data path: mma_sync = cp.async tiles -> ldmatrix -> warp mma.sync (WMMA, "
+                              "Ampere-style); wgmma = cp.async tiles read by asynchronous warpgroup MMAs (Hopper); "
+                              "none = MMA blocks without the shared-memory side (the model before the SM data path); "
+                              "auto = mma_sync for tensor-core dtypes",
+                              [](W& c) -> auto& { return c.gemm.mma; }));
+  p.push_back(quantity_param<W>("smem.pad", Q::kInteger, "0", 0, 64,
+                                "elements of padding after each shared row of A and B (mma_sync; with smem.swizzle none)",
+                                [](W& c) -> auto& { return c.gemm.smem_pad; }));
+  p.push_back(text_param<W>("smem.swizzle", "auto", false,
+                            "shared layout of the tiles: auto = conflict-free (swizzled, as Triton and CUTLASS lay "
+                            "them out), none = plain rows (+ smem.pad), or a CuTe Swizzle<B,M,S> \"B,M,S\" on element offsets",
+                            [](W& c) -> auto& { return c.gemm.smem_swizzle; }));
   return s;
 }
 
@@ -144,6 +159,17 @@ void validate_gemm(const Bound<WorkloadConfig>& b, const std::string& file) {
     fail("cta_order.file", "cta_order.kind custom needs a file of tile coordinates");
   if (g.cta_order.kind != "custom" && !g.cta_order.file.empty())
     fail("cta_order.file", "only used with cta_order.kind: custom");
+  const std::string mma = resolved_gemm_mma(g);
+  if (mma == "mma_sync" || mma == "wgmma") {
+    if (g.order != "auto") fail("order", "order patterns model mma: none only; the " + mma + " data path has its own order");
+    if (g.dtype == "fp32") fail("mma", mma + " takes fp16/bf16/fp8 tiles (fp32 GEMMs: mma none, TF32 rate)");
+    const int kstep = 32 / dtype_bytes(g.dtype);
+    if (g.tile.k % kstep) fail("tile.k", mma + " needs tile.k a multiple of " + std::to_string(kstep));
+    WarpGrid wg = gemm_warp_grid(g);
+    if (wg.tile_m == 0) fail("warps", mma + " cannot split a " + std::to_string(g.tile.m) + "x" + std::to_string(g.tile.n) +
+                                          " tile over " + std::to_string(g.warps) + " warps into MMA-sized warp tiles");
+    if (g.smem_swizzle != "auto" && g.smem_swizzle != "none") parse_swizzle(g.smem_swizzle, "smem.swizzle");
+  }
   if (g.order != "auto") {
     std::string why;
     auto steps = gemm_order_steps(g.order);

@@ -79,6 +79,7 @@ struct Engine::Impl {
     if (shape.math_dtype == "fp8" && g.sm.tensor_fp8_flops_per_cycle > 0) tensor = g.sm.tensor_fp8_flops_per_cycle;
     if (shape.math_dtype == "fp32") tensor = g.sm.tensor_tf32_flops_per_cycle > 0 ? g.sm.tensor_tf32_flops_per_cycle
                                                                                    : g.sm.fma_flops_per_cycle;
+    if (shape.tensor_rate > 0) tensor = shape.tensor_rate;  // the kernel's MMA class (mma.sync, wgmma)
     pipe_ticks_per_flop[static_cast<int>(Pipe::kTensor)] = kTicksPerCycle * nsp / tensor;
     pipe_ticks_per_flop[static_cast<int>(Pipe::kFma)] = kTicksPerCycle * nsp / g.sm.fma_flops_per_cycle;
 
@@ -217,6 +218,7 @@ struct Engine::Impl {
         if (in.async_copy) {  // LDGSTS: the arriving data is written into shared memory
           result.shared.ldgsts_instructions += in.issue_cycles;
           done = std::max(done, shared_pipe(sm, t, in.wavefronts));
+          result.shared.ldgsts_wavefronts += in.wavefronts;
         }
         w.slot_ready[in.slot] = std::max(w.slot_ready[in.slot], done);
         w.short_slots &= ~(1u << in.slot);
@@ -227,7 +229,7 @@ struct Engine::Impl {
         Tick done = shared_pipe(sm, t, in.wavefronts) + smem_latency;
         w.slot_ready[in.slot] = std::max(w.slot_ready[in.slot], done);
         w.short_slots |= 1u << in.slot;
-        result.shared.ld_instructions += in.issue_cycles;
+        (in.ldmatrix ? result.shared.ldsm_instructions : result.shared.ld_instructions) += in.issue_cycles;
         result.shared.ld_wavefronts += in.wavefronts;
         result.shared.ld_conflicts += in.conflicts;
         sp.issue_free = w.ready = t + cycles_to_ticks(in.issue_cycles);
@@ -255,8 +257,19 @@ struct Engine::Impl {
         sp.pipe_free[p] = end;
         // A block of N instructions holds the sub-partition's issue port N cycles (one a cycle).
         sp.issue_free = t + cycles_to_ticks(in.issue_cycles);
-        w.ready = std::max(end, sp.issue_free);
         result.flops += in.flops;
+        if (in.pipe == Pipe::kTensor) {
+          result.tensor_busy_ticks += static_cast<double>(end - start);
+          result.mma_instructions += in.issue_cycles;
+        }
+        if (in.async_mma) {  // wgmma: the warp goes on; a later wait on `slot` joins the MMAs
+          w.slot_ready[in.slot] = std::max(w.slot_ready[in.slot], end);
+          w.short_slots &= ~(1u << in.slot);
+          w.ready = sp.issue_free;
+          account(w, WarpState::kSelected, w.ready);
+          break;
+        }
+        w.ready = std::max(end, sp.issue_free);
         // The block of math issues one warp instruction per cycle at best (FFMA: 2 FLOP a lane;
         // MMA: 4096 FLOP); the rest of its time the warp waits on the busy pipe.
         account(w, WarpState::kMathPipeThrottle, start);

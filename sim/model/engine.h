@@ -20,8 +20,8 @@ namespace gms {
 // The SM data path's shared-memory side, summed over SMs (Nsight: smsp__sass_inst_executed_op_shared_*,
 // l1tex__data_pipe_lsu_wavefronts_mem_shared_op_*, l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_*).
 struct SharedCounters {
-  std::uint64_t ld_instructions = 0, st_instructions = 0, ldgsts_instructions = 0;
-  std::uint64_t ld_wavefronts = 0, st_wavefronts = 0;
+  std::uint64_t ld_instructions = 0, st_instructions = 0, ldgsts_instructions = 0, ldsm_instructions = 0;
+  std::uint64_t ld_wavefronts = 0, st_wavefronts = 0, ldgsts_wavefronts = 0;
   std::uint64_t ld_conflicts = 0, st_conflicts = 0;
 };
 
@@ -46,6 +46,10 @@ struct SimResult {
   double warp_ticks_resident = 0;  // sum over warps of resident time
   double sm_active_ticks = 0;      // sum over SMs of first-CTA-start .. last-CTA-end
   double flops = 0;
+  double tensor_busy_ticks = 0;        // sum over sub-partitions of tensor-pipe busy time (at the class rate)
+  std::uint64_t mma_instructions = 0;  // tensor-pipe warp instructions (HMMA / HGMMA, per warp)
+  // SM clock the kernel ran at, when the power model set it after the run (0: the GPU's clock).
+  double sm_clock = 0;
   StallAccounting stalls;
   std::vector<CtaRecord> ctas;
 };

@@ -24,7 +24,8 @@ std::vector<Metric> compute_metrics(const SimResult& r, const GpuConfig& gpu, co
   const double sector = gpu.l2.sector;
   const MemCounters& m = r.mem;
   const double cycles = static_cast<double>(ticks_to_whole_cycles(r.end) + gpu.launch.kernel_overhead);
-  const double seconds = cycles / gpu.sm_clock;
+  const double clock = r.sm_clock > 0 ? r.sm_clock : gpu.sm_clock;  // the power model's, if it ran
+  const double seconds = cycles / clock;
   const double dram_rd = static_cast<double>(r.dram_read_bytes), dram_wr = static_cast<double>(r.dram_write_bytes);
   const double l2_rd = static_cast<double>(m.l2_read_sectors), l2_rd_hit = static_cast<double>(m.l2_read_hit_sectors);
   const double l2_wr = static_cast<double>(m.l2_write_sectors);
@@ -39,6 +40,8 @@ std::vector<Metric> compute_metrics(const SimResult& r, const GpuConfig& gpu, co
       {"gpu__time_duration.sum", seconds * 1e9, "ns", "kernel duration (launch.kernel_overhead included)"},
       {"sm__cycles_elapsed.max", cycles, "cycle", "SM cycles from launch to the last CTA retiring"},
       {"gpc__cycles_elapsed.max", cycles, "cycle", "same clock domain as the SMs in this model"},
+      {"sm__cycles_elapsed.avg.per_second", clock, "hertz",
+       "SM clock: clock.sm, clock.sm_tensor for tensor-core GEMMs, lowered by the power model under load"},
       {"dram__bytes_read.sum", dram_rd, "byte", "bytes read from DRAM"},
       {"dram__bytes_write.sum", dram_wr, "byte", "bytes written to DRAM (L2 write-backs during the kernel)"},
       {"dram__sectors_read.sum", dram_rd / sector, "sector", "32 B sectors read from DRAM"},
@@ -89,6 +92,18 @@ std::vector<Metric> compute_metrics(const SimResult& r, const GpuConfig& gpu, co
        "shared-memory store warp instructions (STS)"},
       {"smsp__sass_inst_executed_op_ldgsts.sum", static_cast<double>(r.shared.ldgsts_instructions), "inst",
        "cp.async global -> shared warp instructions (LDGSTS)"},
+      {"smsp__sass_inst_executed_op_ldsm.sum", static_cast<double>(r.shared.ldsm_instructions), "inst",
+       "ldmatrix warp instructions (LDSM; their wavefronts count as shared loads)"},
+      {"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
+       static_cast<double>(r.shared.ld_wavefronts + r.shared.st_wavefronts + r.shared.ldgsts_wavefronts), "wavefront",
+       "all shared-memory wavefronts (loads, stores and the shared side of LDGSTS)"},
+      {"smsp__inst_executed_pipe_tensor_op_hmma.sum", static_cast<double>(r.mma_instructions), "inst",
+       "tensor-pipe warp instructions (HMMA, and on Hopper HGMMA too, counted per warp)"},
+      {"smsp__inst_executed_pipe_tensor_op_gmma.sum", s.mma_class == "wgmma" ? static_cast<double>(r.mma_instructions) : 0.0,
+       "inst", "warpgroup MMA instructions (HGMMA), counted per warp"},
+      {"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active",
+       pct(r.tensor_busy_ticks, r.sm_active_ticks * gpu.sm.subpartitions), "%",
+       "tensor pipe busy time over SM active time, at the rate of the kernel's MMA class"},
       {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", static_cast<double>(r.shared.ld_wavefronts), "wavefront",
        "shared-memory load wavefronts (bank conflicts add wavefronts)"},
       {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", static_cast<double>(r.shared.st_wavefronts), "wavefront",

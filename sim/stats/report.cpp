@@ -98,7 +98,7 @@ std::string summary_text(const LoadedConfigs& cfg, const RunOutput& run, const s
   os << line;
   double ns = get("gpu__time_duration.sum");
   std::snprintf(line, sizeof line, "  time            %.3f us  (%.0f cycles at %.0f MHz)\n", ns / 1e3,
-                get("sm__cycles_elapsed.max"), gpu.sm_clock / 1e6);
+                get("sm__cycles_elapsed.max"), get("sm__cycles_elapsed.avg.per_second") / 1e6);
   os << line;
   std::snprintf(line, sizeof line, "  math            %.1f TFLOP/s = %.1f %% of peak\n",
                 get("gpumemsim__flop.sum") / (ns * 1e-9) / 1e12, get("gpumemsim__flop_rate.pct_of_peak"));

@@ -18,6 +18,9 @@ enum Phase { kPrologue = 0, kMainLoop = 1, kEpilogue = 2, kDone = 3 };
 // take kStepCount sub-steps so the loop counter is shared.
 enum Step { kWaitTile = 0, kSync = 1, kLoadA = 2, kLoadB = 3, kMma = 4, kSyncAfter = 5, kStepCount = 6 };
 enum UnbufferedStep { kUbLoadA = 0, kUbLoadB = 1, kUbWait = 2, kUbSync = 3, kUbMma = 4, kUbSyncAfter = 5 };
+// Scoreboard slots of the data path: K-tile copies use 0 .. stages-1, then these.
+constexpr int kReadSlot0 = kMaxSlots - 4;  // ldmatrix results, alternating per K step
+constexpr int kMmaSlot0 = kMaxSlots - 2;   // wgmma completion, alternating per K tile
 
 }  // namespace
 
@@ -61,6 +64,39 @@ GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::s
   shape_.registers_per_thread = cfg.registers_per_thread > 0 ? cfg.registers_per_thread : estimate_registers(cfg);
   shape_.shared_mem_per_cta =
       static_cast<std::int64_t>(cfg.stages) * (cfg.tile.m + cfg.tile.n) * cfg.tile.k * ea_;
+
+  mma_ = resolved_gemm_mma(cfg);
+  if (mma_ == "none" || pipe_ != Pipe::kTensor) {
+    mma_ = "none";
+    return;
+  }
+  plan_ = plan_mma(cfg, gpu, mma_);
+  shape_.mma_class = mma_;
+  shape_.tensor_rate = mma_class_rate(gpu, cfg.dtype, mma_);
+  shape_.shared_mem_per_cta = static_cast<std::int64_t>(cfg.stages) * plan_.shared_bytes_per_stage;
+  // One K tile (stages >= 2; stages 1 loads its own tile first, then waits):
+  //   mma_sync: wait for tile kt's copies; barrier; prefetch tile kt+S-1; per 32-byte K step s:
+  //             ldmatrix of step s+1 issued before the HMMAs of step s (the compiler's order)
+  //   wgmma:    wait; barrier; wgmma on tile kt (asynchronous); wgmma.wait_group 1 (tile kt-1's
+  //             MMAs done, so its buffer can be refilled); prefetch tile kt+S-1 (Triton's loop)
+  auto& v = tile_steps_;
+  if (cfg.stages == 1) v = {{Micro::kCopyA}, {Micro::kCopyB}};
+  v.push_back({Micro::kWaitCopy});
+  v.push_back({Micro::kBarrier});
+  if (mma_ == "wgmma") {
+    v.push_back({Micro::kMma});
+    v.push_back({Micro::kWaitMma});
+    if (cfg.stages > 1) v.insert(v.end(), {{Micro::kCopyA}, {Micro::kCopyB}});
+  } else {
+    if (cfg.stages > 1) v.insert(v.end(), {{Micro::kCopyA}, {Micro::kCopyB}});
+    v.push_back({Micro::kRead, 0});
+    for (int s = 0; s < plan_.k_steps; ++s) {
+      if (s + 1 < plan_.k_steps) v.push_back({Micro::kRead, s + 1});
+      v.push_back({Micro::kWaitRead, s});
+      v.push_back({Micro::kMma, s});
+    }
+  }
+  if (cfg.stages == 1) v.push_back({Micro::kBarrier});  // the single buffer is refilled next
 }
 
 double GemmKernel::compulsory_bytes() const {
@@ -134,6 +170,95 @@ void GemmKernel::start_warp(WarpCursor& c, std::int64_t launch_index, int warp) 
   c.phase = cfg_.stages > 1 ? kPrologue : kMainLoop;
 }
 
+// cp.async of a warp's share of a tile: `instructions` LDGSTS, their shared-side wavefronts.
+Instr GemmKernel::copy(const Region& r, std::uint32_t instructions, std::uint32_t wavefronts, int slot) const {
+  Instr in = load(r, slot);
+  in.issue_cycles = std::max<std::uint32_t>(1, instructions);
+  in.async_copy = true;
+  in.wavefronts = wavefronts;
+  return in;
+}
+
+bool GemmKernel::emit(const WarpCursor& c, const Step& s, std::int64_t kt, Instr& out) const {
+  const int S = cfg_.stages;
+  const std::int64_t pre = S > 1 ? kt + S - 1 : kt;  // the tile this iteration's copies fetch
+  out = Instr{};
+  switch (s.op) {
+    case Micro::kCopyA:
+    case Micro::kCopyB: {
+      if (pre >= k_tiles_) return false;
+      const bool a = s.op == Micro::kCopyA;
+      out = copy(a ? a_region(c, pre) : b_region(c, pre), a ? plan_.copy_instructions_a : plan_.copy_instructions_b,
+                 a ? plan_.copy_wavefronts_a : plan_.copy_wavefronts_b, static_cast<int>(pre % S));
+      return out.region.rows > 0;
+    }
+    case Micro::kWaitCopy:
+      out.op = Op::kWait;
+      out.slot = static_cast<std::uint8_t>(kt % S);
+      return true;
+    case Micro::kBarrier: out.op = Op::kBarrier; return true;
+    case Micro::kRead: {
+      const auto k = static_cast<size_t>(s.k_step);
+      out.op = Op::kSharedLoad;
+      out.ldmatrix = true;
+      out.slot = static_cast<std::uint8_t>(kReadSlot0 + s.k_step % 2);
+      out.issue_cycles = plan_.ldsm[k];
+      out.wavefronts = plan_.ldsm_wavefronts[k];
+      out.conflicts = plan_.ldsm_conflicts[k];
+      return true;
+    }
+    case Micro::kWaitRead:
+      out.op = Op::kWait;
+      out.slot = static_cast<std::uint8_t>(kReadSlot0 + s.k_step % 2);
+      return true;
+    case Micro::kMma:
+      out.op = Op::kCompute;
+      out.pipe = Pipe::kTensor;
+      if (plan_.wgmma) {  // the whole K tile's warpgroup MMAs, asynchronous
+        out.async_mma = true;
+        out.slot = static_cast<std::uint8_t>(kMmaSlot0 + kt % 2);
+        out.flops = plan_.flops * plan_.k_steps;
+        out.issue_cycles = plan_.mma_instructions * static_cast<std::uint32_t>(plan_.k_steps);
+      } else {
+        out.flops = plan_.flops;
+        out.issue_cycles = plan_.mma_instructions;
+      }
+      return true;
+    case Micro::kWaitMma:
+      if (kt == 0) return false;
+      out.op = Op::kWait;
+      out.slot = static_cast<std::uint8_t>(kMmaSlot0 + (kt - 1) % 2);
+      return true;
+  }
+  return false;
+}
+
+// Main loop of the tensor-core data path; writes kExit when the K tiles are done (the caller moves
+// on to the epilogue, after the last wgmma has completed).
+void GemmKernel::next_data_path(WarpCursor& c, Instr& out) const {
+  while (true) {
+    if (c.step >= k_tiles_) {
+      out = Instr{};
+      if (plan_.wgmma && c.sub == 0) {  // wgmma.wait_group 0: the epilogue reads the accumulators
+        c.sub = 1;
+        out.op = Op::kWait;
+        out.slot = static_cast<std::uint8_t>(kMmaSlot0 + (k_tiles_ - 1) % 2);
+        return;
+      }
+      c.phase = kEpilogue;
+      out.op = Op::kExit;
+      return;
+    }
+    const Step& s = tile_steps_[static_cast<size_t>(c.sub)];
+    const std::int64_t kt = c.step;
+    if (++c.sub == static_cast<int>(tile_steps_.size())) {
+      c.sub = 0;
+      ++c.step;
+    }
+    if (emit(c, s, kt, out)) return;
+  }
+}
+
 // Program of one warp (S = stages, slot = K tile mod S):
 //   prologue:  load A,B of tiles 0..S-2
 //   for kt:    wait tile kt; barrier; load A,B of tile kt+S-1; MMA on tile kt   (S = 1: load, wait,
@@ -152,17 +277,25 @@ void GemmKernel::next(WarpCursor& c, Instr& out) const {
           continue;
         }
         int slot = static_cast<int>(c.step % S);
+        const bool data_path = mma_ != "none";
         if (c.sub == 0) {
-          out = load(a_region(c, c.step), slot);
+          out = data_path ? copy(a_region(c, c.step), plan_.copy_instructions_a, plan_.copy_wavefronts_a, slot)
+                          : load(a_region(c, c.step), slot);
           c.sub = 1;
         } else {
-          out = load(b_region(c, c.step), slot);
+          out = data_path ? copy(b_region(c, c.step), plan_.copy_instructions_b, plan_.copy_wavefronts_b, slot)
+                          : load(b_region(c, c.step), slot);
           c.sub = 0;
           ++c.step;
         }
         return;
       }
       case kMainLoop: {
+        if (mma_ != "none") {
+          next_data_path(c, out);
+          if (out.op != Op::kExit) return;
+          continue;
+        }
         if (!body_.empty()) {
           next_patterned(c, out);
           if (out.op != Op::kExit) return;

@@ -7,6 +7,7 @@
 #include "config/gpu_config.h"
 #include "config/workload_config.h"
 #include "workload/cta_order.h"
+#include "workload/mma_data_path.h"
 #include "workload/order_pattern.h"
 #include "workload/program.h"
 
@@ -49,6 +50,18 @@ class GemmKernel final : public Kernel {
   std::vector<OrderToken> body_;  // empty: the "auto" pipeline
   int body_steps_ = 1;
   void next_patterned(WarpCursor& c, Instr& out) const;
+  // The tensor-core data path (mma: mma_sync | wgmma): one K tile's steps, see gemm_kernel.cpp.
+  enum class Micro : std::uint8_t { kWaitCopy, kBarrier, kCopyA, kCopyB, kRead, kWaitRead, kMma, kWaitMma };
+  struct Step {
+    Micro op;
+    int k_step = 0;  // kRead / kWaitRead / kMma (mma_sync): the 32-byte K step
+  };
+  void next_data_path(WarpCursor& c, Instr& out) const;
+  bool emit(const WarpCursor& c, const Step& s, std::int64_t kt, Instr& out) const;
+  Instr copy(const Region& r, std::uint32_t instructions, std::uint32_t wavefronts, int slot) const;
+  std::string mma_ = "none";
+  MmaPlan plan_;
+  std::vector<Step> tile_steps_;
 };
 
 }  // namespace gms

@@ -35,10 +35,15 @@ struct Instr {
   std::uint32_t wavefronts = 0;
   std::uint32_t conflicts = 0;
   bool async_copy = false;  // kLoad: cp.async (LDGSTS), the data lands in shared memory
+  bool ldmatrix = false;    // kSharedLoad: ldmatrix (counted as LDSM as well as shared loads)
+  // kCompute on the tensor pipe: `issue_cycles` counts MMA instructions; an asynchronous MMA
+  // (wgmma) lets the warp go on and marks scoreboard slot `slot` when it completes.
+  bool async_mma = false;
   Region region;
 };
 
-inline constexpr int kMaxSlots = 16;
+// Copies of up to 16 stages, plus the tensor-core data path's ldmatrix and wgmma slots (gemm_kernel.cpp).
+inline constexpr int kMaxSlots = 20;
 
 // Per-warp generator state; meaning is private to each kernel.
 struct WarpCursor {
@@ -63,6 +68,8 @@ struct LaunchShape {
   std::int64_t tiles_m = 0, tiles_n = 0;  // output tile grid, for reports
   std::string math_dtype = "fp16";        // selects the tensor rate
   bool simt_math = false;                 // FFMA on the FMA pipe (kind tiled_gemm): its peak, not the tensor cores'
+  double tensor_rate = 0;                 // FLOP/cycle/SM of the kernel's MMA class (0: the dtype's tensor rate)
+  std::string mma_class;                  // "", "mma_sync" or "wgmma": which tensor instructions it counts
 };
 
 class Kernel {

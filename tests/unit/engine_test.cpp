@@ -49,10 +49,11 @@ TEST(Seed000, NoReuseLoads162Blocks) {
 }
 
 TEST(Engine, ComputeBoundGemmRunsAtTheTensorRate) {
-  // Unlimited memory bandwidth and a warm-up-free tile: time is the MMA work over the tensor rate.
+  // Unlimited memory bandwidth and a warm-up-free tile: time is the MMA work over the tensor rate
+  // (mma: none, the MMA blocks without a data path, at the dtype's full rate).
   auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"),
                                        test::source_path("configs/workloads/gemm-8192-grouped8.yaml"),
-                                       {"workload.m=2048", "workload.n=2048", "workload.k=4096",
+                                       {"workload.m=2048", "workload.n=2048", "workload.k=4096", "workload.mma=none",
                                         "gpu.l2.slice_bytes_per_cycle=100000", "gpu.icnt.sm_bytes_per_cycle=100000",
                                         "gpu.sm.lsu_bytes_per_cycle=100000", "gpu.dram.bandwidth=1000TB/s"}});
   auto run = simulate(cfg);

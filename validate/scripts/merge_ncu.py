@@ -15,7 +15,17 @@ WANTED = ["gpu__time_duration.sum", "sm__cycles_elapsed.max", "dram__bytes_read.
           "lts__t_sectors_op_red.sum", "lts__t_sectors_srcunit_ltcfabric.sum", "l1tex__t_sector_hit_rate.pct",
           "sm__warps_active.avg.pct_of_peak_sustained_active", "launch__registers_per_thread",
           "launch__occupancy_limit_registers", "launch__occupancy_limit_shared_mem", "launch__waves_per_multiprocessor",
-          "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct", "launch__grid_size", "launch__block_size"]
+          "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct", "launch__grid_size", "launch__block_size",
+          # the SM data path and the L2 request path (device_tensor_gemm.sh)
+          "launch__shared_mem_per_block_dynamic", "smsp__inst_executed.sum", "smsp__sass_inst_executed_op_ldgsts.sum",
+          "smsp__sass_inst_executed_op_ldsm.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+          "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "smsp__inst_executed_pipe_tensor_op_hmma.sum",
+          "smsp__inst_executed_pipe_tensor_op_gmma.sum", "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active",
+          "lts__t_sectors_srcunit_tex_op_read.sum", "lts__t_requests_srcunit_tex_op_read.sum",
+          "l1tex__m_xbar2l1tex_read_sectors.sum", "lrc__xbar2lrc_requests_op_read.sum", "lrc__lrc2xbar_sectors_op_read.sum",
+          "lrc__lrc2xbar_sectors_op_read_coalescing_achieved_type_hardware.sum", "lrc__xbar2gpc_sectors_op_read.sum",
+          "smsp__warp_issue_stalled_barrier_per_warp_active.pct", "smsp__warp_issue_stalled_wait_per_warp_active.pct",
+          "smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct"]
 
 
 def number(text):
@@ -56,6 +66,9 @@ def main():
     ap.add_argument("--records", nargs="+", required=True)
     ap.add_argument("--ncu")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--dir", help="directory under --out for the records (default: the record's kind)")
+    ap.add_argument("--command", default="validate/scripts/device_run.sh profile",
+                    help="the device script that produced the ncu file (written into each record)")
     a = ap.parse_args()
     prof = parse_ncu(a.ncu) if a.ncu else {}
     written = 0
@@ -68,9 +81,9 @@ def main():
             except json.JSONDecodeError as e:
                 sys.exit(f"{path}:{lineno}: {e}")
             if rec["case"] in prof:
-                rec.update({"ncu": {"command": "ncu --clock-control none --csv --page raw (validate/scripts/device_run.sh profile)",
+                rec.update({"ncu": {"command": f"ncu --clock-control none --csv --page raw ({a.command})",
                                     **prof[rec["case"]]}})
-            d = os.path.join(a.out, rec["kind"])
+            d = os.path.join(a.out, a.dir or rec["kind"])
             os.makedirs(d, exist_ok=True)
             with open(os.path.join(d, rec["case"] + ".json"), "w") as f:
                 json.dump(rec, f, indent=1, sort_keys=False)

@@ -1,0 +1,22 @@
+#include "model/power_clock.h"
+
+#include <algorithm>
+
+namespace gms {
+
+double clock_under_load(const GpuConfig& gpu, const SimResult& r) {
+  if (gpu.clock_drop_full_wgmma <= 0 && gpu.clock_drop_per_dram_tbps <= 0) return 0;
+  const double base = gpu.sm_clock;  // clock.sm_tensor for tensor-core GEMMs (load_configs)
+  const double cycles = static_cast<double>(ticks_to_whole_cycles(r.end) + gpu.launch.kernel_overhead);
+  if (cycles <= 0) return 0;
+  const double wgmma_activity =
+      r.shape.mma_class == "wgmma" && r.sm_active_ticks > 0
+          ? std::min(1.0, r.tensor_busy_ticks / (r.sm_active_ticks * gpu.sm.subpartitions))
+          : 0.0;
+  // DRAM read TB/s at clock f is bytes * f / cycles / 1e12: f = (base - w) / (1 + d * bytes / cycles / 1e12).
+  const double per_hz = static_cast<double>(r.dram_read_bytes) / cycles / 1e12;
+  const double f = (base - gpu.clock_drop_full_wgmma * wgmma_activity) / (1.0 + gpu.clock_drop_per_dram_tbps * per_hz);
+  return std::clamp(f, 0.25 * base, base);
+}
+
+}  // namespace gms

@@ -1,0 +1,47 @@
+#pragma once
+// The tensor-core data path of kind: gemm, per warp and K tile: how many cp.async (LDGSTS) copies a
+// warp issues and how many shared-memory wavefronts their stores take; for mma.sync, the ldmatrix.x4
+// loads of each 32-byte K step (wavefronts from the bank model, validated on silicon) and the HMMAs
+// that consume them; for wgmma, the warpgroup MMAs that read the tiles from shared memory directly.
+// Instruction counts follow the SASS of the validate kernels (HMMA.16816, LDSM.x4, HGMMA.64xNx16).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/gpu_config.h"
+#include "config/workload_config.h"
+
+namespace gms {
+
+// `auto` resolved: mma_sync for tensor-core dtypes, none for fp32 and under an order pattern.
+std::string resolved_gemm_mma(const GemmConfig& cfg);
+
+// How a CTA tile is split: mma_sync over warps (warp tiles), wgmma over warpgroups of 4 warps.
+// tile_m == 0 when the tile cannot be split into MMA-sized pieces.
+struct WarpGrid {
+  int parts_m = 0, parts_n = 0;  // warps (mma_sync) or warpgroups (wgmma) along M and N
+  int tile_m = 0, tile_n = 0;    // each part's share of the CTA tile
+};
+WarpGrid gemm_warp_grid(const GemmConfig& cfg);
+
+struct MmaPlan {
+  bool wgmma = false;
+  int k_steps = 0;                     // 32-byte K steps per K tile (16 for fp16)
+  int k_per_step = 0;                  // elements of K per step
+  // Per warp and K step:
+  std::vector<std::uint32_t> ldsm, ldsm_wavefronts, ldsm_conflicts;  // mma_sync only (per step)
+  std::uint32_t mma_instructions = 0;  // HMMA.16816 per warp, or HGMMA per warpgroup (issued by each warp)
+  double flops = 0;                    // this warp's share
+  // Per warp and K tile: the LDGSTS copies of its share of the A and B tiles.
+  std::uint32_t copy_instructions_a = 0, copy_instructions_b = 0;
+  std::uint32_t copy_wavefronts_a = 0, copy_wavefronts_b = 0, copy_conflicts_a = 0, copy_conflicts_b = 0;
+  std::int64_t shared_bytes_per_stage = 0;  // A + B tile, padding included
+};
+
+// Throws ConfigError when the GPU lacks the class (wgmma without sm.wgmma_fraction).
+MmaPlan plan_mma(const GemmConfig& cfg, const GpuConfig& gpu, const std::string& mma);
+
+// FLOP/cycle/SM of the class at the workload's dtype (tensor rate x the class's share).
+double mma_class_rate(const GpuConfig& gpu, const std::string& dtype, const std::string& mma);
+
+}  // namespace gms

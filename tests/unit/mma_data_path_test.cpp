@@ -1,0 +1,108 @@
+#include <gtest/gtest.h>
+
+#include "api/simulation.h"
+#include "common/error.h"
+#include "stats/metrics.h"
+#include "test_util.h"
+#include "workload/mma_data_path.h"
+
+namespace gms {
+namespace {
+
+LoadedConfigs gemm(const std::string& gpu, std::vector<std::string> sets) {
+  return load_configs(ConfigInputs{test::source_path("configs/gpus/" + gpu + ".yaml"),
+                                   test::source_path("configs/workloads/gemm-8192-grouped8.yaml"), std::move(sets)});
+}
+
+double metric(const LoadedConfigs& cfg, const RunOutput& run, const std::string& name) {
+  auto m = compute_metrics(run.result, cfg.gpu.value, *run.kernel);
+  const Metric* x = find_metric(m, name);
+  EXPECT_NE(x, nullptr) << name;
+  return x ? x->value : -1;
+}
+
+// The project's WMMA kernel (validate/kernels/gemm_kernel.cuh): 128x128x32, 4 warps of 64x64.
+const std::vector<std::string> kWmma = {"workload.tile.k=32", "workload.warps=4", "workload.stages=3"};
+
+TEST(MmaDataPath, WmmaKernelPlanMatchesItsSass) {
+  auto cfg = gemm("h100", kWmma);
+  const GemmConfig& g = cfg.workload.value.gemm;
+  EXPECT_EQ(resolved_gemm_mma(g), "mma_sync");
+  WarpGrid grid = gemm_warp_grid(g);
+  EXPECT_EQ(grid.parts_m, 2);
+  EXPECT_EQ(grid.parts_n, 2);
+  MmaPlan p = plan_mma(g, cfg.gpu.value, "mma_sync");
+  ASSERT_EQ(p.k_steps, 2);
+  // Per 16-deep K step a warp loads 4 A and 4 B fragments (LDSM.x4, 4 wavefronts each when
+  // conflict-free) and runs 4 x 8 HMMA.16816: 67.1 M LDSM and 268.4 M HMMA at 8192^3 (ncu).
+  EXPECT_EQ(p.ldsm[0], 8u);
+  EXPECT_EQ(p.ldsm_wavefronts[0], 32u);
+  EXPECT_EQ(p.mma_instructions, 32u);
+  EXPECT_DOUBLE_EQ(p.flops, 2.0 * 64 * 64 * 16);
+  EXPECT_EQ(p.copy_instructions_a, 4u);  // 128x32 fp16 = 512 chunks of 16 B over 128 threads
+  EXPECT_EQ(p.copy_instructions_b, 4u);
+  EXPECT_EQ(p.copy_wavefronts_a, 16u);
+}
+
+TEST(MmaDataPath, PaddingRemovesLdmatrixConflictsOfPlainRows) {
+  auto plain = gemm("h100", {"workload.tile.k=32", "workload.smem.swizzle=none"});
+  auto padded = gemm("h100", {"workload.tile.k=32", "workload.smem.swizzle=none", "workload.smem.pad=8"});
+  MmaPlan p0 = plan_mma(plain.workload.value.gemm, plain.gpu.value, "mma_sync");
+  MmaPlan p8 = plan_mma(padded.workload.value.gemm, padded.gpu.value, "mma_sync");
+  // 64-byte rows of A put rows r and r+2 in the same banks: ldmatrix phases conflict 2-way.
+  EXPECT_GT(p0.ldsm_conflicts[0], 0u);
+  EXPECT_EQ(p8.ldsm_conflicts[0], 0u);  // 80-byte rows (the WMMA kernel's padding): conflict-free
+  EXPECT_EQ(p8.ldsm_wavefronts[0], 32u);
+  EXPECT_GT(p8.shared_bytes_per_stage, p0.shared_bytes_per_stage);
+}
+
+TEST(MmaDataPath, SimulatedCountersFollowThePlan) {
+  auto cfg = gemm("h100", {"workload.m=1024", "workload.n=1024", "workload.k=1024", "workload.tile.k=32"});
+  auto run = simulate(cfg);
+  const double ctas = 8 * 8, k_tiles = 1024 / 32;
+  EXPECT_EQ(metric(cfg, run, "smsp__sass_inst_executed_op_ldsm.sum"), ctas * k_tiles * 4 * 2 * 8);
+  EXPECT_EQ(metric(cfg, run, "smsp__inst_executed_pipe_tensor_op_hmma.sum"), ctas * k_tiles * 4 * 2 * 32);
+  EXPECT_EQ(metric(cfg, run, "smsp__sass_inst_executed_op_ldgsts.sum"), ctas * k_tiles * 4 * 8);
+  EXPECT_EQ(metric(cfg, run, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"), ctas * k_tiles * 4 * 2 * 32);
+  EXPECT_EQ(metric(cfg, run, "smsp__inst_executed_pipe_tensor_op_gmma.sum"), 0);
+  EXPECT_EQ(metric(cfg, run, "gpumemsim__flop.sum"), 2.0 * 1024 * 1024 * 1024);
+}
+
+TEST(MmaDataPath, WgmmaSplitsOverWarpgroupsAndNeedsAHopper) {
+  auto cfg = gemm("h100", {"workload.tile.n=256", "workload.warps=8", "workload.stages=4", "workload.mma=wgmma"});
+  WarpGrid grid = gemm_warp_grid(cfg.workload.value.gemm);
+  EXPECT_EQ(grid.parts_m, 2);  // Triton: two warpgroups of 64 x 256
+  EXPECT_EQ(grid.tile_n, 256);
+  MmaPlan p = plan_mma(cfg.workload.value.gemm, cfg.gpu.value, "wgmma");
+  EXPECT_EQ(p.mma_instructions, 1u);  // one HGMMA.64x256x16 per K step per warpgroup
+  EXPECT_TRUE(p.ldsm.empty());        // operands straight from shared memory
+  auto a100 = gemm("a100", {"workload.mma=wgmma"});
+  EXPECT_THROW(simulate(a100), ConfigError);  // the GPU decides: no sm.wgmma_fraction
+  auto bad = [] { gemm("h100", {"workload.mma=wgmma", "workload.warps=2"}); };
+  EXPECT_THROW(bad(), ConfigError);  // not a whole warpgroup
+}
+
+TEST(MmaDataPath, ClassRatesAndThePowerLimitedClock) {
+  // Memory unlimited: wgmma runs 0.944 x 4096 FLOP/cycle, mma.sync the measured 2655 (1.46x fewer)
+  // and also spends shared-memory time on its ldmatrix loads that wgmma does not.
+  std::vector<std::string> fast = {"workload.m=2048", "workload.n=2048", "workload.k=4096",
+                                   "gpu.l2.slice_bytes_per_cycle=100000", "gpu.icnt.sm_bytes_per_cycle=100000",
+                                   "gpu.sm.lsu_bytes_per_cycle=100000", "gpu.dram.bandwidth=1000TB/s"};
+  auto with = [&](const char* mma) {
+    auto s = fast;
+    s.push_back(std::string("workload.mma=") + mma);
+    return gemm("h100", s);
+  };
+  auto sync = with("mma_sync"), wg = with("wgmma");
+  auto rs = simulate(sync), rw = simulate(wg);
+  const double ratio = metric(sync, rs, "sm__cycles_elapsed.max") / metric(wg, rw, "sm__cycles_elapsed.max");
+  EXPECT_GT(ratio, 1.46);
+  EXPECT_LT(ratio, 2.2);
+  // The wgmma pipe busy most of the time pulls the clock down (H100: ~1.6 GHz); mma.sync does not.
+  EXPECT_GT(metric(wg, rw, "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"), 60);
+  EXPECT_LT(metric(wg, rw, "sm__cycles_elapsed.avg.per_second"), 0.9 * wg.gpu.value.sm_clock);
+  EXPECT_GT(metric(sync, rs, "sm__cycles_elapsed.avg.per_second"), 0.97 * sync.gpu.value.sm_clock);
+}
+
+}  // namespace
+}  // namespace gms

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# One device call for the tensor-core class of the model and the second GEMM implementation:
+#   tensor_ubench.jsonl   gms-tensor-ubench: mma.sync rate/latency, the SM clock under tensor load
+#   triton_gemm.jsonl     Triton wgmma GEMM records (triton_gemm_records.py: 2 shapes x 3 tilings x 2 orders)
+#   triton_ncu.csv        the same cases once each under ncu (merge_ncu.py joins them into records)
+#   lrc_metrics.txt       what this ncu knows about L2 request coalescing / per-source L2 sectors
+#   tensor_gemm_env.txt   GPU, driver, clocks, ncu/Triton/PyTorch versions, command
+# Then, on the workstation: merge_ncu.py --records triton_gemm.jsonl --ncu triton_ncu.csv --out validate/results/<gpu>
+set -uo pipefail
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+here=$(dirname "$0")
+arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+{
+  echo "date: $(date -u +%FT%TZ)"
+  nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.max.sm,power.limit --format=csv
+  ncu --version | tail -1
+  python3 -c "import triton, torch; print('triton', triton.__version__, 'torch', torch.__version__)"
+  echo "command: validate/scripts/device_tensor_gemm.sh; build: nvcc -O2 -gencode arch=compute_${arch},code=sm_${arch}"
+  nvcc -std=c++17 -O2 -gencode=arch=compute_${arch},code=sm_${arch} -o /tmp/gms-tensor-ubench validate/runner/tensor_ubench.cu 2>&1
+  echo "# SASS of the mma.sync chain (the loop must hold HMMA.16816 only)"
+  cuobjdump -sass /tmp/gms-tensor-ubench 2>/dev/null | grep -cE "HMMA.16816" | sed 's/^/HMMA.16816 instructions: /'
+} > "$OUT/tensor_gemm_env.txt" 2>&1
+/tmp/gms-tensor-ubench > "$OUT/tensor_ubench.jsonl" 2>> "$OUT/tensor_gemm_env.txt"
+echo "tensor ubench exit $?"; cat "$OUT/tensor_ubench.jsonl"
+python3 "$here/triton_gemm_records.py" --jsonl "$OUT/triton_gemm.jsonl" 2>> "$OUT/tensor_gemm_env.txt"
+echo "triton records exit $?"
+ncu --query-metrics 2>&1 | grep -iE "^(lrc|lts__t_(requests|sectors)_srcunit|l1tex__m_xbar2l1tex)" > "$OUT/lrc_metrics.txt"
+metrics=gpu__time_duration.sum,sm__cycles_elapsed.max,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,lts__t_sector_op_read_hit_rate.pct,lts__t_sectors_op_read.sum,lts__t_sectors_op_read_lookup_hit.sum,lts__t_sectors_op_read_lookup_miss.sum,lts__t_sectors_op_write.sum,lts__t_sectors_srcunit_ltcfabric.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_requests_srcunit_tex_op_read.sum,l1tex__m_xbar2l1tex_read_sectors.sum,lrc__xbar2lrc_requests_op_read.sum,lrc__lrc2xbar_sectors_op_read.sum,lrc__lrc2xbar_sectors_op_read_coalescing_achieved_type_hardware.sum,lrc__xbar2gpc_sectors_op_read.sum,l1tex__t_sector_hit_rate.pct,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem,launch__waves_per_multiprocessor,launch__grid_size,launch__block_size,launch__shared_mem_per_block_dynamic,smsp__inst_executed.sum,smsp__sass_inst_executed_op_ldgsts.sum,smsp__sass_inst_executed_op_ldsm.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed_pipe_tensor_op_hmma.sum,smsp__inst_executed_pipe_tensor_op_gmma.sum,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_barrier_per_warp_active.pct,smsp__warp_issue_stalled_wait_per_warp_active.pct,smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct
+source "$here/ncu_metrics.sh"
+keep=$(keep_known_metrics "$metrics") 2>> "$OUT/tensor_gemm_env.txt"
+ncu --clock-control none --metrics "$keep" --csv --page raw -k regex:matmul python3 "$here/triton_gemm_records.py" --profile \
+  > "$OUT/triton_ncu.csv" 2>> "$OUT/tensor_gemm_env.txt"
+echo "triton ncu exit $?"
