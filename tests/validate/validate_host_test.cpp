@@ -105,4 +105,27 @@ TEST(ValidateResults, EveryCommittedGemmRecordReplays) {
   EXPECT_EQ(n, 24);
 }
 
+// Triton's wgmma GEMM (triton_gemm_records.py) on both GPUs: every record loads, asks for the wgmma
+// class, carries the compiler's registers, and its first CTAs replay.
+TEST(ValidateResults, TritonGemmRecordsReplayOnTheWgmmaPath) {
+  namespace fs = std::filesystem;
+  for (const char* gpu : {"h100", "h200"}) {
+    int n = 0;
+    for (const auto& e : fs::directory_iterator(gms::test::source_path(std::string("validate/results/") + gpu + "/triton_gemm"))) {
+      gms::ConfigInputs in{gms::test::source_path(std::string("configs/gpus/") + gpu + ".yaml"), e.path().string(),
+                           {"workload.cta_limit=8"}};
+      in.workload_from_record = true;
+      auto cfg = gms::load_configs(in);
+      EXPECT_EQ(cfg.workload.value.gemm.mma, "wgmma") << e.path();
+      EXPECT_GT(cfg.workload.value.gemm.registers_per_thread, 100) << e.path();
+      if (n++ == 0) {
+        auto run = gms::simulate(cfg);
+        EXPECT_GT(run.result.mma_instructions, 0u) << e.path();
+        EXPECT_GT(run.result.sm_clock, 0.0) << e.path();  // the power model set the clock
+      }
+    }
+    EXPECT_EQ(n, 12) << gpu;
+  }
+}
+
 }  // namespace
