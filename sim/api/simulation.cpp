@@ -31,6 +31,11 @@ Override parse_override(const std::string& text) {
   return o;
 }
 
+// The workloads that run at clock.sm_tensor and under the power model's clock.
+bool tensor_core_gemm(const WorkloadConfig& w, const GpuConfig& g) {
+  return w.kind == "gemm" && gemm_uses_tensor_cores(w.gemm, g);
+}
+
 }  // namespace
 
 LoadedConfigs load_configs(const ConfigInputs& in) {
@@ -64,7 +69,7 @@ LoadedConfigs load_configs(const ConfigInputs& in) {
     out.workload = bind_workload(wl_doc, in.workload_file);
     out.has_workload = true;
     GpuConfig& g = out.gpu.value;
-    if (g.sm_clock_tensor > 0 && out.workload.value.kind == "gemm" && gemm_uses_tensor_cores(out.workload.value.gemm, g)) {
+    if (g.sm_clock_tensor > 0 && tensor_core_gemm(out.workload.value, g)) {
       g.sm_clock = g.sm_clock_tensor;
       out.gpu.origins["clock.sm"] = SourceMark{"clock.sm_tensor (tensor-core workload)", 0, 0};
     }
@@ -96,7 +101,7 @@ RunOutput simulate(const LoadedConfigs& cfg, const RunOptions& opt) {
     engine.trace_warps_of_sm(opt.trace_warps_sm);
   }
   out.result = engine.run();
-  if (cfg.workload.value.kind == "gemm" && gemm_uses_tensor_cores(cfg.workload.value.gemm, cfg.gpu.value))
+  if (tensor_core_gemm(cfg.workload.value, cfg.gpu.value))
     out.result.sm_clock = clock_under_load(cfg.gpu.value, out.result);
   return out;
 }

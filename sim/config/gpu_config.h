@@ -31,6 +31,15 @@ struct SmConfig {
   std::uint64_t shared_latency = 30;    // cycles from a shared load's issue (empty pipe) to its data
 };
 
+// Tensor-core FLOP/cycle/SM for a math dtype: the dtype's own rate where the GPU declares one, the
+// fp16 rate otherwise; fp32 runs at the TF32 rate, or on the FMA pipes where there is none.
+inline double tensor_flops_per_cycle(const SmConfig& sm, const std::string& dtype) {
+  if (dtype == "bf16" && sm.tensor_bf16_flops_per_cycle > 0) return sm.tensor_bf16_flops_per_cycle;
+  if (dtype == "fp8" && sm.tensor_fp8_flops_per_cycle > 0) return sm.tensor_fp8_flops_per_cycle;
+  if (dtype == "fp32") return sm.tensor_tf32_flops_per_cycle > 0 ? sm.tensor_tf32_flops_per_cycle : sm.fma_flops_per_cycle;
+  return sm.tensor_fp16_flops_per_cycle;
+}
+
 struct L1Config {
   std::int64_t size = 0;
   int line = 128;

@@ -74,12 +74,8 @@ struct Engine::Impl {
     nsp = g.sm.subpartitions;
     warps_per_cta = shape.warps_per_cta;
     warps_per_sm = occ.ctas_per_sm * warps_per_cta;
-    double tensor = g.sm.tensor_fp16_flops_per_cycle;
-    if (shape.math_dtype == "bf16" && g.sm.tensor_bf16_flops_per_cycle > 0) tensor = g.sm.tensor_bf16_flops_per_cycle;
-    if (shape.math_dtype == "fp8" && g.sm.tensor_fp8_flops_per_cycle > 0) tensor = g.sm.tensor_fp8_flops_per_cycle;
-    if (shape.math_dtype == "fp32") tensor = g.sm.tensor_tf32_flops_per_cycle > 0 ? g.sm.tensor_tf32_flops_per_cycle
-                                                                                   : g.sm.fma_flops_per_cycle;
-    if (shape.tensor_rate > 0) tensor = shape.tensor_rate;  // the kernel's MMA class (mma.sync, wgmma)
+    // The kernel's MMA class (mma.sync, wgmma) where it names one, else the dtype's tensor rate.
+    const double tensor = shape.tensor_rate > 0 ? shape.tensor_rate : tensor_flops_per_cycle(g.sm, shape.math_dtype);
     pipe_ticks_per_flop[static_cast<int>(Pipe::kTensor)] = kTicksPerCycle * nsp / tensor;
     pipe_ticks_per_flop[static_cast<int>(Pipe::kFma)] = kTicksPerCycle * nsp / g.sm.fma_flops_per_cycle;
 

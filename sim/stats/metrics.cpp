@@ -11,12 +11,7 @@ double pct(double num, double den) { return den > 0 ? 100.0 * num / den : 0.0; }
 
 double math_peak_flops(const GpuConfig& gpu, const LaunchShape& shape) {
   const auto& sm = gpu.sm;
-  double rate = sm.tensor_fp16_flops_per_cycle;
-  if (shape.math_dtype == "bf16" && sm.tensor_bf16_flops_per_cycle > 0) rate = sm.tensor_bf16_flops_per_cycle;
-  if (shape.math_dtype == "fp8" && sm.tensor_fp8_flops_per_cycle > 0) rate = sm.tensor_fp8_flops_per_cycle;
-  if (shape.math_dtype == "fp32") rate = sm.tensor_tf32_flops_per_cycle > 0 ? sm.tensor_tf32_flops_per_cycle
-                                                                            : sm.fma_flops_per_cycle;
-  if (shape.simt_math) rate = sm.fma_flops_per_cycle;
+  const double rate = shape.simt_math ? sm.fma_flops_per_cycle : tensor_flops_per_cycle(sm, shape.math_dtype);
   return rate * sm.count * gpu.sm_clock;
 }
 

@@ -65,14 +65,12 @@ GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::s
   shape_.shared_mem_per_cta =
       static_cast<std::int64_t>(cfg.stages) * (cfg.tile.m + cfg.tile.n) * cfg.tile.k * ea_;
 
-  mma_ = resolved_gemm_mma(cfg);
-  if (mma_ == "none" || pipe_ != Pipe::kTensor) {
-    mma_ = "none";
-    return;
-  }
-  plan_ = plan_mma(cfg, gpu, mma_);
-  shape_.mma_class = mma_;
-  shape_.tensor_rate = mma_class_rate(gpu, cfg.dtype, mma_);
+  const std::string mma = resolved_gemm_mma(cfg);
+  if (mma == "none" || pipe_ != Pipe::kTensor) return;
+  data_path_ = true;
+  plan_ = plan_mma(cfg, gpu, mma);
+  shape_.mma_class = mma;
+  shape_.tensor_rate = mma_class_rate(gpu, cfg.dtype, mma);
   shape_.shared_mem_per_cta = static_cast<std::int64_t>(cfg.stages) * plan_.shared_bytes_per_stage;
   // One K tile (stages >= 2; stages 1 loads its own tile first, then waits):
   //   mma_sync: wait for tile kt's copies; barrier; prefetch tile kt+S-1; per 32-byte K step s:
@@ -83,7 +81,7 @@ GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::s
   if (cfg.stages == 1) v = {{Micro::kCopyA}, {Micro::kCopyB}};
   v.push_back({Micro::kWaitCopy});
   v.push_back({Micro::kBarrier});
-  if (mma_ == "wgmma") {
+  if (plan_.wgmma) {
     v.push_back({Micro::kMma});
     v.push_back({Micro::kWaitMma});
     if (cfg.stages > 1) v.insert(v.end(), {{Micro::kCopyA}, {Micro::kCopyB}});
@@ -277,13 +275,12 @@ void GemmKernel::next(WarpCursor& c, Instr& out) const {
           continue;
         }
         int slot = static_cast<int>(c.step % S);
-        const bool data_path = mma_ != "none";
         if (c.sub == 0) {
-          out = data_path ? copy(a_region(c, c.step), plan_.copy_instructions_a, plan_.copy_wavefronts_a, slot)
+          out = data_path_ ? copy(a_region(c, c.step), plan_.copy_instructions_a, plan_.copy_wavefronts_a, slot)
                           : load(a_region(c, c.step), slot);
           c.sub = 1;
         } else {
-          out = data_path ? copy(b_region(c, c.step), plan_.copy_instructions_b, plan_.copy_wavefronts_b, slot)
+          out = data_path_ ? copy(b_region(c, c.step), plan_.copy_instructions_b, plan_.copy_wavefronts_b, slot)
                           : load(b_region(c, c.step), slot);
           c.sub = 0;
           ++c.step;
@@ -291,7 +288,7 @@ void GemmKernel::next(WarpCursor& c, Instr& out) const {
         return;
       }
       case kMainLoop: {
-        if (mma_ != "none") {
+        if (data_path_) {
           next_data_path(c, out);
           if (out.op != Op::kExit) return;
           continue;

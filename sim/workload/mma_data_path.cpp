@@ -67,9 +67,7 @@ WarpGrid gemm_warp_grid(const GemmConfig& cfg) {
 
 double mma_class_rate(const GpuConfig& gpu, const std::string& dtype, const std::string& mma) {
   const SmConfig& sm = gpu.sm;
-  double rate = sm.tensor_fp16_flops_per_cycle;
-  if (dtype == "bf16" && sm.tensor_bf16_flops_per_cycle > 0) rate = sm.tensor_bf16_flops_per_cycle;
-  if (dtype == "fp8" && sm.tensor_fp8_flops_per_cycle > 0) rate = sm.tensor_fp8_flops_per_cycle;
+  const double rate = tensor_flops_per_cycle(sm, dtype);
   if (mma == "wgmma") return rate * sm.wgmma_fraction;
   if (mma == "mma_sync" && sm.mma_sync_fp16_flops_per_cycle > 0 && sm.tensor_fp16_flops_per_cycle > 0)
     return rate * sm.mma_sync_fp16_flops_per_cycle / sm.tensor_fp16_flops_per_cycle;
@@ -104,14 +102,13 @@ MmaPlan plan_mma(const GemmConfig& cfg, const GpuConfig& gpu, const std::string&
   geo.warp_size = static_cast<std::uint32_t>(gpu.sm.warp_size);
   const int threads = cfg.warps * gpu.sm.warp_size;
   // cp.async: thread t copies 16-byte chunks t, t + threads, ... of the tile in row order.
-  auto copies = [&](const SmemTile& t, std::uint32_t& instr, std::uint32_t& wf, std::uint32_t& cf) {
+  auto copies = [&](const SmemTile& t, std::uint32_t& instr, std::uint32_t& wf) {
     const int chunks_per_row = t.cols * elem / kCopyBytes;
     const int chunks = t.rows * chunks_per_row;
     const int per_thread = (chunks + threads - 1) / threads;
     instr = static_cast<std::uint32_t>(per_thread);  // per warp (every warp copies its lanes' chunks)
     if (conflict_free) {
       wf = instr * static_cast<std::uint32_t>(gpu.sm.warp_size * kCopyBytes / 128);
-      cf = 0;
       return;
     }
     AccessPattern ap;
@@ -127,17 +124,11 @@ MmaPlan plan_mma(const GemmConfig& cfg, const GpuConfig& gpu, const std::string&
       }
       ap.byte_offsets.push_back(std::move(row));
     }
-    std::uint64_t w = 0, k = 0;
-    for (const auto& r : analyse_access(ap, geo).instructions) {
-      w += r.wavefronts;
-      k += r.bank_conflicts();
-    }
     // Per warp: the CTA's total shared by its warps (they copy equal shares).
-    wf = static_cast<std::uint32_t>((w + cfg.warps - 1) / cfg.warps);
-    cf = static_cast<std::uint32_t>(k / cfg.warps);
+    wf = static_cast<std::uint32_t>((analyse_access(ap, geo).totals.wavefronts + cfg.warps - 1) / cfg.warps);
   };
-  copies(sa, p.copy_instructions_a, p.copy_wavefronts_a, p.copy_conflicts_a);
-  copies(sb, p.copy_instructions_b, p.copy_wavefronts_b, p.copy_conflicts_b);
+  copies(sa, p.copy_instructions_a, p.copy_wavefronts_a);
+  copies(sb, p.copy_instructions_b, p.copy_wavefronts_b);
 
   if (p.wgmma) {
     // Each warpgroup: HGMMA.64xNx16 over its tile_m / 64 row blocks and N chunks of at most 256.
@@ -172,13 +163,9 @@ MmaPlan plan_mma(const GemmConfig& cfg, const GpuConfig& gpu, const std::string&
       ap.byte_offsets.push_back(b_rows_k ? ldsm_lanes(sb, s * p.k_per_step, j * 16 * elem, elem)
                                          : ldsm_lanes(sb, j * 16, kb, elem));
     check_pattern(ap);
-    std::uint32_t w = 0, k = 0;
-    for (const auto& r : analyse_access(ap, geo).instructions) {
-      w += r.wavefronts;
-      k += r.bank_conflicts();
-    }
-    p.ldsm_wavefronts.push_back(w);
-    p.ldsm_conflicts.push_back(k);
+    const AccessTotals t = analyse_access(ap, geo).totals;
+    p.ldsm_wavefronts.push_back(static_cast<std::uint32_t>(t.wavefronts));
+    p.ldsm_conflicts.push_back(static_cast<std::uint32_t>(t.bank_conflicts));
   }
   return p;
 }

@@ -34,7 +34,7 @@ struct MmaPlan {
   double flops = 0;                    // this warp's share
   // Per warp and K tile: the LDGSTS copies of its share of the A and B tiles.
   std::uint32_t copy_instructions_a = 0, copy_instructions_b = 0;
-  std::uint32_t copy_wavefronts_a = 0, copy_wavefronts_b = 0, copy_conflicts_a = 0, copy_conflicts_b = 0;
+  std::uint32_t copy_wavefronts_a = 0, copy_wavefronts_b = 0;
   std::int64_t shared_bytes_per_stage = 0;  // A + B tile, padding included
 };
 
