@@ -91,6 +91,10 @@ struct LaunchConfig {
   // Each CTA's warps start 0..cta_start_jitter cycles after its slot is granted (a deterministic
   // hash of the launch index): silicon's CTAs do not stay in the lockstep waves equal durations give.
   std::uint64_t cta_start_jitter = 0;
+  // An SM starts CTAs no faster than one per max(cta_dispatch_interval, warps x warp_dispatch_interval)
+  // cycles (gms-cta-ubench: empty CTAs cost a fixed time each, whatever their size up to 8 warps).
+  std::uint64_t cta_dispatch_interval = 0;
+  std::uint64_t warp_dispatch_interval = 0;
   std::string dispatch = "round_robin";
 };
 

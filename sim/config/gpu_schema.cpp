@@ -188,6 +188,14 @@ Schema<GpuConfig> make_schema() {
   p.push_back(quantity_param<G>("launch.cta_launch_latency", Q::kCycles, "0", 0, 1e9,
                                 "cycles between a CTA retiring and the next starting on that SM",
                                 [](G& c) -> auto& { return c.launch.cta_launch_latency; }));
+  p.push_back(quantity_param<G>("launch.cta_dispatch_interval", Q::kCycles, "0", 0, 1e9,
+                                "fewest cycles between two CTA starts on one SM (the SM's CTA launch rate; "
+                                "validate/runner/cta_ubench.cu measures it with empty CTAs)",
+                                [](G& c) -> auto& { return c.launch.cta_dispatch_interval; }));
+  p.push_back(quantity_param<G>("launch.warp_dispatch_interval", Q::kCycles, "0", 0, 1e9,
+                                "cycles per warp of a CTA's start: an SM starts CTAs no faster than one per "
+                                "max(cta_dispatch_interval, warps x this)",
+                                [](G& c) -> auto& { return c.launch.warp_dispatch_interval; }));
   p.push_back(choice_param<G>("launch.dispatch", policy_names(PolicyKind::kDispatch), "round_robin",
                               "which SM receives the next CTA in launch order",
                               [](G& c) -> auto& { return c.launch.dispatch; }));

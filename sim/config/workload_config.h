@@ -49,6 +49,8 @@ struct GemvConfig {
   std::string order = "llcc";        // llcc | lclc | "L0 L1 C0 C1" style pattern
   std::string reduction = "atomic_fp32";  // atomic_fp32 | atomic_fp16
   int reduction_lane_elements = 8;   // consecutive outputs one lane adds, one atomic each
+  int reduction_smem_wavefronts = 0; // shared-memory wavefronts per warp of the in-CTA reduction
+  std::int64_t spill_bytes_per_thread = -1;  // local-memory frame; -1 = registers beyond the maximum
   std::string evict_x = "last";      // normal | first | last (activations)
   std::string evict_w = "first";     // weights
   bool w_bypass_l1 = false;          // weight loads skip L1 (ld.global.cg)

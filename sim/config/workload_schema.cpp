@@ -124,6 +124,18 @@ Schema<WorkloadConfig> make_gemv_schema() {
                                 "elements apart (gemlite's and the validate kernel's tl.atomic_add/atomicAdd "
                                 "of 8 accumulators: 8); 1 = one coalesced atomic per warp-wide vector",
                                 [](W& c) -> auto& { return c.gemv.reduction_lane_elements; }));
+  p.push_back(quantity_param<W>("reduction_smem_wavefronts", Q::kInteger, "0", 0, 1 << 24,
+                                "shared-memory wavefronts each warp spends on the program's in-CTA reduction "
+                                "(partial sums across warps, layout conversion): half stored before the barrier, "
+                                "half loaded after it, on the SM's shared-memory pipe. 0 = none. Compilers differ "
+                                "by 10x here (Triton's cross-warp tl.sum: ~1,100 per warp at BLOCK_N 256, 4 warps); "
+                                "take it from `gpumemsim access` on the reduction's lanes or from a profile",
+                                [](W& c) -> auto& { return c.gemv.reduction_smem_wavefronts; }));
+  p.push_back(quantity_param<W>("spill_bytes_per_thread", Q::kBytes, "-1B", -1, kHuge,
+                                "local-memory spill frame per thread (ptxas 'bytes stack frame', Triton n_spills x 4): "
+                                "each byte stored after the loads and loaded back before the compute, spread over "
+                                "the k steps. -1B = 4 bytes per register beyond the GPU's maximum, per step",
+                                [](W& c) -> auto& { return c.gemv.spill_bytes_per_thread; }));
   p.push_back(choice_param<W>("evict.activations", {"normal", "first", "last"}, "last",
                               "eviction hint of x loads (Triton eviction_policy), honoured by L1 and L2",
                               [](W& c) -> auto& { return c.gemv.evict_x; }));

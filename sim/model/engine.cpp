@@ -57,6 +57,8 @@ struct Engine::Impl {
   std::vector<SubPart> sps;
   std::vector<int> free_slots;
   std::vector<Tick> sm_first_start, sm_last_end;
+  std::vector<Tick> sm_next_dispatch;  // earliest start of the SM's next CTA (its launch rate)
+  Tick dispatch_ticks = 0;
   std::vector<Tick> smem_free;  // per SM: when its shared-memory data path is next free
   Tick smem_ticks_per_wavefront = 0, smem_latency = 0;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
@@ -94,6 +96,9 @@ struct Engine::Impl {
     smem_ticks_per_wavefront = static_cast<Tick>(kTicksPerCycle * 128.0 / g.sm.shared_bytes_per_cycle + 0.5);
     smem_latency = cycles_to_ticks(g.sm.shared_latency);
     sm_first_start.assign(g.sm.count, kNever);
+    sm_next_dispatch.assign(g.sm.count, 0);
+    dispatch_ticks = cycles_to_ticks(std::max<std::uint64_t>(
+        g.launch.cta_dispatch_interval, g.launch.warp_dispatch_interval * static_cast<std::uint64_t>(warps_per_cta)));
     sm_last_end.assign(g.sm.count, 0);
     result.ctas.reserve(static_cast<size_t>(shape.ctas));
   }
@@ -154,6 +159,8 @@ struct Engine::Impl {
     rec.launch_index = next_launch;
     rec.tile = kernel.tile_of(next_launch);
     rec.sm = sm;
+    t = std::max(t, sm_next_dispatch[sm]);
+    sm_next_dispatch[sm] = t + dispatch_ticks;
     rec.start = t;
     result.ctas.push_back(rec);
     sm_first_start[sm] = std::min(sm_first_start[sm], t);

@@ -18,7 +18,9 @@ EvictHint hint_of(const std::string& s) {
 
 // Per-warp program state: `phase` walks the order tokens (and the spill steps around them), then
 // the epilogue.
-enum Phase { kBody = 0, kSync = 1, kReduce = 2, kExitPhase = 3 };
+enum Phase { kBody = 0, kSmemStore = 1, kSync = 2, kSmemLoad = 3, kReduce = 4, kExitPhase = 5 };
+// Scoreboard slot of the reduction's shared loads (the steps use 0 .. k_steps-1 <= 15).
+constexpr int kReduceSlot = 16;
 
 }  // namespace
 
@@ -47,7 +49,10 @@ GemvKernel::GemvKernel(const GemvConfig& cfg, const GpuConfig& gpu) : cfg_(cfg),
 
   int regs = cfg.registers_per_thread > 0 ? cfg.registers_per_thread
                                           : estimate_registers(cfg, warp_size_, max_live_steps(order_));
-  spill_bytes_per_thread_ = std::max(0, regs - gpu.sm.max_registers_per_thread) * 4;
+  // Per K step: an explicit frame is spread over the steps; the estimate overflows every step.
+  spill_bytes_per_thread_ = cfg.spill_bytes_per_thread >= 0
+                                ? static_cast<int>((cfg.spill_bytes_per_thread + cfg.k_steps - 1) / cfg.k_steps)
+                                : std::max(0, regs - gpu.sm.max_registers_per_thread) * 4;
   shape_.tiles_m = grid_k_;
   shape_.tiles_n = grid_n_;
   shape_.grid_ctas = grid_n_ * grid_k_;
@@ -102,7 +107,7 @@ void GemvKernel::next(WarpCursor& c, Instr& out) const {
   while (true) {
     if (c.phase == kBody) {
       if (c.step >= static_cast<std::int64_t>(order_.size())) {
-        c.phase = kSync;
+        c.phase = cfg_.reduction_smem_wavefronts > 0 ? kSmemStore : kSync;
         continue;
       }
       const OrderToken& tok = order_[static_cast<size_t>(c.step)];
@@ -155,9 +160,33 @@ void GemvKernel::next(WarpCursor& c, Instr& out) const {
       ++c.step;
       continue;
     }
+    const std::uint32_t reduce_wf = static_cast<std::uint32_t>(cfg_.reduction_smem_wavefronts);
+    // One instruction each way: the count of STS/LDS is the compiler's, the time is the pipe's.
+    if (c.phase == kSmemStore) {  // each warp's partial sums into shared memory
+      out = Instr{};
+      out.op = Op::kSharedStore;
+      out.wavefronts = (reduce_wf + 1) / 2;
+      c.phase = kSync;
+      return;
+    }
     if (c.phase == kSync) {  // partial sums of the warps meet in shared memory
       out = Instr{};
       out.op = Op::kBarrier;
+      c.phase = reduce_wf > 0 ? kSmemLoad : c.warp == 0 ? kReduce : kExitPhase;
+      c.sub = 0;
+      return;
+    }
+    if (c.phase == kSmemLoad) {  // the other warps' partials back, then wait for them
+      out = Instr{};
+      if (c.sub == 0) {
+        out.op = Op::kSharedLoad;
+        out.slot = kReduceSlot;
+        out.wavefronts = reduce_wf / 2;
+          c.sub = 1;
+        return;
+      }
+      out.op = Op::kWait;
+      out.slot = kReduceSlot;
       c.phase = c.warp == 0 ? kReduce : kExitPhase;
       c.sub = 0;
       return;

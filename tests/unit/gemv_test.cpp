@@ -88,6 +88,44 @@ TEST(Gemv, RegistersBeyondTheLimitSpillToLocalMemory) {
             metric(plain, rp, "lts__t_sectors_op_write.sum") + metric(plain, rp, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
 }
 
+TEST(Gemv, InCtaReductionWavefrontsRunOnTheSharedPipeAndCanBoundTime) {
+  // BLOCK_K 16 programs (4x the CTAs of the seed): the reduction's shared-memory traffic per program
+  // does not shrink with BLOCK_K, so at Triton's ~1,100 wavefronts per warp it outlasts DRAM.
+  std::vector<std::string> small = {"workload.block.k=16"};
+  auto none = seed001("h100", "llcc", small);
+  auto with = small;
+  with.push_back("workload.reduction_smem_wavefronts=1100");
+  auto tri = seed001("h100", "llcc", with);
+  auto rn = simulate(none), rt = simulate(tri);
+  const double warps = 28.0 * 128 * 4;
+  EXPECT_EQ(metric(none, rn, "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"), 0);
+  EXPECT_EQ(metric(tri, rt, "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"), warps * 1100);
+  EXPECT_EQ(metric(tri, rt, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"), warps * 550);
+  // The pipe moves one wavefront per cycle per SM: time >= wavefronts per SM, and well past the
+  // DRAM-bound time without them.
+  const double per_sm = warps * 1100 / 132;
+  EXPECT_GE(metric(tri, rt, "sm__cycles_elapsed.max"), per_sm);
+  EXPECT_GT(metric(tri, rt, "gpu__time_duration.sum"), 1.5 * metric(none, rn, "gpu__time_duration.sum"));
+  // Traffic outside the SM is unchanged.
+  EXPECT_EQ(metric(tri, rt, "dram__bytes_read.sum"), metric(none, rn, "dram__bytes_read.sum"));
+}
+
+TEST(Gemv, AnExplicitSpillFrameIsStoredAndLoadedOncePerThread) {
+  // Triton's 1-warp BLOCK_N 256 program compiles to 64 registers and 892 four-byte spill slots:
+  // no register count over the limit, yet 3,568 B of local traffic each way per thread.
+  std::vector<std::string> base = {"workload.warps=1", "workload.registers_per_thread=64"};
+  auto plain = seed001("h100", "llcc", base);
+  auto framed = base;
+  framed.push_back("workload.spill_bytes_per_thread=3568B");
+  auto spill = seed001("h100", "llcc", framed);
+  auto rp = simulate(plain), rs = simulate(spill);
+  const double threads = 28.0 * 32 * 32;
+  EXPECT_EQ(metric(spill, rs, "lts__t_sectors_op_write.sum") - metric(plain, rp, "lts__t_sectors_op_write.sum"),
+            threads * 3568 / 32);
+  EXPECT_GT(metric(spill, rs, "gpu__time_duration.sum"), metric(plain, rp, "gpu__time_duration.sum"));
+  EXPECT_GE(metric(spill, rs, "dram__bytes_read.sum"), metric(plain, rp, "dram__bytes_read.sum"));
+}
+
 TEST(Gemv, BadGemvInputsNameTheKey) {
   auto err = [](std::vector<std::string> sets) {
     try {

@@ -25,7 +25,18 @@ WANTED = ["gpu__time_duration.sum", "sm__cycles_elapsed.max", "dram__bytes_read.
           "l1tex__m_xbar2l1tex_read_sectors.sum", "lrc__xbar2lrc_requests_op_read.sum", "lrc__lrc2xbar_sectors_op_read.sum",
           "lrc__lrc2xbar_sectors_op_read_coalescing_achieved_type_hardware.sum", "lrc__xbar2gpc_sectors_op_read.sum",
           "smsp__warp_issue_stalled_barrier_per_warp_active.pct", "smsp__warp_issue_stalled_wait_per_warp_active.pct",
-          "smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct"]
+          "smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct",
+          # reductions, spills, per-CTA costs (device_gemv_sweep.sh)
+          "lts__t_requests_op_red.sum", "lts__t_requests_op_atom.sum", "smsp__sass_inst_executed_op_global_red.sum",
+          "smsp__sass_inst_executed_op_global_atom.sum", "smsp__sass_inst_executed_op_global_ld.sum",
+          "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+          "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", "sm__ctas_launched.sum", "launch__occupancy_limit_warps",
+          "launch__occupancy_limit_blocks", "smsp__warp_issue_stalled_lg_throttle_per_warp_active.pct",
+          "smsp__warp_issue_stalled_membar_per_warp_active.pct", "smsp__warp_issue_stalled_drain_per_warp_active.pct",
+          "smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct",
+          "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct", "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
+          "smsp__sass_inst_executed_op_shared_ld.sum", "smsp__sass_inst_executed_op_shared_st.sum",
+          "sm__cycles_elapsed.avg.per_second"]
 
 
 def number(text):

@@ -1,0 +1,32 @@
+"""Seed 001's GEMV in Triton (gemlite's revsplitK shape): y[1xN] += x[1xK] . W[KxN], fp16 in, fp32
+atomics. Grid (N / BN, K / (2 BK)); program (n, q) covers columns n*BN.. and two BK-deep K steps from
+2*q*BK, sums each step over K in fp32 and adds its 1xBN partial to y with tl.atomic_add. LCLC = 0
+writes the source as load, load, compute, compute (gemlite), 1 as load, compute, load, compute; the
+compiler schedules either (the records keep the SASS counts). Eviction hints as gemlite's: x last, W
+first. Triton is the GPU machine's."""
+import triton, triton.language as tl
+
+
+@triton.jit
+def gemv_revsplitk(x, w, y, K, N, BN: tl.constexpr, BK: tl.constexpr, LCLC: tl.constexpr):
+    pid_n = tl.program_id(0)
+    pid_k = tl.program_id(1) * 2
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = pid_k * BK + tl.arange(0, BK)
+    xp = x + rk
+    wp = w + rk[:, None] * N + rn[None, :]
+    if LCLC:
+        a0 = tl.load(xp, eviction_policy="evict_last")
+        b0 = tl.load(wp, eviction_policy="evict_first")
+        acc = tl.sum(a0[:, None].to(tl.float32) * b0.to(tl.float32), axis=0)
+        a1 = tl.load(xp + BK, eviction_policy="evict_last")
+        b1 = tl.load(wp + BK * N, eviction_policy="evict_first")
+        acc += tl.sum(a1[:, None].to(tl.float32) * b1.to(tl.float32), axis=0)
+    else:
+        a0 = tl.load(xp, eviction_policy="evict_last")
+        b0 = tl.load(wp, eviction_policy="evict_first")
+        a1 = tl.load(xp + BK, eviction_policy="evict_last")
+        b1 = tl.load(wp + BK * N, eviction_policy="evict_first")
+        acc = tl.sum(a0[:, None].to(tl.float32) * b0.to(tl.float32), axis=0)
+        acc += tl.sum(a1[:, None].to(tl.float32) * b1.to(tl.float32), axis=0)
+    tl.atomic_add(y + rn, acc, sem="relaxed")
