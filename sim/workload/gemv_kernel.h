@@ -4,8 +4,11 @@
 // steps, computes in the configured order, reduces across warps through shared memory (a barrier)
 // and sends BLOCK_N reduction atomics to L2.
 // Warp w of W takes W-tile rows w, w+W, ... of each step at full BLOCK_N width; every warp reads the
-// step's x chunk (the other warps hit it in L1). Registers not held by the hardware spill: a store
-// to local memory after the step's loads and a load back before its compute.
+// step's x chunk (the other warps hit it in L1). Registers not held by the hardware spill (or an
+// explicit spill frame, spread over the steps): a store to local memory after the step's loads and a
+// load back before its compute. The cross-warp reduction's shared-memory wavefronts (a compiler
+// property: Triton's tl.sum costs 10x a hand-written tree) run on the SM's shared pipe around the
+// barrier.
 #include <vector>
 
 #include "config/gpu_config.h"
