@@ -13,5 +13,6 @@ int cmd_sweep(const std::vector<std::string>& args);
 int cmd_compare(const std::vector<std::string>& args);
 int cmd_calibrate(const std::vector<std::string>& args);
 int cmd_access(const std::vector<std::string>& args);
+int cmd_trace(const std::vector<std::string>& args);
 
 }  // namespace gms::cli

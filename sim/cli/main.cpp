@@ -24,6 +24,7 @@ const char* kUsage =
     "  heatmap        draw a run's cache-hit heatmaps and timelines (PNG/SVG) and an HTML report\n"
     "  access         shared-memory banks/wavefronts or global requests/sectors of a CuTe copy or lane list\n"
     "  order-from-asm read PTX / SASS / AMDGCN / LLVM IR and print the load/compute order it holds\n"
+    "  trace info     what an Accel-Sim (NVBit) trace holds: kernels, CTAs, instructions, memory, opcodes\n"
     "  config show    print the resolved configuration of a GPU (and workload)\n"
     "  config docs    list every configuration parameter with its unit, default and meaning\n";
 
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
     if (cmd == "compare") return gms::cli::cmd_compare(rest);
     if (cmd == "calibrate") return gms::cli::cmd_calibrate(rest);
     if (cmd == "access") return gms::cli::cmd_access(rest);
+    if (cmd == "trace") return gms::cli::cmd_trace(rest);
     std::cerr << "gpumemsim: unknown command '" << cmd << "'\n\n" << kUsage;
     return 2;
   } catch (const gms::ConfigError& e) {

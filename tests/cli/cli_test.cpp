@@ -54,11 +54,34 @@ std::string slurp(const std::filesystem::path& p) {
 
 TEST(Cli, HelpOnEverySubcommand) {
   for (const char* c : {"--help", "run --help", "config --help", "config show --help", "config docs --help",
-                        "heatmap --help", "sweep --help", "compare --help", "calibrate --help", "order-from-asm --help"}) {
+                        "heatmap --help", "sweep --help", "compare --help", "calibrate --help", "order-from-asm --help",
+                        "trace info --help"}) {
     auto r = run(c);
     EXPECT_EQ(r.code, 0) << c << r.out;
     EXPECT_NE(r.out.find("usage"), std::string::npos) << c;
   }
+}
+
+TEST(Cli, TraceInfoSummarisesAnAccelSimTraceAndRejectsBrokenOnes) {
+  auto dir = gms::test::temp_dir("trace_info");
+  auto list = gms::test::write_file(dir / "kernelslist.g", "MemcpyHtoD,0x1000,256\nkernel-1.traceg\n");
+  gms::test::write_file(dir / "kernel-1.traceg",
+                        "-kernel name = k\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-nregs = 8\n"
+                        "-binary version = 90\n-accelsim tracer version = 5\n#BEGIN_TB\nthread block = 0,0,0\n"
+                        "warp = 0\ninsts = 2\n0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x1000 4 0\n"
+                        "0010 ffffffff 0 EXIT 0 0 0\n#END_TB\n");
+  auto r = run("trace info " + list + " --json " + (dir / "info.json").string());
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("1 CTAs, 1 warps, 2 warp instructions (64 thread instructions)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("128 bytes requested, 4 distinct 32-byte sectors"), std::string::npos) << r.out;
+  EXPECT_NE(slurp(dir / "info.json").find("\"smsp__inst_executed.sum\": 2"), std::string::npos);
+  gms::test::write_file(dir / "kernel-1.traceg", "-kernel name = k\n-accelsim tracer version = 7\n");
+  std::filesystem::remove(dir / "info2.json");
+  r = run("trace info " + list + " --json " + (dir / "info2.json").string());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("kernel-1.traceg:2: accelsim tracer version 7 is not supported"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(dir / "info2.json"));
+  EXPECT_EQ(run("trace info " + (dir / "missing").string()).code, 2);
 }
 
 TEST(Cli, RunPrintsSummaryAndWritesStatsAndCtaCsv) {

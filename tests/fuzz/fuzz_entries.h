@@ -12,6 +12,10 @@
 #include "common/error.h"
 #include "layout/layout.h"
 #include "layout/swizzle.h"
+#include "trace/accelsim_trace.h"
+
+#include <memory>
+#include <sstream>
 
 namespace gms::fuzz {
 
@@ -49,6 +53,26 @@ inline void lane_list(const std::uint8_t* data, std::size_t size) {
     q.width_bytes = p.width_bytes;
     parse_lane_list(lane_list_csv(p), "again.csv", q);
     SIM_ASSERT(q.byte_offsets == p.byte_offsets, "lane list round trip changed the pattern");
+  } catch (const ConfigError&) {
+  }
+}
+
+// An Accel-Sim kernel trace either fails with ConfigError or streams to its end; every instruction it
+// holds has one address per active lane and prints back to text that parses to itself.
+inline void accelsim_trace(const std::uint8_t* data, std::size_t size) {
+  std::string text(reinterpret_cast<const char*>(data), size);
+  try {
+    TraceKernelReader r(std::make_unique<std::istringstream>(text), "fuzz.traceg");
+    TraceCta cta;
+    int blocks = 0;
+    while (r.next_cta(cta) && ++blocks < 64)
+      for (const auto& w : cta.warps)
+        for (const auto& in : w.instrs) {
+          SIM_ASSERT(in.mem_width == 0 || static_cast<int>(in.addresses.size()) == in.active_lanes(),
+                     "addresses " << in.addresses.size() << " for " << in.active_lanes() << " lanes");
+          std::string line = format_trace_instruction(in);
+          SIM_ASSERT(parse_trace_instruction(line, "again") == in, "trace instruction round trip: " << line);
+        }
   } catch (const ConfigError&) {
   }
 }

@@ -48,4 +48,16 @@ TEST(FuzzSmoke, LaneLists) {
              gms::fuzz::lane_list, 20000);
 }
 
+TEST(FuzzSmoke, AccelSimTraces) {
+  const std::string head =
+      "-kernel name = k\n-grid dim = (2,1,1)\n-block dim = (64,1,1)\n-accelsim tracer version = 5\n#c\n";
+  run_corpus({head + "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 2\n"
+                     "0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x1000 4 0\n0010 ffffffff 0 EXIT 0 0 0\n#END_TB\n",
+              head + "#BEGIN_TB\nthread block = 1,0,0\nwarp = 1\ninsts = 1\n"
+                     "0870 0000000b 1 R28 LDL 1 R6 4 2 0xfffc50 8 -4 0\n#END_TB\n",
+              head + "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+                     "00a0 00000003 0 STG.E 2 R6 R9 8 0 0x7f00 0x7f08 0\n#END_TB\n"},
+             gms::fuzz::accelsim_trace, 20000);
+}
+
 }  // namespace

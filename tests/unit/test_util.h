@@ -8,6 +8,9 @@ namespace gms::test {
 
 inline std::string source_path(const std::string& rel) { return std::string(GPUMEMSIM_SOURCE_DIR) + "/" + rel; }
 
+// A public Accel-Sim trace folder (GPUMEMSIM_SHARED_TRACES, ../shared/traces by default).
+inline std::string shared_trace(const std::string& rel) { return std::string(GPUMEMSIM_SHARED_TRACES) + "/" + rel; }
+
 // A fresh directory under the system temp dir, removed by the caller or left for inspection.
 inline std::filesystem::path temp_dir(const std::string& name) {
   auto dir = std::filesystem::temp_directory_path() / ("gpumemsim_test_" + name);
