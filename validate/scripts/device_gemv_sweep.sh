@@ -13,15 +13,8 @@ set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 here=$(dirname "$0")
-arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
-{
-  echo "date: $(date -u +%FT%TZ)"
-  nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.max.sm,power.limit --format=csv
-  ncu --version | tail -1
-  python3 -c "import triton, torch; print('triton', triton.__version__, 'torch', torch.__version__)"
-  echo "command: validate/scripts/device_gemv_sweep.sh; build: nvcc -O2 -gencode arch=compute_${arch},code=sm_${arch}"
-  nvcc -std=c++17 -O2 -gencode=arch=compute_${arch},code=sm_${arch} -o /tmp/gms-cta-ubench validate/runner/cta_ubench.cu 2>&1
-} > "$OUT/gemv_sweep_env.txt" 2>&1
+source "$here/device_env.sh"
+device_env device_gemv_sweep.sh validate/runner/cta_ubench.cu /tmp/gms-cta-ubench > "$OUT/gemv_sweep_env.txt" 2>&1
 /tmp/gms-cta-ubench > "$OUT/cta_ubench.jsonl" 2>> "$OUT/gemv_sweep_env.txt"
 echo "cta ubench exit $?"; cat "$OUT/cta_ubench.jsonl"
 python3 "$here/triton_gemv_records.py" --jsonl "$OUT/triton_gemv.jsonl" --sass "$OUT/gemv_sass" 2>> "$OUT/gemv_sweep_env.txt"

@@ -10,14 +10,9 @@ set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 here=$(dirname "$0")
-arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+source "$here/device_env.sh"
 {
-  echo "date: $(date -u +%FT%TZ)"
-  nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.max.sm,power.limit --format=csv
-  ncu --version | tail -1
-  python3 -c "import triton, torch; print('triton', triton.__version__, 'torch', torch.__version__)"
-  echo "command: validate/scripts/device_tensor_gemm.sh; build: nvcc -O2 -gencode arch=compute_${arch},code=sm_${arch}"
-  nvcc -std=c++17 -O2 -gencode=arch=compute_${arch},code=sm_${arch} -o /tmp/gms-tensor-ubench validate/runner/tensor_ubench.cu 2>&1
+  device_env device_tensor_gemm.sh validate/runner/tensor_ubench.cu /tmp/gms-tensor-ubench
   echo "# SASS of the mma.sync chain (the loop must hold HMMA.16816 only)"
   cuobjdump -sass /tmp/gms-tensor-ubench 2>/dev/null | grep -cE "HMMA.16816" | sed 's/^/HMMA.16816 instructions: /'
 } > "$OUT/tensor_gemm_env.txt" 2>&1
