@@ -11,7 +11,7 @@ merge_ncu.py turns into records `gpumemsim compare` replays.
 
 The kernel is triton_matmul.py's (fp16 in, fp32 accumulate, fp16 out); Triton and PyTorch are the GPU
 machine's. Registers, spills and shared memory per CTA come from the compiled kernel's metadata."""
-import argparse, json, sys
+import argparse, json
 
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
 # (BM, BN, BK, warps, stages): Triton tutorial / autotune configurations for Hopper fp16.
@@ -54,10 +54,9 @@ def main():
 
     from triton_matmul import matmul
 
-    props = torch.cuda.get_device_properties(0)
-    env = {"gpu": props.name, "platform": "cuda+triton", "sms": props.multi_processor_count,
-           "l2_bytes": getattr(props, "L2_cache_size", 0), "triton": triton.__version__, "torch": torch.__version__,
-           "command": "validate/scripts/triton_gemm_records.py " + " ".join(sys.argv[1:])}
+    from triton_env import record_environment
+
+    env = record_environment("triton_gemm_records.py")
     out = open(a.jsonl, "w") if a.jsonl else None
     for shape, tiling, group in cases():
         m, n, k = shape

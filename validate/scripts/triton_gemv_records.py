@@ -117,10 +117,9 @@ def main():
 
     from triton_gemv import gemv_revsplitk
 
-    props = torch.cuda.get_device_properties(0)
-    env = {"gpu": props.name, "platform": "cuda+triton", "sms": props.multi_processor_count,
-           "l2_bytes": getattr(props, "L2_cache_size", 0), "triton": triton.__version__, "torch": torch.__version__,
-           "command": "validate/scripts/triton_gemv_records.py " + " ".join(sys.argv[1:])}
+    from triton_env import record_environment
+
+    env = record_environment("triton_gemv_records.py")
     out = open(a.jsonl, "w") if a.jsonl else None
     for shape in SHAPES:
         k, n = shape
