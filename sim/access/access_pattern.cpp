@@ -1,11 +1,11 @@
 #include "access/access_pattern.h"
 
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 #include "common/error.h"
+#include "common/files.h"
 
 namespace gms {
 
@@ -187,15 +187,6 @@ std::string lane_list_csv(const AccessPattern& p) {
   return os.str();
 }
 
-void write_lane_list(const std::string& path, const AccessPattern& p) {
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    if (!f) throw ConfigError(path + ": cannot write the lane list");
-    f << lane_list_csv(p);
-    if (!f) throw ConfigError(path + ": write failed");
-  }
-  std::filesystem::rename(tmp, path);
-}
+void write_lane_list(const std::string& path, const AccessPattern& p) { write_file_atomically(path, lane_list_csv(p)); }
 
 }  // namespace gms

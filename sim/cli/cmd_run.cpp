@@ -3,7 +3,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <cstring>
 #include <sstream>
@@ -12,24 +11,12 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "common/error.h"
+#include "common/files.h"
 #include "report/report_writer.h"
 #include "stats/report.h"
 
 namespace gms::cli {
 namespace {
-
-// Writes next to the final name and renames, so a failed run never leaves a half-written file.
-void write_atomically(const std::filesystem::path& path, const std::string& text) {
-  std::filesystem::path tmp = path;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) throw ConfigError(tmp.string() + ": cannot write");
-    out << text;
-    if (!out) throw ConfigError(tmp.string() + ": write failed");
-  }
-  std::filesystem::rename(tmp, path);
-}
 
 ProgressFn terminal_progress() {
   auto start = std::chrono::steady_clock::now();
@@ -134,19 +121,19 @@ int cmd_run(const std::vector<std::string>& args) {
   if (!out.empty()) {
     std::filesystem::create_directories(out);
     std::filesystem::path dir(out);
-    write_atomically(dir / "stats.json", stats_json(cfg, run, metrics).dump(2) + "\n");
+    write_file_atomically(dir / "stats.json", stats_json(cfg, run, metrics).dump(2) + "\n");
     std::ostringstream csv;
     write_cta_csv(csv, run.result);
-    write_atomically(dir / "ctas.csv", csv.str());
+    write_file_atomically(dir / "ctas.csv", csv.str());
     if (run.result.stalls.traced()) {
       std::ostringstream ws;
       run.result.stalls.write_csv(ws);
-      write_atomically(dir / "warps.csv", ws.str());
+      write_file_atomically(dir / "warps.csv", ws.str());
     }
     if (run.timeline) {
       std::ostringstream tl;
       write_timeline_csv(tl, *run.timeline, run.result.end);
-      write_atomically(dir / "timeline.csv", tl.str());
+      write_file_atomically(dir / "timeline.csv", tl.str());
     }
   }
   std::vector<std::string> report_files;

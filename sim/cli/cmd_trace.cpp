@@ -1,11 +1,11 @@
 // gpumemsim trace info PATH: what an Accel-Sim trace holds, read in one streaming pass.
-#include <iomanip>
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "common/error.h"
+#include "common/files.h"
 #include "trace/trace_summary.h"
 
 namespace gms::cli {
@@ -74,7 +74,8 @@ int cmd_trace(const std::vector<std::string>& args) {
   if (args.empty() || args[0] != "info") {
     std::cerr << "usage: gpumemsim trace info TRACE [--json FILE] [--top N]\n"
                  "  TRACE: an Accel-Sim kernelslist.g, the folder holding it, or one kernel-N.traceg\n";
-    return args.empty() || args[0] == "--help" || args[0] == "-h" ? (args.empty() ? 2 : 0) : 2;
+    const bool help = !args.empty() && (args[0] == "--help" || args[0] == "-h");
+    return help ? 0 : 2;
   }
   std::vector<std::string> rest(args.begin() + 1, args.end());
   po::options_description desc("gpumemsim trace info options");
@@ -88,13 +89,7 @@ int cmd_trace(const std::vector<std::string>& args) {
       "top", po::value(&top)->default_value(12), "opcodes to list per kernel");
   if (!parse_options(rest, desc, vm, "usage: gpumemsim trace info TRACE [--json FILE] [--top N]", &pos)) return 0;
   TraceSummary s = summarize_trace(trace);
-  if (!json.empty()) {
-    std::ofstream f(json + ".tmp");
-    f << to_json(s).dump(1) << "\n";
-    f.close();
-    if (!f) throw ConfigError(json + ": cannot write");
-    std::filesystem::rename(json + ".tmp", json);
-  }
+  if (!json.empty()) write_file_atomically(json, to_json(s).dump(1) + "\n");
   print_text(s, top);
   return 0;
 }

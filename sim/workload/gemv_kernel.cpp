@@ -161,6 +161,7 @@ void GemvKernel::next(WarpCursor& c, Instr& out) const {
       continue;
     }
     const std::uint32_t reduce_wf = static_cast<std::uint32_t>(cfg_.reduction_smem_wavefronts);
+    const Phase epilogue = c.warp == 0 ? kReduce : kExitPhase;  // warp 0 sends the block's atomics
     // One instruction each way: the count of STS/LDS is the compiler's, the time is the pipe's.
     if (c.phase == kSmemStore) {  // each warp's partial sums into shared memory
       out = Instr{};
@@ -172,7 +173,7 @@ void GemvKernel::next(WarpCursor& c, Instr& out) const {
     if (c.phase == kSync) {  // partial sums of the warps meet in shared memory
       out = Instr{};
       out.op = Op::kBarrier;
-      c.phase = reduce_wf > 0 ? kSmemLoad : c.warp == 0 ? kReduce : kExitPhase;
+      c.phase = reduce_wf > 0 ? kSmemLoad : epilogue;
       c.sub = 0;
       return;
     }
@@ -182,12 +183,12 @@ void GemvKernel::next(WarpCursor& c, Instr& out) const {
         out.op = Op::kSharedLoad;
         out.slot = kReduceSlot;
         out.wavefronts = reduce_wf / 2;
-          c.sub = 1;
+        c.sub = 1;
         return;
       }
       out.op = Op::kWait;
       out.slot = kReduceSlot;
-      c.phase = c.warp == 0 ? kReduce : kExitPhase;
+      c.phase = epilogue;
       c.sub = 0;
       return;
     }
