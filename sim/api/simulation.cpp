@@ -81,11 +81,13 @@ std::unique_ptr<Kernel> make_kernel(const WorkloadConfig& w, const GpuConfig& gp
   if (w.kind == "gemm") return std::make_unique<GemmKernel>(w.gemm, gpu, w.source_dir);
   if (w.kind == "gemv") return std::make_unique<GemvKernel>(w.gemv, gpu);
   if (w.kind == "tiled_gemm") return std::make_unique<TiledGemmKernel>(w.tiled, gpu, w.source_dir);
+  if (w.kind == "trace") throw ConfigError("a trace is a sequence of kernels: run it with simulate()");
   throw ConfigError("workload kind '" + w.kind + "' has no kernel");
 }
 
 RunOutput simulate(const LoadedConfigs& cfg, const RunOptions& opt) {
   SIM_ASSERT(cfg.has_workload, "simulate() needs a workload");
+  if (cfg.workload.value.kind == "trace") return simulate_trace(cfg, opt);
   RunOutput out;
   out.kernel = make_kernel(cfg.workload.value, cfg.gpu.value);
   Engine engine(cfg.gpu.value, *out.kernel);

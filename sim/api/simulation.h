@@ -38,12 +38,29 @@ struct RunOptions {
   ProgressFn progress;
 };
 
+// One kernel of a sequence (kind: trace), on the sequence's time line.
+struct KernelRun {
+  int id = 0;
+  std::string name;
+  std::string file;
+  int binary_version = 0;
+  std::int64_t ctas = 0;
+  std::uint64_t start_cycle = 0, cycles = 0;  // cycles: the kernel's duration (launch overhead included)
+  std::uint64_t warp_instructions = 0;
+  std::uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
+  double flops = 0;
+};
+
 struct RunOutput {
-  SimResult result;
-  std::unique_ptr<Kernel> kernel;
+  SimResult result;  // a sequence of kernels: summed over them
+  std::unique_ptr<Kernel> kernel;  // a sequence: its last kernel
   std::unique_ptr<Timeline> timeline;
+  std::vector<KernelRun> kernels;  // kind trace: each kernel replayed, in order
+  std::vector<std::string> notes;  // things the user should know (a trace captured on another GPU)
 };
 
 RunOutput simulate(const LoadedConfigs& cfg, const RunOptions& opt = {});
+// kind: trace (sim/api/trace_run.cpp): the trace's kernels in order on one memory system.
+RunOutput simulate_trace(const LoadedConfigs& cfg, const RunOptions& opt);
 
 }  // namespace gms

@@ -117,6 +117,7 @@ int cmd_run(const std::vector<std::string>& args) {
   opt.trace_warps_sm = trace_sm;
   if (!no_progress && (progress || isatty(STDERR_FILENO))) opt.progress = terminal_progress();
   RunOutput run = simulate(cfg, opt);
+  for (const std::string& n : run.notes) std::cerr << "gpumemsim: note: " << n << "\n";
   auto metrics = compute_metrics(run.result, cfg.gpu.value, *run.kernel);
   if (!out.empty()) {
     std::filesystem::create_directories(out);
@@ -125,6 +126,14 @@ int cmd_run(const std::vector<std::string>& args) {
     std::ostringstream csv;
     write_cta_csv(csv, run.result);
     write_file_atomically(dir / "ctas.csv", csv.str());
+    if (!run.kernels.empty()) {
+      std::ostringstream ks;
+      ks << "id,name,ctas,start_cycle,cycles,warp_instructions,dram_read_bytes,dram_write_bytes\n";
+      for (const KernelRun& k : run.kernels)
+        ks << k.id << ',' << k.name << ',' << k.ctas << ',' << k.start_cycle << ',' << k.cycles << ',' << k.warp_instructions
+           << ',' << k.dram_read_bytes << ',' << k.dram_write_bytes << '\n';
+      write_file_atomically(dir / "kernels.csv", ks.str());
+    }
     if (run.result.stalls.traced()) {
       std::ostringstream ws;
       run.result.stalls.write_csv(ws);
@@ -142,7 +151,7 @@ int cmd_run(const std::vector<std::string>& args) {
     std::cout << summary_text(cfg, run, metrics);
     if (!out.empty())
       std::cout << "  wrote           " << (std::filesystem::path(out) / "stats.json").string() << ", ctas.csv"
-                << (run.timeline ? ", timeline.csv" : "") << "\n";
+                << (run.timeline ? ", timeline.csv" : "") << (run.kernels.empty() ? "" : ", kernels.csv") << "\n";
     if (!measured.empty()) std::cout << measured_line(measured, metrics, cfg.gpu.value);
     if (!report.empty())
       std::cout << "  report          " << (std::filesystem::path(report) / "report.html").string() << " and "

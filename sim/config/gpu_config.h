@@ -8,6 +8,7 @@ namespace gms {
 
 struct SmConfig {
   int count = 0;
+  int compute_capability = 0;           // x 10: 90 = sm_90 (0: not NVIDIA)
   int warp_size = 32;
   int max_warps = 64;
   int max_ctas = 32;

@@ -32,6 +32,10 @@ Schema<GpuConfig> make_schema() {
   // --- SM
   p.push_back(quantity_param<G>("sm.count", Q::kInteger, "", 1, 4096, "streaming multiprocessors (CUs)",
                                 [](G& c) -> auto& { return c.sm.count; }));
+  p.push_back(quantity_param<G>("sm.compute_capability", Q::kInteger, "0", 0, 1000,
+                                "CUDA compute capability x 10 (90 = sm_90), matched against a trace's binary version; "
+                                "0 = not an NVIDIA GPU",
+                                [](G& c) -> auto& { return c.sm.compute_capability; }));
   p.push_back(quantity_param<G>("sm.warp_size", Q::kInteger, "32", 1, 64, "threads per warp (64 = wavefront)",
                                 [](G& c) -> auto& { return c.sm.warp_size; }));
   p.push_back(quantity_param<G>("sm.max_warps", Q::kInteger, "64", 1, 1024, "resident warps per SM",

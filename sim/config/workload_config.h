@@ -80,13 +80,24 @@ struct TiledGemmConfig {
   int other_instructions_per_k_tile = -1;  // per warp: integer/address/loop instructions (-1 = estimated)
 };
 
+// kind: trace - kernels replayed from an Accel-Sim trace (sim/workload/trace_kernel.h).
+struct TraceWorkloadConfig {
+  std::string path;                         // kernelslist.g, the folder holding it, or one kernel-N.traceg
+  std::string kernels = "all";              // all, or kernel ids "1,3"
+  std::string l2_between_kernels = "keep";  // keep (as the program runs) | flush (as ncu profiles by default)
+  std::string isa = "auto";                 // ISA table; auto = configs/isa/sm_<binary version>.yaml
+  std::int64_t cta_limit = 0;               // per kernel: replay only the first N thread blocks (0 = all)
+  bool memcpy_to_l2 = true;                 // MemcpyHtoD commands leave their bytes in L2
+};
+
 struct WorkloadConfig {
-  std::string kind;  // gemm | gemv | tiled_gemm
+  std::string kind;  // gemm | gemv | tiled_gemm | trace
   std::string name;
   std::string source_dir;  // directory of the workload file, for relative paths
   GemmConfig gemm;
   GemvConfig gemv;
   TiledGemmConfig tiled;
+  TraceWorkloadConfig trace;
 };
 
 int dtype_bytes(const std::string& dtype);

@@ -196,34 +196,37 @@ void validate_gemm(const Bound<WorkloadConfig>& b, const std::string& file) {
 
 }  // namespace
 
-std::vector<std::string> workload_kinds() { return {"gemm", "gemv", "tiled_gemm"}; }
+std::vector<std::string> workload_kinds() { return {"gemm", "gemv", "tiled_gemm", "trace"}; }
 
 const Schema<WorkloadConfig>& workload_schema(const std::string& kind) {
   static const Schema<WorkloadConfig> gemm = make_gemm_schema();
   static const Schema<WorkloadConfig> gemv = make_gemv_schema();
   static const Schema<WorkloadConfig> tiled = make_tiled_gemm_schema();
+  static const Schema<WorkloadConfig> trace = make_trace_schema();
   if (kind == "gemm") return gemm;
   if (kind == "gemv") return gemv;
   if (kind == "tiled_gemm") return tiled;
+  if (kind == "trace") return trace;
   throw ConfigError("unknown workload kind '" + kind + "'");
 }
 
 Bound<WorkloadConfig> bind_workload(const ConfigNode& doc, const std::string& file) {
   const ConfigNode* kind = doc.find("kind");
-  if (!kind) throw ConfigError(file + ": workload key 'kind' is required (one of: gemm, gemv, tiled_gemm)");
+  if (!kind) throw ConfigError(file + ": workload key 'kind' is required (one of: gemm, gemv, tiled_gemm, trace)");
   if (kind->kind != ConfigNode::Kind::kScalar)
     throw ConfigError(kind->mark.where() + ": workload key 'kind' needs a single value");
   auto kinds = workload_kinds();
   if (std::find(kinds.begin(), kinds.end(), kind->scalar) == kinds.end()) {
     std::string hint = did_you_mean(kind->scalar, kinds);
     throw ConfigError(kind->mark.where() + ": workload key 'kind': '" + kind->scalar + "' is not a workload kind" +
-                      (hint.empty() ? std::string(" (known: gemm, gemv, tiled_gemm)") : " (did you mean '" + hint + "'?)"));
+                      (hint.empty() ? std::string(" (known: gemm, gemv, tiled_gemm, trace)") : " (did you mean '" + hint + "'?)"));
   }
   Bound<WorkloadConfig> b = bind(workload_schema(kind->scalar), doc);
   b.value.source_dir = std::filesystem::path(file).parent_path().string();
   if (b.value.kind == "gemm") validate_gemm(b, file);
   if (b.value.kind == "gemv") validate_gemv(b, file);
   if (b.value.kind == "tiled_gemm") validate_tiled_gemm(b, file);
+  if (b.value.kind == "trace") validate_trace(b, file);
   return b;
 }
 

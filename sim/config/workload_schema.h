@@ -16,6 +16,10 @@ const Schema<WorkloadConfig>& workload_schema(const std::string& kind);
 Schema<WorkloadConfig> make_tiled_gemm_schema();
 void validate_tiled_gemm(const Bound<WorkloadConfig>& b, const std::string& file);
 
+// `kind: trace` (sim/config/trace_schema.cpp); the check resolves paths against the workload file.
+Schema<WorkloadConfig> make_trace_schema();
+void validate_trace(Bound<WorkloadConfig>& b, const std::string& file);
+
 // Binds a workload document: reads `kind`, binds that schema, runs the cross-field checks.
 Bound<WorkloadConfig> bind_workload(const ConfigNode& doc, const std::string& file);
 

@@ -16,6 +16,11 @@ struct LineRequest {
 
 // `lanes[i]` is lane i's address, used when bit i of `active` is set (up to 64 lanes); each lane
 // accesses `bytes` bytes from its address (it may cross sector and line boundaries).
+// The same for `count` addresses that are all active (a trace's lanes), into `out` (cleared first),
+// so a caller that keeps `out` allocates nothing per instruction.
+void coalesce_into(std::vector<LineRequest>& out, const Addr* lanes, std::uint32_t count, std::uint32_t bytes,
+                   std::uint32_t line_bytes, std::uint32_t sector_bytes);
+
 std::vector<LineRequest> coalesce(const std::vector<Addr>& lanes, std::uint64_t active, std::uint32_t bytes,
                                   std::uint32_t line_bytes, std::uint32_t sector_bytes);
 

@@ -27,6 +27,7 @@ class Dram {
 
   std::uint64_t bytes_read() const { return bytes_read_; }
   std::uint64_t bytes_written() const { return bytes_written_; }
+  void reset_counts() { bytes_read_ = bytes_written_ = 0; }
   std::uint32_t channel_of(Addr addr) const { return map_.channel(addr); }
 
  private:

@@ -24,6 +24,7 @@ struct Engine::Impl {
     bool at_barrier = false;
     std::array<Tick, kMaxSlots> slot_ready{};
     std::uint32_t short_slots = 0;  // bit i: slot i was last filled from shared memory
+    std::uint32_t fixed_slots = 0;  // bit i: slot i was last filled by a fixed-latency ALU result
   };
   struct Cta {
     bool active = false;
@@ -37,7 +38,7 @@ struct Engine::Impl {
     std::vector<int> warps;  // global warp indices
     std::vector<WarpView> views;
     Tick issue_free = 0;
-    std::array<Tick, 2> pipe_free{};
+    std::array<Tick, kPipeCount> pipe_free{};
     int last = -1;
     Tick scheduled = kNever;
   };
@@ -47,11 +48,13 @@ struct Engine::Impl {
   const Kernel& kernel;
   LaunchShape shape;
   Occupancy occ;
-  MemorySystem mem;
+  std::unique_ptr<MemorySystem> own_mem;
+  MemorySystem& mem;  // own_mem, or the memory a sequence of kernels shares
+  Tick start_tick = 0;
   std::unique_ptr<WarpScheduler> scheduler;
   std::unique_ptr<Dispatcher> dispatcher;
   int nsp, warps_per_cta, warps_per_sm;
-  std::array<double, 2> pipe_ticks_per_flop{};
+  std::array<double, kPipeCount> pipe_ticks_per_flop{};
   std::vector<Warp> warps;
   std::vector<Cta> ctas;
   std::vector<SubPart> sps;
@@ -69,8 +72,13 @@ struct Engine::Impl {
   ProgressFn* progress = nullptr;
   std::int64_t progress_every = 1;
 
-  Impl(const GpuConfig& g, const Kernel& k)
-      : gpu(g), kernel(k), shape(k.shape()), occ(compute_occupancy(g, shape)), mem(g) {
+  Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
+      : gpu(g),
+        kernel(k),
+        shape(k.shape()),
+        occ(compute_occupancy(g, shape)),
+        own_mem(shared ? nullptr : std::make_unique<MemorySystem>(g)),
+        mem(shared ? *shared : *own_mem) {
     scheduler = make_warp_scheduler(g.sm.warp_scheduler);
     dispatcher = make_dispatcher(g.launch.dispatch);
     nsp = g.sm.subpartitions;
@@ -116,7 +124,11 @@ struct Engine::Impl {
       Tick data = w.slot_ready[w.instr.slot];
       if (data > w.ready) {
         account(w, WarpState::kSelected, w.ready);  // the previous instruction's own time
-        account(w, (w.short_slots >> w.instr.slot) & 1u ? WarpState::kShortScoreboard : WarpState::kLongScoreboard, data);
+        const std::uint32_t bit = 1u << w.instr.slot;
+        account(w, (w.short_slots & bit)   ? WarpState::kShortScoreboard
+                   : (w.fixed_slots & bit) ? WarpState::kWait
+                                           : WarpState::kLongScoreboard,
+                data);
         w.ready = data;
       }
       kernel.next(w.cursor, w.instr);
@@ -217,21 +229,20 @@ struct Engine::Impl {
     account(w, WarpState::kNotSelected, t);  // ready since `accounted`, picked only now
     switch (in.op) {
       case Op::kLoad: {
-        Tick done = mem.load(AccessCtx{sm, t, counts}, in.region, in.bypass_l1, in.hint);
+        const AccessCtx ctx{sm, t, counts};
+        Tick done = in.lanes.present() ? mem.load(ctx, in.lanes, in.bypass_l1, in.hint) : mem.load(ctx, in.region, in.bypass_l1, in.hint);
         if (in.async_copy) {  // LDGSTS: the arriving data is written into shared memory
           result.shared.ldgsts_instructions += in.issue_cycles;
           done = std::max(done, shared_pipe(sm, t, in.wavefronts));
           result.shared.ldgsts_wavefronts += in.wavefronts;
         }
-        w.slot_ready[in.slot] = std::max(w.slot_ready[in.slot], done);
-        w.short_slots &= ~(1u << in.slot);
+        fill_slot(w, in.slot, done, SlotKind::kLong);
         sp.issue_free = w.ready = t + cycles_to_ticks(in.issue_cycles);
         break;
       }
       case Op::kSharedLoad: {
         Tick done = shared_pipe(sm, t, in.wavefronts) + smem_latency;
-        w.slot_ready[in.slot] = std::max(w.slot_ready[in.slot], done);
-        w.short_slots |= 1u << in.slot;
+        fill_slot(w, in.slot, done, SlotKind::kShort);
         (in.ldmatrix ? result.shared.ldsm_instructions : result.shared.ld_instructions) += in.issue_cycles;
         result.shared.ld_wavefronts += in.wavefronts;
         result.shared.ld_conflicts += in.conflicts;
@@ -246,15 +257,38 @@ struct Engine::Impl {
         sp.issue_free = w.ready = t + cycles_to_ticks(in.issue_cycles);
         break;
       case Op::kStore:
-        mem.store(AccessCtx{sm, t, counts}, in.region);
+        if (in.lanes.present() && in.local)
+          mem.store_local(AccessCtx{sm, t, counts}, in.lanes);
+        else if (in.lanes.present())
+          mem.store(AccessCtx{sm, t, counts}, in.lanes);
+        else
+          mem.store(AccessCtx{sm, t, counts}, in.region);
         sp.issue_free = w.ready = t + cycles_to_ticks(in.issue_cycles);
         break;
-      case Op::kReduce:
-        mem.reduce(AccessCtx{sm, t, counts}, in.region);
+      case Op::kReduce: {
+        const AccessCtx ctx{sm, t, counts};
+        Tick back = in.lanes.present() ? mem.reduce(ctx, in.lanes) : mem.reduce(ctx, in.region);
+        if (in.returns) fill_slot(w, in.slot, back, SlotKind::kLong);
         sp.issue_free = w.ready = t + cycles_to_ticks(in.issue_cycles);
         break;
+      }
       case Op::kCompute: {
         int p = static_cast<int>(in.pipe);
+        if (in.pipe_cycles > 0) {  // one traced instruction, pipelined
+          Tick start = std::max(t, sp.pipe_free[p]);
+          sp.pipe_free[p] = start + cycles_to_ticks(in.pipe_cycles);
+          sp.issue_free = t + kTicksPerCycle;
+          w.ready = start + kTicksPerCycle;
+          result.flops += in.flops;
+          if (in.pipe == Pipe::kTensor) {
+            result.tensor_busy_ticks += static_cast<double>(cycles_to_ticks(in.pipe_cycles));
+            ++result.mma_instructions;
+          }
+          if (in.writes_slot) fill_slot(w, in.slot, start + cycles_to_ticks(in.latency), SlotKind::kFixed);
+          account(w, WarpState::kMathPipeThrottle, start);
+          account(w, WarpState::kSelected, w.ready);
+          break;
+        }
         Tick start = std::max(t, sp.pipe_free[p]);
         Tick end = start + static_cast<Tick>(in.flops * pipe_ticks_per_flop[p] + 0.5);
         sp.pipe_free[p] = end;
@@ -266,8 +300,7 @@ struct Engine::Impl {
           result.mma_instructions += in.issue_cycles;
         }
         if (in.async_mma) {  // wgmma: the warp goes on; a later wait on `slot` joins the MMAs
-          w.slot_ready[in.slot] = std::max(w.slot_ready[in.slot], end);
-          w.short_slots &= ~(1u << in.slot);
+          fill_slot(w, in.slot, end, SlotKind::kLong);
           w.ready = sp.issue_free;
           account(w, WarpState::kSelected, w.ready);
           break;
@@ -286,21 +319,11 @@ struct Engine::Impl {
         w.ready = t + kTicksPerCycle;
         cta.barrier_release = std::max(cta.barrier_release, w.ready);
         account(w, WarpState::kSelected, w.ready);
-        if (++cta.arrived < warps_per_cta) {
+        // Warps that have exited count as arrived (a traced CTA may lose warps before a barrier).
+        if (++cta.arrived < cta.warps_left)
           w.at_barrier = true;
-        } else {
-          int first = sm * warps_per_sm + (local / warps_per_cta) * warps_per_cta;
-          for (int k = 0; k < warps_per_cta; ++k) {
-            Warp& o = warps[first + k];
-            if (!o.active) continue;
-            o.at_barrier = false;
-            o.ready = std::max(o.ready, cta.barrier_release);
-            account(o, WarpState::kBarrier, o.ready);
-          }
-          cta.arrived = 0;
-          cta.barrier_release = 0;
-          wake_sm(sm);
-        }
+        else
+          release_barrier(sm, local / warps_per_cta, cta);
         break;
       }
       case Op::kExit:
@@ -308,7 +331,12 @@ struct Engine::Impl {
         account(w, WarpState::kSelected, t + kTicksPerCycle);
         result.stalls.add_active(t + kTicksPerCycle - w.started);
         sp.issue_free = t + kTicksPerCycle;
-        if (--cta.warps_left == 0) retire(sm, cta, t);
+        if (--cta.warps_left == 0) {
+          retire(sm, cta, t);
+        } else if (cta.arrived > 0 && cta.arrived == cta.warps_left) {  // the others wait at a barrier
+          cta.barrier_release = std::max(cta.barrier_release, t + kTicksPerCycle);
+          release_barrier(sm, local / warps_per_cta, cta);
+        }
         return;
       case Op::kWait: SIM_ASSERT(false, "wait reached issue; fetch_next resolves waits");
     }
@@ -316,6 +344,30 @@ struct Engine::Impl {
         in.op == Op::kSharedStore)
       account(w, WarpState::kSelected, w.ready);
     fetch_next(w);
+  }
+
+  void release_barrier(int sm, int cta_slot, Cta& cta) {
+    const int first = sm * warps_per_sm + cta_slot * warps_per_cta;
+    for (int k = 0; k < warps_per_cta; ++k) {
+      Warp& o = warps[first + k];
+      if (!o.active) continue;
+      o.at_barrier = false;
+      o.ready = std::max(o.ready, cta.barrier_release);
+      account(o, WarpState::kBarrier, o.ready);
+    }
+    cta.arrived = 0;
+    cta.barrier_release = 0;
+    wake_sm(sm);
+  }
+
+  enum class SlotKind { kLong, kShort, kFixed };
+  // A scoreboard slot takes the later of its pending data and `done`; its kind names the stall a
+  // wait on it counts as.
+  static void fill_slot(Warp& w, int slot, Tick done, SlotKind kind) {
+    w.slot_ready[slot] = std::max(w.slot_ready[slot], done);
+    const std::uint32_t bit = 1u << slot;
+    w.short_slots = kind == SlotKind::kShort ? w.short_slots | bit : w.short_slots & ~bit;
+    w.fixed_slots = kind == SlotKind::kFixed ? w.fixed_slots | bit : w.fixed_slots & ~bit;
   }
 
   // Reserves `wavefronts` cycles of the SM's shared-memory data path from t on (in order of issue);
@@ -345,7 +397,8 @@ struct Engine::Impl {
   SimResult run(ProgressFn* fn) {
     progress = fn;
     progress_every = std::max<std::int64_t>(1, shape.ctas / 200);
-    fill(0);
+    result.end = start_tick;
+    fill(start_tick);
     while (!events.empty()) {
       auto [t, index] = events.top();
       events.pop();
@@ -353,6 +406,9 @@ struct Engine::Impl {
     }
     SIM_ASSERT(retired == shape.ctas, "simulation stalled: " << retired << " of " << shape.ctas
                                                              << " CTAs retired, " << next_launch << " launched");
+    // Times relative to the kernel's start (a kernel of a sequence starts where the previous ended).
+    result.end -= start_tick;
+    for (CtaRecord& c : result.ctas) c.start -= start_tick, c.end -= start_tick;
     result.shape = shape;
     result.occupancy = occ;
     result.mem = mem.counters();
@@ -365,7 +421,32 @@ struct Engine::Impl {
   }
 };
 
-Engine::Engine(const GpuConfig& gpu, const Kernel& kernel) : impl_(std::make_unique<Impl>(gpu, kernel)) {}
+void append_kernel_result(SimResult& total, SimResult&& next, Tick offset) {
+  total.end += next.end;
+  total.launches += next.launches;
+  total.shape.ctas += next.shape.ctas;
+  total.shape.grid_ctas += next.shape.grid_ctas;
+  total.mem += next.mem;
+  total.dram_read_bytes += next.dram_read_bytes;
+  total.dram_write_bytes += next.dram_write_bytes;
+  total.l2_dirty_sectors_at_end = next.l2_dirty_sectors_at_end;
+  total.warp_instructions += next.warp_instructions;
+  total.shared += next.shared;
+  total.warp_ticks_resident += next.warp_ticks_resident;
+  total.sm_active_ticks += next.sm_active_ticks;
+  total.flops += next.flops;
+  total.tensor_busy_ticks += next.tensor_busy_ticks;
+  total.mma_instructions += next.mma_instructions;
+  total.stalls.merge(next.stalls);
+  for (CtaRecord& c : next.ctas) {
+    c.start += offset, c.end += offset;
+    total.ctas.push_back(c);
+  }
+}
+
+Engine::Engine(const GpuConfig& gpu, const Kernel& kernel, MemorySystem* shared_memory)
+    : impl_(std::make_unique<Impl>(gpu, kernel, shared_memory)) {}
+void Engine::set_start(Tick t) { impl_->start_tick = t; }
 Engine::~Engine() = default;
 void Engine::set_timeline(Timeline* t) { impl_->mem.attach_timeline(t); }
 void Engine::trace_warps_of_sm(int sm) { impl_->result.stalls.set_traced_sm(sm); }

@@ -10,6 +10,7 @@
 #include "common/types.h"
 #include "config/gpu_config.h"
 #include "model/mem_counters.h"
+#include "model/memory_system.h"
 #include "model/occupancy.h"
 #include "model/stall_accounting.h"
 #include "model/timeline.h"
@@ -23,6 +24,13 @@ struct SharedCounters {
   std::uint64_t ld_instructions = 0, st_instructions = 0, ldgsts_instructions = 0, ldsm_instructions = 0;
   std::uint64_t ld_wavefronts = 0, st_wavefronts = 0, ldgsts_wavefronts = 0;
   std::uint64_t ld_conflicts = 0, st_conflicts = 0;
+  SharedCounters& operator+=(const SharedCounters& o) {
+    ld_instructions += o.ld_instructions, st_instructions += o.st_instructions;
+    ldgsts_instructions += o.ldgsts_instructions, ldsm_instructions += o.ldsm_instructions;
+    ld_wavefronts += o.ld_wavefronts, st_wavefronts += o.st_wavefronts, ldgsts_wavefronts += o.ldgsts_wavefronts;
+    ld_conflicts += o.ld_conflicts, st_conflicts += o.st_conflicts;
+    return *this;
+  }
 };
 
 struct CtaRecord {
@@ -34,7 +42,8 @@ struct CtaRecord {
 };
 
 struct SimResult {
-  Tick end = 0;  // last CTA retired
+  Tick end = 0;  // last CTA retired (a sequence of kernels: the sum of their durations)
+  int launches = 1;  // kernels run (each adds launch.kernel_overhead to the time)
   LaunchShape shape;
   Occupancy occupancy;
   MemCounters mem;
@@ -54,15 +63,23 @@ struct SimResult {
   std::vector<CtaRecord> ctas;
 };
 
+// Appends the next kernel of a sequence: durations and counters add up; the CTA records follow on
+// the sequence's time line (`offset`: where the kernel started, relative to the first).
+void append_kernel_result(SimResult& total, SimResult&& next, Tick offset);
+
 using ProgressFn = std::function<void(std::int64_t retired, std::int64_t total, Tick now)>;
 
 class Engine {
  public:
-  Engine(const GpuConfig& gpu, const Kernel& kernel);
+  // With `shared_memory`, the kernel runs on a memory system that outlives it (a sequence of kernels:
+  // L2 contents and the servers' time carry over); otherwise on its own.
+  Engine(const GpuConfig& gpu, const Kernel& kernel, MemorySystem* shared_memory = nullptr);
   ~Engine();
   void set_timeline(Timeline* t);
   void set_progress(ProgressFn fn) { progress_ = std::move(fn); }
   void trace_warps_of_sm(int sm);
+  // The tick the kernel starts at on a shared memory system (its result's times are relative to it).
+  void set_start(Tick t);
   SimResult run();
 
  private:

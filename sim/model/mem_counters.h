@@ -22,6 +22,18 @@ struct MemCounters {
   std::uint64_t l1_hit_bytes = 0;            // bytes delivered to SMs, by level that served them
   std::uint64_t l2_hit_bytes = 0;
   std::uint64_t dram_served_bytes = 0;
+
+  MemCounters& operator+=(const MemCounters& o) {
+    ld_requests += o.ld_requests, st_requests += o.st_requests;
+    l1_ld_sectors += o.l1_ld_sectors, l1_ld_hit_sectors += o.l1_ld_hit_sectors;
+    l2_read_sectors += o.l2_read_sectors, l2_read_hit_sectors += o.l2_read_hit_sectors;
+    l2_write_sectors += o.l2_write_sectors, l2_write_hit_sectors += o.l2_write_hit_sectors;
+    l2_red_sectors += o.l2_red_sectors, l2_red_hit_sectors += o.l2_red_hit_sectors, red_requests += o.red_requests;
+    l2_far_sectors += o.l2_far_sectors, l2_replica_hit_sectors += o.l2_replica_hit_sectors;
+    l2_home_check_sectors += o.l2_home_check_sectors;
+    l1_hit_bytes += o.l1_hit_bytes, l2_hit_bytes += o.l2_hit_bytes, dram_served_bytes += o.dram_served_bytes;
+    return *this;
+  }
 };
 
 // Per-CTA view used by the per-CTA CSV and heatmaps.

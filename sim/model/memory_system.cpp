@@ -184,12 +184,65 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
 }
 
 Tick MemorySystem::load(const AccessCtx& ctx, const Region& region, bool bypass_l1, EvictHint hint) {
+  return load_lines(ctx, region_lines(region), bypass_l1, hint);
+}
+
+Tick MemorySystem::load(const AccessCtx& ctx, const LaneAccess& lanes, bool bypass_l1, EvictHint hint) {
+  return load_lines(ctx, lane_lines(lanes), bypass_l1, hint);
+}
+
+void MemorySystem::store(const AccessCtx& ctx, const Region& region) { store_lines(ctx, region_lines(region)); }
+void MemorySystem::store(const AccessCtx& ctx, const LaneAccess& lanes) { store_lines(ctx, lane_lines(lanes)); }
+Tick MemorySystem::reduce(const AccessCtx& ctx, const Region& region) { return reduce_lines(ctx, region_lines(region)); }
+Tick MemorySystem::reduce(const AccessCtx& ctx, const LaneAccess& lanes) { return reduce_lines(ctx, lane_lines(lanes)); }
+
+void MemorySystem::store_local(const AccessCtx& ctx, const LaneAccess& lanes) {
+  if (l1_.empty() || gpu_.l1.line != gpu_.l2.line || gpu_.l1.sector != gpu_.l2.sector) return store(ctx, lanes);
+  const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l1.sector);
+  ++counters_.st_requests;
+  TagArray& l1 = l1_[ctx.sm];
+  lane_lines(lanes)(gpu_.l1.line, gpu_.l1.sector, [&](Addr line, std::uint32_t mask) {
+    Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
+    auto a = l1.access(static_cast<std::uint32_t>((line / gpu_.l1.line) % l1.sets()), line, mask, true, t);
+    if (a.evicted_dirty) l2_write_line(ctx.sm, a.evicted_line, a.evicted_dirty, t);
+  });
+}
+
+void MemorySystem::begin_kernel(bool keep_l2) {
+  counters_ = MemCounters{};
+  dram_->reset_counts();
+  for (auto& t : l1_) t.invalidate_all();
+  if (!keep_l2)
+    for (auto& t : l2_) t.invalidate_all();
+}
+
+void MemorySystem::copy_into_l2(Addr base, std::uint64_t bytes, Tick at) {
+  if (bytes == 0) return;
+  const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
+  Region r{base, 1, static_cast<std::uint32_t>(0), 0};
+  // Line by line (a Region's row is 32-bit; copies can be larger).
+  const Addr line_bytes = static_cast<Addr>(gpu_.l2.line);
+  for (Addr a = base & ~(line_bytes - 1); a < base + bytes; a += line_bytes) {
+    Addr lo = std::max(a, base), hi = std::min(a + line_bytes, base + bytes);
+    r.base = lo;
+    r.row_bytes = static_cast<std::uint32_t>(hi - lo);
+    for_each_line(r, gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
+      std::uint64_t index = line >> l2_line_shift_;
+      TagArray& tags = l2_[slice_hash_->slice(index)];
+      auto acc = tags.access(hashed_set(index, tags.sets()), line, mask, true, at);
+      if (acc.evicted_dirty) dram_->write(acc.evicted_line, popc(acc.evicted_dirty) * sector, at);
+    });
+  }
+}
+
+template <class EachLine>
+Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool bypass_l1, EvictHint hint) {
   const int sm = ctx.sm;
   Tick done = ctx.now;
   ++counters_.ld_requests;
   if (bypass_l1 || l1_.empty()) {
     const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
-    for_each_line(region, gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
+    each_line(gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
       Tick t = sm_port(sm, ctx.now, popc(mask) * sector);
       done = std::max(done, l2_read_line(sm, line, mask, t, ctx.cta, hint));
     });
@@ -201,7 +254,7 @@ Tick MemorySystem::load(const AccessCtx& ctx, const Region& region, bool bypass_
   const std::uint32_t l2_sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   const Addr l2_line_mask = ~static_cast<Addr>(gpu_.l2.line - 1);
   TagArray& l1 = l1_[sm];
-  for_each_line(region, gpu_.l1.line, gpu_.l1.sector, [&](Addr line, std::uint32_t mask) {
+  each_line(gpu_.l1.line, gpu_.l1.sector, [&](Addr line, std::uint32_t mask) {
     Tick t = sm_port(sm, ctx.now, popc(mask) * l1_sector);
     auto a = l1.access(static_cast<std::uint32_t>((line / gpu_.l1.line) % l1.sets()), line, mask, false, t,
                        priority_of(hint));
@@ -261,16 +314,18 @@ void MemorySystem::l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t) 
   if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, h.start);
 }
 
-void MemorySystem::store(const AccessCtx& ctx, const Region& region) {
+template <class EachLine>
+void MemorySystem::store_lines(const AccessCtx& ctx, EachLine&& each_line) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   ++counters_.st_requests;
-  for_each_line(region, gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
+  each_line(gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
     Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
     l2_write_line(ctx.sm, line, mask, t);
   });
 }
 
-void MemorySystem::reduce(const AccessCtx& ctx, const Region& region) {
+template <class EachLine>
+Tick MemorySystem::reduce_lines(const AccessCtx& ctx, EachLine&& each_line) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   ++counters_.red_requests;
   // Lanes of one instruction that land in the same line travel as one request (a strided region
@@ -279,7 +334,7 @@ void MemorySystem::reduce(const AccessCtx& ctx, const Region& region) {
   std::uint32_t run_mask = 0;
   std::vector<std::pair<Addr, std::uint32_t>>& merged = red_scratch_;
   merged.clear();
-  for_each_line(region, gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
+  each_line(gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
     if (line != run_line) {
       if (run_mask) merged.emplace_back(run_line, run_mask);
       run_line = line;
@@ -288,6 +343,7 @@ void MemorySystem::reduce(const AccessCtx& ctx, const Region& region) {
     run_mask |= mask;
   });
   if (run_mask) merged.emplace_back(run_line, run_mask);
+  Tick back = ctx.now;
   for (const auto& [line, mask] : merged) {
     Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
     AtHome h = to_home_slice(ctx.sm, line, mask, t);
@@ -305,7 +361,9 @@ void MemorySystem::reduce(const AccessCtx& ctx, const Region& region) {
     // The ALU works once the old value is there; the result makes the sectors dirty.
     Tick done = slice_atomic_[h.slice].serve(ready, popc(mask) * sector);
     tags.access(h.set, line, mask, true, done);
+    back = std::max(back, done + l2_return_ticks_ + (h.far ? far_ticks_ : 0));
   }
+  return back;
 }
 
 std::uint64_t MemorySystem::l2_dirty_sectors() const {

@@ -10,6 +10,7 @@
 #include "config/gpu_config.h"
 #include "model/address_map.h"
 #include "model/bandwidth_server.h"
+#include "model/coalescer.h"
 #include "model/dram.h"
 #include "model/mem_counters.h"
 #include "model/tag_array.h"
@@ -43,6 +44,19 @@ void for_each_line(const Region& r, int line_bytes, int sector_bytes, Fn&& fn) {
   }
 }
 
+// One warp instruction's lane addresses, as a trace records them: `count` active lanes, each
+// accessing `bytes` bytes from its address.
+// Either a list (`addr`) or, when `addr` is null, lane i at base + i x stride (the tracer's
+// base-stride form: most accesses, kept without a list).
+struct LaneAccess {
+  const Addr* addr = nullptr;
+  std::uint32_t count = 0;
+  std::uint32_t bytes = 0;
+  Addr base = 0;
+  std::int64_t stride = 0;
+  bool present() const { return addr != nullptr || count > 0; }
+};
+
 enum class EvictHint : std::uint8_t { kNormal, kFirst, kLast };
 
 struct AccessCtx {
@@ -61,8 +75,23 @@ class MemorySystem {
   // Stores are posted: write-through L1, write-back L2 with sector write masks.
   void store(const AccessCtx& ctx, const Region& region);
   // Reductions (RED: atomics whose old value nobody reads) are posted too; each sector is a
-  // read-modify-write at its home slice: a miss fetches the sector from DRAM first.
-  void reduce(const AccessCtx& ctx, const Region& region);
+  // read-modify-write at its home slice: a miss fetches the sector from DRAM first. Returns when the
+  // old values would be back at the SM (what an ATOM waits for).
+  Tick reduce(const AccessCtx& ctx, const Region& region);
+  // The same three for per-lane addresses (traces), coalesced into lines and sectors as the LSU does.
+  Tick load(const AccessCtx& ctx, const LaneAccess& lanes, bool bypass_l1, EvictHint hint = EvictHint::kNormal);
+  void store(const AccessCtx& ctx, const LaneAccess& lanes);
+  Tick reduce(const AccessCtx& ctx, const LaneAccess& lanes);
+  // A store to per-thread local memory (STL): L1 caches local data write-back, so the sectors are
+  // written into L1 (allocated, dirty) and reach L2 only when evicted.
+  void store_local(const AccessCtx& ctx, const LaneAccess& lanes);
+
+  // A kernel boundary in a sequence of kernels: counters start from zero, L1s are empty, and L2
+  // keeps its contents or is emptied (what a profiler's cache flush does). Time goes on.
+  void begin_kernel(bool keep_l2);
+  // A host-to-device copy between kernels: its bytes are written through L2 (dirty in their home
+  // slices, as the copy engine leaves them), costing no kernel time.
+  void copy_into_l2(Addr base, std::uint64_t bytes, Tick at);
 
   const MemCounters& counters() const { return counters_; }
   const Dram& dram() const { return *dram_; }
@@ -71,6 +100,30 @@ class MemorySystem {
   void attach_timeline(Timeline* t) { timeline_ = t; }
 
  private:
+  // `each_line(line_bytes, sector_bytes, fn)` calls fn(line, sector_mask) for every line accessed.
+  template <class EachLine>
+  Tick load_lines(const AccessCtx& ctx, EachLine&& each_line, bool bypass_l1, EvictHint hint);
+  template <class EachLine>
+  void store_lines(const AccessCtx& ctx, EachLine&& each_line);
+  template <class EachLine>
+  Tick reduce_lines(const AccessCtx& ctx, EachLine&& each_line);
+  auto region_lines(const Region& r) const {
+    return [&r](int line_bytes, int sector_bytes, auto&& fn) { for_each_line(r, line_bytes, sector_bytes, fn); };
+  }
+  auto lane_lines(const LaneAccess& lanes) {
+    return [this, &lanes](int line_bytes, int sector_bytes, auto&& fn) {
+      const Addr* addr = lanes.addr;
+      if (!addr) {
+        lane_addr_scratch_.resize(lanes.count);
+        for (std::uint32_t i = 0; i < lanes.count; ++i)
+          lane_addr_scratch_[i] = lanes.base + static_cast<Addr>(static_cast<std::int64_t>(i) * lanes.stride);
+        addr = lane_addr_scratch_.data();
+      }
+      coalesce_into(lane_scratch_, addr, lanes.count, lanes.bytes, static_cast<std::uint32_t>(line_bytes),
+                    static_cast<std::uint32_t>(sector_bytes));
+      for (const LineRequest& r : lane_scratch_) fn(r.line, r.sectors);
+    };
+  }
   Tick l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, CtaMemCounts* cta, EvictHint hint);
   Tick home_slice_read(std::uint32_t slice, Addr line, std::uint32_t mask, Tick arrive, int sm,
                        CtaMemCounts* cta, EvictHint hint);
@@ -120,6 +173,8 @@ class MemorySystem {
   std::vector<std::uint32_t> mshr_next_;
   MemCounters counters_;
   std::vector<std::pair<Addr, std::uint32_t>> red_scratch_;  // reused by reduce()
+  std::vector<LineRequest> lane_scratch_;                     // reused by the lane forms
+  std::vector<Addr> lane_addr_scratch_;
   Timeline* timeline_ = nullptr;
 };
 

@@ -10,6 +10,7 @@ const char* warp_state_name(WarpState s) {
     case WarpState::kBarrier: return "barrier";
     case WarpState::kMathPipeThrottle: return "math_pipe_throttle";
     case WarpState::kShortScoreboard: return "short_scoreboard";
+    case WarpState::kWait: return "wait";
     case WarpState::kCount: break;
   }
   return "?";

@@ -19,6 +19,7 @@ enum class WarpState : int {
   kBarrier,
   kMathPipeThrottle,
   kShortScoreboard,  // waiting for shared-memory (MIO) data
+  kWait,             // waiting on a fixed-latency dependency (an ALU result)
   kCount
 };
 const char* warp_state_name(WarpState s);  // the Nsight name part, e.g. "long_scoreboard"
@@ -36,6 +37,13 @@ class StallAccounting {
     return active_ > 0 ? 100.0 * static_cast<double>(total_[static_cast<int>(s)]) / static_cast<double>(active_) : 0;
   }
   bool traced() const { return traced_sm_ >= 0; }
+  // Adds another run's time (the next kernel of a sequence; its segments keep their own times).
+  void merge(const StallAccounting& o) {
+    for (int s = 0; s < static_cast<int>(WarpState::kCount); ++s) total_[s] += o.total_[s];
+    active_ += o.active_;
+    if (o.traced_sm_ >= 0) traced_sm_ = o.traced_sm_;
+    segments_.insert(segments_.end(), o.segments_.begin(), o.segments_.end());
+  }
   void write_csv(std::ostream& os) const;
 
  private:

@@ -1,5 +1,6 @@
 #include "model/tag_array.h"
 
+#include <algorithm>
 #include <bit>
 
 #include "common/error.h"
@@ -30,6 +31,14 @@ TagArray::TagArray(std::int64_t size_bytes, int line_bytes, int sector_bytes, in
   valid_.assign(slots, 0);
   dirty_.assign(slots, 0);
   ready_.assign(slots * sectors_per_line_, 0);
+}
+
+void TagArray::invalidate_all() {
+  std::fill(tag_.begin(), tag_.end(), kInvalidTag);
+  std::fill(stamp_.begin(), stamp_.end(), 0);
+  std::fill(valid_.begin(), valid_.end(), 0);
+  std::fill(dirty_.begin(), dirty_.end(), 0);
+  std::fill(ready_.begin(), ready_.end(), 0);
 }
 
 std::uint32_t TagArray::victim(std::uint32_t set) {

@@ -45,6 +45,9 @@ class TagArray {
   bool contains(std::uint32_t set, Addr line) const;
   // Dirty sectors still held (for end-of-kernel accounting).
   std::uint64_t dirty_sectors() const;
+  // Empties the cache (a kernel boundary for L1, a profiler's cache flush for L2): nothing is
+  // written back, replacement state starts over.
+  void invalidate_all();
 
  private:
   std::uint32_t victim(std::uint32_t set);

@@ -18,7 +18,7 @@ double math_peak_flops(const GpuConfig& gpu, const LaunchShape& shape) {
 std::vector<Metric> compute_metrics(const SimResult& r, const GpuConfig& gpu, const Kernel& kernel) {
   const double sector = gpu.l2.sector;
   const MemCounters& m = r.mem;
-  const double cycles = static_cast<double>(ticks_to_whole_cycles(r.end) + gpu.launch.kernel_overhead);
+  const double cycles = static_cast<double>(ticks_to_whole_cycles(r.end) + gpu.launch.kernel_overhead * r.launches);
   const double clock = r.sm_clock > 0 ? r.sm_clock : gpu.sm_clock;  // the power model's, if it ran
   const double seconds = cycles / clock;
   const double dram_rd = static_cast<double>(r.dram_read_bytes), dram_wr = static_cast<double>(r.dram_write_bytes);
@@ -71,6 +71,8 @@ std::vector<Metric> compute_metrics(const SimResult& r, const GpuConfig& gpu, co
        "warp time waiting for loaded data (L1TEX: global, local)"},
       {"smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct", r.stalls.pct(WarpState::kShortScoreboard), "%",
        "warp time waiting for shared-memory data (MIO)"},
+      {"smsp__warp_issue_stalled_wait_per_warp_active.pct", r.stalls.pct(WarpState::kWait), "%",
+       "warp time waiting on a fixed-latency dependency (traced ALU results)"},
       {"smsp__warp_issue_stalled_barrier_per_warp_active.pct", r.stalls.pct(WarpState::kBarrier), "%",
        "warp time waiting at CTA barriers"},
       {"smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct", r.stalls.pct(WarpState::kMathPipeThrottle),

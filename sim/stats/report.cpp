@@ -89,6 +89,14 @@ std::string summary_text(const LoadedConfigs& cfg, const RunOutput& run, const s
                   r.shape.registers_per_thread);
     os << line;
   }
+  if (w.kind == "trace") {
+    for (const KernelRun& k : run.kernels) {
+      std::snprintf(line, sizeof line, "  kernel %-8d %s (sm_%d): %lld CTAs, %llu warp instructions, %llu cycles\n", k.id,
+                    k.name.substr(0, 48).c_str(), k.binary_version, static_cast<long long>(k.ctas),
+                    static_cast<unsigned long long>(k.warp_instructions), static_cast<unsigned long long>(k.cycles));
+      os << line;
+    }
+  }
   std::snprintf(line, sizeof line,
                 "  grid            %lld CTAs (%lld x %lld tiles), %lld simulated; %d CTAs/SM (limited by %s), %.2f "
                 "waves\n",
@@ -164,6 +172,23 @@ nlohmann::ordered_json stats_json(const LoadedConfigs& cfg, const RunOutput& run
                     {"limiter", run.result.occupancy.limiter},
                     {"registers_per_thread", run.result.occupancy.registers_per_thread}};
   if (run.timeline) j["timeline"] = {{"bucket_cycles", run.timeline->bucket_cycles()}};
+  if (!run.kernels.empty()) {
+    nlohmann::ordered_json ks = nlohmann::ordered_json::array();
+    for (const KernelRun& k : run.kernels)
+      ks.push_back({{"id", k.id},
+                    {"name", k.name},
+                    {"file", k.file},
+                    {"binary_version", k.binary_version},
+                    {"ctas", k.ctas},
+                    {"start_cycle", k.start_cycle},
+                    {"sm__cycles_elapsed.max", k.cycles},
+                    {"smsp__inst_executed.sum", k.warp_instructions},
+                    {"dram__bytes_read.sum", k.dram_read_bytes},
+                    {"dram__bytes_write.sum", k.dram_write_bytes},
+                    {"gpumemsim__flop.sum", k.flops}});
+    j["kernels"] = ks;
+    j["notes"] = run.notes;
+  }
   j["config"] = {{"gpu", gpu_json(cfg.gpu.value)}, {"workload", workload_json(cfg.workload.value)}};
   return j;
 }

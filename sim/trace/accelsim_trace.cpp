@@ -43,10 +43,14 @@ bool parse_int(std::string_view t, T& v, int base = 10) {
 
 struct Cursor {
   const std::vector<std::string_view>& tok;
-  const std::string& where;
+  std::string_view file;
+  std::int64_t line = -1;  // < 0: `file` is the whole location
   size_t i = 0;
 
-  [[noreturn]] void fail(const std::string& why) const { throw ConfigError(where + ": " + why); }
+  // The location is only spelled out when there is an error (a trace has millions of lines).
+  [[noreturn]] void fail(const std::string& why) const {
+    throw ConfigError(std::string(file) + (line >= 0 ? ":" + std::to_string(line) : std::string()) + ": " + why);
+  }
   std::string_view next(const char* what) {
     if (i >= tok.size()) fail(std::string("instruction line ends before its ") + what);
     return tok[i++];
@@ -107,8 +111,12 @@ std::string_view TraceInstr::base_opcode() const {
 }
 
 TraceInstr parse_trace_instruction(std::string_view line, const std::string& where) {
+  return parse_trace_instruction_at(line, where, -1);
+}
+
+TraceInstr parse_trace_instruction_at(std::string_view line, std::string_view file, std::int64_t line_number) {
   auto tok = split_ws(line);
-  Cursor c{tok, where};
+  Cursor c{tok, file, line_number};
   TraceInstr in;
   in.pc = c.number<std::uint64_t>("PC", 16);
   in.mask = c.number<std::uint32_t>("active mask", 16);
@@ -317,7 +325,8 @@ bool TraceKernelReader::next_cta(TraceCta& cta) {
     if (!warp || expected < 0) fail("instruction before 'warp =' and 'insts ='");
     if (static_cast<std::int64_t>(warp->instrs.size()) >= expected)
       fail("warp " + std::to_string(warp->warp) + " holds more than its insts = " + std::to_string(expected));
-    warp->instrs.push_back(parse_trace_instruction(t, name_ + ":" + std::to_string(line_)));
+    warp->instrs.push_back(parse_trace_instruction_at(t, name_, line_));
+    warp->instrs.back().line = line_;
   }
   fail("the file ends inside a thread block (no #END_TB): truncated trace?");
 }

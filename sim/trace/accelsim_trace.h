@@ -32,7 +32,11 @@ struct TraceInstr {
   std::uint32_t mem_width = 0;  // bytes per lane; 0 = no memory operand
   std::vector<std::uint64_t> addresses;  // one per active lane, in lane order (when mem_width > 0)
   std::int64_t immediate = 0;
-  bool operator==(const TraceInstr&) const = default;
+  std::int64_t line = 0;  // where it was read (0: parsed from text); not part of equality
+  bool operator==(const TraceInstr& o) const {
+    return pc == o.pc && mask == o.mask && dests == o.dests && srcs == o.srcs && opcode == o.opcode &&
+           mem_width == o.mem_width && addresses == o.addresses && immediate == o.immediate;
+  }
 
   int active_lanes() const;
   std::string_view base_opcode() const;  // "LDG" of "LDG.E.128"
@@ -70,6 +74,8 @@ struct TraceKernelHeader {
 // One instruction line (the text after an optional leading line number is not used: the traces
 // hold none). `where` prefixes errors ("file:line").
 TraceInstr parse_trace_instruction(std::string_view line, const std::string& where);
+// The same with the location as file and line ("file:line" is built only for an error message).
+TraceInstr parse_trace_instruction_at(std::string_view line, std::string_view file, std::int64_t line_number);
 // The line an instruction parses from (address format chosen as Accel-Sim's tracer does: 1 when
 // the lanes are equally spaced, else 2); parse_trace_instruction(format_trace_instruction(i)) == i.
 std::string format_trace_instruction(const TraceInstr& in);

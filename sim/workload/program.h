@@ -21,7 +21,10 @@ enum class Op : std::uint8_t {
   kExit,
 };
 
-enum class Pipe : std::uint8_t { kTensor, kFma };
+// The execution pipes of an SM sub-partition. Generated kernels use the tensor and FMA pipes through
+// FLOP counts; traces use every pipe through per-instruction occupancy (the ISA table's interval).
+enum class Pipe : std::uint8_t { kTensor, kFma, kAlu, kFp64, kSfu, kUniform, kBranch, kCount };
+inline constexpr int kPipeCount = static_cast<int>(Pipe::kCount);
 
 struct Instr {
   Op op = Op::kExit;
@@ -39,11 +42,22 @@ struct Instr {
   // kCompute on the tensor pipe: `issue_cycles` counts MMA instructions; an asynchronous MMA
   // (wgmma) lets the warp go on and marks scoreboard slot `slot` when it completes.
   bool async_mma = false;
+  // kCompute of one traced instruction: the pipe is busy `pipe_cycles` (> 0 selects this form), the
+  // warp issues the next instruction a cycle later, and the result lands in slot `slot` `latency`
+  // cycles after the pipe took it (when `writes_slot`): a fixed-latency dependency.
+  std::uint16_t pipe_cycles = 0;
+  std::uint16_t latency = 0;
+  bool writes_slot = false;
+  // kReduce: an atomic that returns the old value (ATOM) into slot `slot`.
+  bool returns = false;
+  bool local = false;  // kStore to per-thread local memory (traces: STL): write-back in L1
   Region region;
+  LaneAccess lanes;  // when present, memory ops use these per-lane addresses, not `region`
 };
 
 // Copies of up to 16 stages, plus the tensor-core data path's ldmatrix and wgmma slots (gemm_kernel.cpp).
 inline constexpr int kMaxSlots = 20;
+static_assert(kMaxSlots <= 32, "slot kinds are kept in 32-bit masks");
 
 // Per-warp generator state; meaning is private to each kernel.
 struct WarpCursor {

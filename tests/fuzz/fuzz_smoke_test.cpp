@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fuzz_entries.h"
+#include "fuzz_entries_sim.h"
 
 namespace {
 
@@ -58,6 +59,30 @@ TEST(FuzzSmoke, AccelSimTraces) {
               head + "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
                      "00a0 00000003 0 STG.E 2 R6 R9 8 0 0x7f00 0x7f08 0\n#END_TB\n"},
              gms::fuzz::accelsim_trace, 20000);
+}
+
+TEST(FuzzSmoke, TraceReplay) {
+  const std::string head =
+      "-kernel name = k\n-grid dim = (2,1,1)\n-block dim = (64,1,1)\n-nregs = 32\n-binary version = 90\n"
+      "-shmem base_addr = 0x00007f0000000000\n-local mem base_addr = 0x00007e0000000000\n-accelsim tracer version = 5\n";
+  run_corpus({head + "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 4\n"
+                     "0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x1000 4 0\n0008 ffffffff 1 R3 FFMA 2 R1 R1 0 0\n"
+                     "0009 ffffffff 0 BAR.SYNC 0 0 0\n0010 ffffffff 0 EXIT 0 0 0\nwarp = 1\ninsts = 1\n"
+                     "0010 ffffffff 0 EXIT 0 0 0\n#END_TB\n",
+              head + "#BEGIN_TB\nthread block = 1,0,0\nwarp = 1\ninsts = 3\n"
+                     "0870 0000000b 1 R28 LDL 1 R6 4 2 0xfffc50 8 -4 0\n0880 ffffffff 0 STS 2 R1 R28 4 1 0x0 4 0\n"
+                     "0890 ffffffff 1 R2 LDS.128 1 R1 16 1 0x0 16 0\n#END_TB\n",
+              head + "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 3\n"
+                     "00a0 00000003 0 LDGSTS.E.128 2 R6 R9 16 0 0x7f00 0x7f10 0\n00b0 ffffffff 0 LDGDEPBAR 0 0 0\n"
+                     "00c0 ffffffff 0 DEPBAR.LE 0 0 0\n#END_TB\n"},
+             gms::fuzz::trace_replay, 400);  // each replay builds a GPU: ~9 ms
+}
+
+TEST(FuzzSmoke, IsaTables) {
+  run_corpus({"arch: sm_90\ncompute_capability: 90\nclasses:\n  a: {kind: alu, pipe: fma, latency: 4cycles}\n"
+              "opcodes:\n  FFMA: a\n",
+              "arch: x\ncompute_capability: 80\nclasses: {l: {kind: global_load, l1: bypass}}\nopcodes: {LDG.E: l}\n"},
+             gms::fuzz::isa_table, 3000);
 }
 
 }  // namespace

@@ -1,0 +1,68 @@
+#pragma once
+// A kernel replayed from an Accel-Sim trace (kind: trace). The engine asks for thread blocks in
+// launch order; each is read from the trace file when the engine places it and dropped when its
+// last warp exits, so a trace of any size replays with only the resident CTAs in memory.
+//
+// Each traced instruction becomes one engine instruction, classified by the architecture's ISA
+// table (configs/isa/sm_<cc>.yaml): ALU results land in a scoreboard slot after the class's latency,
+// loads after the memory model's time; an instruction whose source or destination registers are
+// pending first waits for their slots. Global/local accesses carry the lanes' addresses (coalesced
+// by the memory system), shared accesses their bank-conflict wavefronts (the access analyser),
+// cp.async copies join commit groups that DEPBAR waits for.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "config/gpu_config.h"
+#include "trace/accelsim_trace.h"
+#include "trace/isa_table.h"
+#include "workload/program.h"
+
+namespace gms {
+
+class TraceKernel final : public Kernel {
+ public:
+  // `cta_limit` > 0 replays only the first CTAs of the file.
+  TraceKernel(const std::string& trace_file, const IsaTable& isa, const GpuConfig& gpu, std::int64_t cta_limit = 0);
+  // From any stream (tests, fuzzing); `name` is used in error messages.
+  TraceKernel(std::unique_ptr<std::istream> in, const std::string& name, const IsaTable& isa, const GpuConfig& gpu,
+              std::int64_t cta_limit = 0);
+  ~TraceKernel() override;
+
+  std::string name() const override { return header_.name; }
+  LaunchShape shape() const override { return shape_; }
+  TileCoord tile_of(std::int64_t launch_index) const override;
+  void start_warp(WarpCursor& c, std::int64_t launch_index, int warp) const override;
+  void next(WarpCursor& c, Instr& out) const override;
+  double compulsory_bytes() const override { return 0; }  // unknown before the replay
+  double flops() const override { return 0; }              // counted as the replay runs
+  const TraceKernelHeader& header() const { return header_; }
+
+  struct CtaProgram;
+
+ private:
+  void init(std::int64_t cta_limit);
+  CtaProgram& resident(std::int64_t launch_index) const;
+  std::unique_ptr<CtaProgram> decode(const TraceCta& cta, std::int64_t launch_index) const;
+
+  const IsaTable& isa_;
+  const GpuConfig& gpu_;
+  std::string file_;
+  TraceKernelHeader header_;
+  LaunchShape shape_;
+  double mma_flops_per_cycle_ = 0, wgmma_flops_per_cycle_ = 0;  // per SM
+  // Replay state: the engine runs one kernel on one thread and asks in launch order.
+  mutable std::unique_ptr<TraceKernelReader> reader_;
+  mutable std::int64_t read_ = 0;
+  mutable std::unordered_map<std::int64_t, std::unique_ptr<CtaProgram>> resident_;
+  mutable std::int64_t last_cta_ = -1;  // the CTA next() found last
+  mutable CtaProgram* last_ = nullptr;
+};
+
+// Where a per-thread local-memory offset of lane `lane` lives: local memory is interleaved so that
+// the same offset of a warp's 32 threads is contiguous (one coalesced access per warp instruction).
+Addr local_memory_address(std::int64_t global_warp, int lane, Addr offset, std::uint32_t width);
+
+}  // namespace gms
