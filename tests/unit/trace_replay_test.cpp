@@ -258,5 +258,16 @@ TEST(TraceReplay, SameTraceSameStatsAndTheGpuMismatchIsSaid) {
   EXPECT_NE(a.run.notes[0].find("sm_80"), std::string::npos) << a.run.notes[0];
 }
 
+TEST(TraceReplay, TheExampleWorkloadsRun) {
+  NEED_SHARED_TRACES();
+  for (const char* w : {"ffma-chain-h100-pcie", "btree-h100-pcie"}) {
+    LoadedConfigs cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100-pcie.yaml"),
+                                                  test::source_path(std::string("configs/workloads/traces/") + w + ".yaml")});
+    RunOutput run = simulate(cfg);
+    EXPECT_GT(run.result.warp_instructions, 1000u) << w;
+    EXPECT_TRUE(run.notes.empty()) << w << ": " << run.notes.front();
+  }
+}
+
 }  // namespace
 }  // namespace gms
