@@ -10,6 +10,11 @@ inline std::string source_path(const std::string& rel) { return std::string(GPUM
 
 // A public Accel-Sim trace folder (GPUMEMSIM_SHARED_TRACES, ../shared/traces by default).
 inline std::string shared_trace(const std::string& rel) { return std::string(GPUMEMSIM_SHARED_TRACES) + "/" + rel; }
+inline bool have_shared_traces() { return std::filesystem::exists(shared_trace("SOURCES.md")); }
+// Tests that read the public traces skip (saying where they looked) when the folder is absent.
+#define NEED_SHARED_TRACES()                                                                                     \
+  if (!::gms::test::have_shared_traces())                                                                        \
+  GTEST_SKIP() << "public traces not found at " << ::gms::test::shared_trace("") << " (set -DGPUMEMSIM_SHARED_TRACES=...)"
 
 // A fresh directory under the system temp dir, removed by the caller or left for inspection.
 inline std::filesystem::path temp_dir(const std::string& name) {

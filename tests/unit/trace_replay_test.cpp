@@ -18,9 +18,6 @@
 namespace gms {
 namespace {
 
-bool have_shared_traces() { return std::filesystem::exists(test::shared_trace("SOURCES.md")); }
-#define NEED_SHARED_TRACES()                                                                                       \
-  if (!have_shared_traces()) GTEST_SKIP() << "public traces not found at " << test::shared_trace("")
 
 struct Replay {
   RunOutput run;
