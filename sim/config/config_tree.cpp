@@ -35,7 +35,7 @@ void ConfigNode::set_path(const std::string& dotted, const std::string& value, c
     for (auto& [k, v] : node->entries)
       if (k == key) child = &v;
     if (!child) {
-      node->entries.emplace_back(key, ConfigNode{});
+      node->entries.push_back(ConfigNode::Entry{key, ConfigNode{}});
       node->key_marks.push_back(at);
       child = &node->entries.back().second;
     }

@@ -22,7 +22,10 @@ class ConfigNode {
   Kind kind = Kind::kNull;
   std::string scalar;
   SourceMark mark;
-  std::vector<std::pair<std::string, ConfigNode>> entries;  // kMap, in document order
+  // kMap, in document order. Its own type (not std::pair) so that the vector may hold the still
+  // incomplete ConfigNode: clang with libstdc++ rejects a pair of an incomplete type.
+  struct Entry;
+  std::vector<Entry> entries;
   std::vector<SourceMark> key_marks;                        // kMap, parallel to entries
   std::vector<ConfigNode> items;                            // kSeq
 
@@ -30,6 +33,11 @@ class ConfigNode {
   const SourceMark* key_mark(std::string_view key) const;
   // Sets the scalar at a dotted path, creating maps on the way (used by --set overrides).
   void set_path(const std::string& dotted, const std::string& value, const SourceMark& mark);
+};
+
+struct ConfigNode::Entry {
+  std::string first;  // the key
+  ConfigNode second;  // the value
 };
 
 // The only entry points to the YAML library. Both throw ConfigError with file:line:col.

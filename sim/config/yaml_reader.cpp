@@ -38,7 +38,7 @@ ConfigNode convert(const YAML::Node& in, const std::string& file) {
         std::string name = key.Scalar();
         if (out.find(name))
           throw ConfigError(mark_of(key.Mark(), file).where() + ": key '" + name + "' appears twice");
-        out.entries.emplace_back(name, convert(kv.second, file));
+        out.entries.push_back(ConfigNode::Entry{name, convert(kv.second, file)});
         out.key_marks.push_back(mark_of(key.Mark(), file));
       }
       break;
