@@ -7,6 +7,7 @@
 #include <set>
 
 #include "api/simulation.h"
+#include "config/workload_schema.h"
 #include "common/error.h"
 #include "model/memory_system.h"
 #include "trace/isa_table.h"
@@ -29,25 +30,13 @@ std::vector<TraceCommand> trace_commands(const std::string& path) {
   return cmds;
 }
 
-std::set<int> selected_ids(const std::string& text) {
-  std::set<int> ids;
-  if (text == "all") return ids;
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    std::size_t comma = text.find(',', pos);
-    ids.insert(std::stoi(text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos)));
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
-  return ids;
-}
-
 }  // namespace
 
 RunOutput simulate_trace(const LoadedConfigs& cfg, const RunOptions& opt) {
   const GpuConfig& gpu = cfg.gpu.value;
   const TraceWorkloadConfig& w = cfg.workload.value.trace;
-  const std::set<int> ids = selected_ids(w.kernels);
+  const std::optional<std::set<int>> ids = trace_kernel_ids(w.kernels);
+  SIM_ASSERT(ids, "workload key kernels '" << w.kernels << "' passed validation but does not parse");
   RunOutput out;
   MemorySystem mem(gpu);
   if (opt.timeline_bucket_cycles > 0) {
@@ -65,10 +54,9 @@ RunOutput simulate_trace(const LoadedConfigs& cfg, const RunOptions& opt) {
       continue;
     }
     const std::string& file = cmd.path;
-    auto probe = std::make_unique<TraceKernelReader>(file);  // the header only: is this kernel selected?
-    const TraceKernelHeader header = probe->header();
-    probe.reset();
-    if (!ids.empty() && !ids.count(header.id)) continue;
+    auto reader = std::make_unique<TraceKernelReader>(file);
+    const TraceKernelHeader header = reader->header();
+    if (!ids->empty() && !ids->count(header.id)) continue;
     const std::string isa_path = w.isa == "auto" ? isa_table_path(header.binary_version) : w.isa;
     auto& table = tables[isa_path];
     if (!table) table = std::make_unique<IsaTable>(IsaTable::load(isa_path));
@@ -80,7 +68,7 @@ RunOutput simulate_trace(const LoadedConfigs& cfg, const RunOptions& opt) {
     if (table->compute_capability() != header.binary_version)
       out.notes.push_back(file + ": binary version " + std::to_string(header.binary_version) + " replayed with the " +
                           table->arch() + " ISA table (" + isa_path + ")");
-    auto kernel = std::make_unique<TraceKernel>(file, *table, gpu, w.cta_limit);
+    auto kernel = std::make_unique<TraceKernel>(std::move(reader), *table, gpu, w.cta_limit);
     mem.begin_kernel(w.l2_between_kernels == "keep");
     Engine engine(gpu, *kernel, &mem);
     engine.set_start(now);

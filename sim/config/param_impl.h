@@ -104,6 +104,8 @@ void walk(const Schema<Cfg>& schema, const ConfigNode& node, const std::string& 
           if (uniq.insert(head).second) siblings.push_back(prefix.empty() ? head : prefix + "." + head);
         }
       }
+      // Keys the caller reads itself are known keys too: a typo of one is still a near miss.
+      if (prefix.empty()) siblings.insert(siblings.end(), ignored.begin(), ignored.end());
       std::string hint = did_you_mean(path, siblings);
       if (hint.empty()) hint = did_you_mean(path, full);
       throw ConfigError(kmark.where() + ": unknown " + schema.name + " key '" + path + "'" +

@@ -58,16 +58,23 @@ void validate_trace(Bound<WorkloadConfig>& b, const std::string& file) {
     resolve(t.isa);
     if (!fs::exists(t.isa)) fail("isa", "'" + t.isa + "' does not exist");
   }
-  if (t.kernels != "all") {
-    std::size_t pos = 0;
-    while (pos <= t.kernels.size()) {
-      std::size_t comma = t.kernels.find(',', pos);
-      std::string id = t.kernels.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-      if (id.empty() || id.find_first_not_of("0123456789 ") != std::string::npos)
-        fail("kernels", "'" + t.kernels + "': expected all or a comma-separated list of kernel ids");
-      if (comma == std::string::npos) break;
-      pos = comma + 1;
-    }
+  if (!trace_kernel_ids(t.kernels))
+    fail("kernels", "'" + t.kernels + "': expected all or a comma-separated list of kernel ids");
+}
+
+std::optional<std::set<int>> trace_kernel_ids(const std::string& text) {
+  std::set<int> ids;
+  if (text == "all") return ids;
+  std::size_t pos = 0;
+  while (true) {
+    std::size_t comma = text.find(',', pos);
+    std::string id = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    id.erase(0, id.find_first_not_of(' '));
+    id.erase(id.find_last_not_of(' ') + 1);
+    if (id.empty() || id.size() > 9 || id.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    ids.insert(std::stoi(id));
+    if (comma == std::string::npos) return ids;
+    pos = comma + 1;
   }
 }
 

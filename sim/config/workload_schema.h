@@ -1,4 +1,6 @@
 #pragma once
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,8 @@ void validate_tiled_gemm(const Bound<WorkloadConfig>& b, const std::string& file
 // `kind: trace` (sim/config/trace_schema.cpp); the check resolves paths against the workload file.
 Schema<WorkloadConfig> make_trace_schema();
 void validate_trace(Bound<WorkloadConfig>& b, const std::string& file);
+// The workload key `kernels`: all (an empty set) or the ids listed; nullopt if malformed.
+std::optional<std::set<int>> trace_kernel_ids(const std::string& text);
 
 // Binds a workload document: reads `kind`, binds that schema, runs the cross-field checks.
 Bound<WorkloadConfig> bind_workload(const ConfigNode& doc, const std::string& file);

@@ -219,19 +219,16 @@ void MemorySystem::begin_kernel(bool keep_l2) {
 void MemorySystem::copy_into_l2(Addr base, std::uint64_t bytes, Tick at) {
   if (bytes == 0) return;
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
-  Region r{base, 1, static_cast<std::uint32_t>(0), 0};
-  // Line by line (a Region's row is 32-bit; copies can be larger).
   const Addr line_bytes = static_cast<Addr>(gpu_.l2.line);
-  for (Addr a = base & ~(line_bytes - 1); a < base + bytes; a += line_bytes) {
-    Addr lo = std::max(a, base), hi = std::min(a + line_bytes, base + bytes);
-    r.base = lo;
-    r.row_bytes = static_cast<std::uint32_t>(hi - lo);
-    for_each_line(r, gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
-      std::uint64_t index = line >> l2_line_shift_;
-      TagArray& tags = l2_[slice_hash_->slice(index)];
-      auto acc = tags.access(hashed_set(index, tags.sets()), line, mask, true, at);
-      if (acc.evicted_dirty) dram_->write(acc.evicted_line, popc(acc.evicted_dirty) * sector, at);
-    });
+  for (Addr line = base & ~(line_bytes - 1); line < base + bytes; line += line_bytes) {
+    const Addr lo = std::max(line, base), hi = std::min(line + line_bytes, base + bytes);
+    const std::uint32_t first = static_cast<std::uint32_t>((lo - line) / sector);
+    const std::uint32_t last = static_cast<std::uint32_t>((hi - 1 - line) / sector);
+    const std::uint32_t mask = (last - first + 1 >= 32 ? ~0u : (1u << (last - first + 1)) - 1) << first;
+    const std::uint64_t index = line >> l2_line_shift_;
+    TagArray& tags = l2_[slice_hash_->slice(index)];
+    auto acc = tags.access(hashed_set(index, tags.sets()), line, mask, true, at);
+    if (acc.evicted_dirty) dram_->write(acc.evicted_line, popc(acc.evicted_dirty) * sector, at);
   }
 }
 

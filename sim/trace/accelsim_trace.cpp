@@ -110,6 +110,22 @@ std::string_view TraceInstr::base_opcode() const {
   return o.substr(0, o.find('.'));
 }
 
+std::vector<std::string_view> opcode_modifiers(std::string_view opcode) {
+  std::vector<std::string_view> mods;
+  for (std::size_t dot = opcode.find('.'); dot != std::string_view::npos;) {
+    std::size_t next = opcode.find('.', dot + 1);
+    mods.push_back(opcode.substr(dot + 1, next == std::string_view::npos ? std::string_view::npos : next - dot - 1));
+    dot = next;
+  }
+  return mods;
+}
+
+bool TraceInstr::has_modifier(std::string_view mod) const {
+  for (std::string_view m : opcode_modifiers(opcode))
+    if (m == mod) return true;
+  return false;
+}
+
 TraceInstr parse_trace_instruction(std::string_view line, const std::string& where) {
   return parse_trace_instruction_at(line, where, -1);
 }

@@ -40,6 +40,7 @@ struct TraceInstr {
 
   int active_lanes() const;
   std::string_view base_opcode() const;  // "LDG" of "LDG.E.128"
+  bool has_modifier(std::string_view mod) const;  // "E", "128" of "LDG.E.128"
 };
 
 struct TraceWarp {
@@ -71,6 +72,9 @@ struct TraceKernelHeader {
   bool lineinfo = false;
 };
 
+// The modifiers of a SASS opcode, in order: {"E", "128"} of "LDG.E.128".
+std::vector<std::string_view> opcode_modifiers(std::string_view opcode);
+
 // One instruction line (the text after an optional leading line number is not used: the traces
 // hold none). `where` prefixes errors ("file:line").
 TraceInstr parse_trace_instruction(std::string_view line, const std::string& where);
@@ -90,6 +94,7 @@ class TraceKernelReader {
   // The next thread block, or false at the end of the file.
   bool next_cta(TraceCta& cta);
   std::int64_t line() const { return line_; }
+  const std::string& name() const { return name_; }  // the file (or stream name) errors cite
 
  private:
   bool getline(std::string& s);

@@ -1,12 +1,14 @@
 #include "trace/isa_table.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
 #include "common/error.h"
 #include "common/units.h"
 #include "config/param.h"
+#include "trace/accelsim_trace.h"
 
 #ifndef GPUMEMSIM_CONFIGS_DIR
 #define GPUMEMSIM_CONFIGS_DIR ""
@@ -50,68 +52,101 @@ constexpr Named kPipes[] = {
 };
 
 template <std::size_t N>
-int lookup(const Named (&table)[N], const ConfigNode& node, const char* what) {
+std::vector<std::string> names_of(const Named (&table)[N]) {
   std::vector<std::string> names;
-  for (const Named& n : table) {
-    if (node.scalar == n.name) return n.value;
-    names.emplace_back(n.name);
-  }
-  std::string hint = did_you_mean(node.scalar, names);
-  std::string known;
-  for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-  throw ConfigError(node.mark.where() + ": '" + node.scalar + "' is not a " + what +
-                    (hint.empty() ? " (known: " + known + ")" : " (did you mean '" + hint + "'?)"));
+  for (const Named& n : table) names.emplace_back(n.name);
+  return names;
 }
 
-const ConfigNode& scalar(const ConfigNode& n, const std::string& key) {
-  if (n.kind != ConfigNode::Kind::kScalar) throw ConfigError(n.mark.where() + ": '" + key + "' needs a single value");
-  return n;
+// Only called with a name the schema's choice list accepted.
+template <std::size_t N>
+int value_of(const Named (&table)[N], const std::string& name) {
+  for (const Named& n : table)
+    if (name == n.name) return n.value;
+  SIM_ASSERT(false, "'" << name << "' passed the choice check but names nothing");
 }
 
-void reject_unknown(const ConfigNode& map, const std::vector<std::string>& known, const std::string& what) {
-  for (std::size_t i = 0; i < map.entries.size(); ++i) {
-    const std::string& key = map.entries[i].first;
-    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
-    std::string hint = did_you_mean(key, known);
-    throw ConfigError(map.key_marks[i].where() + ": unknown " + what + " key '" + key + "'" +
-                      (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
-  }
+// The table's scalars and each class's keys are declared once, as every configuration is
+// (config/param.h): defaults, units, ranges, unknown keys with did-you-mean at file:line:col.
+struct IsaHeader {
+  std::string arch;
+  int compute_capability = 0;
+  std::string source;
+};
+
+struct ClassSpec {
+  std::string kind, pipe, l1;
+  std::uint32_t latency = 0, interval = 1;
+  double flops_per_lane = 0, flops_per_instruction = 0;
+};
+
+const Schema<IsaHeader>& header_schema() {
+  static const Schema<IsaHeader> s = [] {
+    using H = IsaHeader;
+    Schema<H> s;
+    s.name = "ISA table";
+    s.params.push_back(text_param<H>("arch", "", true, "architecture name, e.g. sm_90", [](H& c) -> auto& { return c.arch; }));
+    s.params.push_back(quantity_param<H>("compute_capability", Quantity::kInteger, "", 10, 200,
+                                         "compute capability x 10, as a trace's binary version",
+                                         [](H& c) -> auto& { return c.compute_capability; }));
+    s.params.push_back(text_param<H>("source", "", false, "where the numbers come from", [](H& c) -> auto& { return c.source; }));
+    return s;
+  }();
+  return s;
 }
 
-double number(const ConfigNode& n, const std::string& key, Quantity q, double lo, double hi) {
-  std::string why;
-  auto v = parse_quantity(scalar(n, key).scalar, q, &why);
-  if (!v) throw ConfigError(n.mark.where() + ": '" + key + "': " + why);
-  if (*v < lo || *v > hi)
-    throw ConfigError(n.mark.where() + ": '" + key + "' = " + n.scalar + " is outside " + format_quantity(lo, q) + " .. " +
-                      format_quantity(hi, q));
-  return *v;
+const Schema<ClassSpec>& class_schema() {
+  static const Schema<ClassSpec> s = [] {
+    using C = ClassSpec;
+    Schema<C> s;
+    s.name = "ISA class";
+    auto kind = choice_param<C>("kind", names_of(kKinds), "", "kind of instruction", [](C& c) -> auto& { return c.kind; });
+    kind.required = true;
+    s.params.push_back(kind);
+    s.params.push_back(choice_param<C>("pipe", names_of(kPipes), "", "pipe it occupies (ALU, tensor, control kinds)",
+                                       [](C& c) -> auto& { return c.pipe; }));
+    s.params.push_back(quantity_param<C>("latency", Quantity::kCycles, "0cycles", 0, 10000,
+                                         "cycles from the pipe taking it to its result (ALU, tensor kinds)",
+                                         [](C& c) -> auto& { return c.latency; }));
+    s.params.push_back(quantity_param<C>("interval", Quantity::kCycles, "1cycles", 1, 10000,
+                                         "cycles the pipe is busy per warp instruction", [](C& c) -> auto& { return c.interval; }));
+    s.params.push_back(quantity_param<C>("flops_per_lane", Quantity::kReal, "0", 0, 64, "FLOP per active lane",
+                                         [](C& c) -> auto& { return c.flops_per_lane; }));
+    s.params.push_back(quantity_param<C>("flops_per_instruction", Quantity::kReal, "0", 0, 1e7,
+                                         "tensor: FLOP per warp instruction (0 = from the opcode's shape)",
+                                         [](C& c) -> auto& { return c.flops_per_instruction; }));
+    s.params.push_back(choice_param<C>("l1", {"cache", "bypass"}, "cache", "global loads: through L1 or around it",
+                                       [](C& c) -> auto& { return c.l1; }));
+    return s;
+  }();
+  return s;
 }
 
 OpClass read_class(const std::string& name, const ConfigNode& n) {
   if (n.kind != ConfigNode::Kind::kMap) throw ConfigError(n.mark.where() + ": class '" + name + "' must be a map");
-  reject_unknown(n, {"kind", "pipe", "latency", "interval", "flops_per_lane", "flops_per_instruction", "l1"}, "class");
+  Bound<ClassSpec> b = bind(class_schema(), n);
+  const ClassSpec& spec = b.value;
   OpClass c;
   c.name = name;
-  const ConfigNode* kind = n.find("kind");
-  if (!kind) throw ConfigError(n.mark.where() + ": class '" + name + "' needs a 'kind'");
-  c.kind = static_cast<OpKind>(lookup(kKinds, scalar(*kind, "kind"), "kind of instruction"));
+  c.kind = static_cast<OpKind>(value_of(kKinds, spec.kind));
   const bool computes = c.kind == OpKind::kAlu || c.kind == OpKind::kTensor || c.kind == OpKind::kControl;
-  if (const ConfigNode* p = n.find("pipe")) c.pipe = static_cast<Pipe>(lookup(kPipes, scalar(*p, "pipe"), "pipe"));
-  else if (computes) throw ConfigError(n.mark.where() + ": class '" + name + "' needs a 'pipe'");
-  if (const ConfigNode* l = n.find("latency")) c.latency = static_cast<std::uint32_t>(number(*l, "latency", Quantity::kCycles, 0, 10000));
-  else if (c.kind == OpKind::kAlu || c.kind == OpKind::kTensor)
+  if (spec.pipe.empty() && computes) throw ConfigError(n.mark.where() + ": class '" + name + "' needs a 'pipe'");
+  if (!spec.pipe.empty()) c.pipe = static_cast<Pipe>(value_of(kPipes, spec.pipe));
+  if ((c.kind == OpKind::kAlu || c.kind == OpKind::kTensor) && b.origins.at("latency").file == "default")
     throw ConfigError(n.mark.where() + ": class '" + name + "' needs a 'latency'");
-  if (const ConfigNode* i = n.find("interval")) c.interval = static_cast<std::uint32_t>(number(*i, "interval", Quantity::kCycles, 1, 10000));
-  if (const ConfigNode* f = n.find("flops_per_lane")) c.flops_per_lane = number(*f, "flops_per_lane", Quantity::kReal, 0, 64);
-  if (const ConfigNode* f = n.find("flops_per_instruction"))
-    c.flops_per_instruction = number(*f, "flops_per_instruction", Quantity::kReal, 0, 1e7);
-  if (const ConfigNode* l = n.find("l1")) {
-    const std::string& v = scalar(*l, "l1").scalar;
-    if (v != "cache" && v != "bypass") throw ConfigError(l->mark.where() + ": 'l1' is cache or bypass, not '" + v + "'");
-    c.bypass_l1 = v == "bypass";
-  }
+  c.latency = spec.latency;
+  c.interval = spec.interval;
+  c.flops_per_lane = spec.flops_per_lane;
+  c.flops_per_instruction = spec.flops_per_instruction;
+  c.bypass_l1 = spec.l1 == "bypass";
   return c;
+}
+
+const ConfigNode& map_entry(const ConfigNode& doc, const char* key) {
+  const ConfigNode* n = doc.find(key);
+  if (!n) throw ConfigError(doc.mark.where() + ": an ISA table needs '" + key + "'");
+  if (n->kind != ConfigNode::Kind::kMap) throw ConfigError(n->mark.where() + ": '" + key + "' must be a map");
+  return *n;
 }
 
 bool valid_opcode_key(const std::string& s) {
@@ -131,29 +166,24 @@ const char* op_kind_name(OpKind k) {
 
 IsaTable IsaTable::from_document(const ConfigNode& doc) {
   if (doc.kind != ConfigNode::Kind::kMap) throw ConfigError(doc.mark.where() + ": an ISA table is a map");
-  reject_unknown(doc, {"arch", "compute_capability", "source", "classes", "opcodes"}, "ISA table");
+  const Bound<IsaHeader> header = bind(header_schema(), doc, {"classes", "opcodes"});
+  const ConfigNode& classes = map_entry(doc, "classes");
+  const ConfigNode& opcodes = map_entry(doc, "opcodes");
   IsaTable t;
-  const ConfigNode* arch = doc.find("arch");
-  const ConfigNode* cc = doc.find("compute_capability");
-  const ConfigNode* classes = doc.find("classes");
-  const ConfigNode* opcodes = doc.find("opcodes");
-  if (!arch || !cc || !classes || !opcodes)
-    throw ConfigError(doc.mark.where() + ": an ISA table needs arch, compute_capability, classes and opcodes");
-  t.arch_ = scalar(*arch, "arch").scalar;
-  t.compute_capability_ = static_cast<int>(number(*cc, "compute_capability", Quantity::kInteger, 10, 200));
-  if (const ConfigNode* s = doc.find("source")) t.source_ = scalar(*s, "source").scalar;
-  if (classes->kind != ConfigNode::Kind::kMap) throw ConfigError(classes->mark.where() + ": 'classes' must be a map");
+  t.arch_ = header.value.arch;
+  t.compute_capability_ = header.value.compute_capability;
+  t.source_ = header.value.source;
   std::vector<std::string> class_names;
-  for (const auto& [name, node] : classes->entries) {
+  for (const auto& [name, node] : classes.entries) {
     t.classes_.push_back(read_class(name, node));
     class_names.push_back(name);
   }
-  if (opcodes->kind != ConfigNode::Kind::kMap) throw ConfigError(opcodes->mark.where() + ": 'opcodes' must be a map");
-  for (std::size_t i = 0; i < opcodes->entries.size(); ++i) {
-    const auto& [op, node] = opcodes->entries[i];
+  for (std::size_t i = 0; i < opcodes.entries.size(); ++i) {
+    const auto& [op, node] = opcodes.entries[i];
     if (!valid_opcode_key(op))
-      throw ConfigError(opcodes->key_marks[i].where() + ": '" + op + "' is not a SASS opcode (upper case, e.g. LDG or HMMA.16816)");
-    const std::string& cls = scalar(node, op).scalar;
+      throw ConfigError(opcodes.key_marks[i].where() + ": '" + op + "' is not a SASS opcode (upper case, e.g. LDG or HMMA.16816)");
+    if (node.kind != ConfigNode::Kind::kScalar) throw ConfigError(node.mark.where() + ": opcode " + op + " needs a class name");
+    const std::string& cls = node.scalar;
     auto it = std::find(class_names.begin(), class_names.end(), cls);
     if (it == class_names.end()) {
       std::string hint = did_you_mean(cls, class_names);
@@ -161,7 +191,7 @@ IsaTable IsaTable::from_document(const ConfigNode& doc) {
                         (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
     }
     if (!t.opcodes_.emplace(op, static_cast<std::size_t>(it - class_names.begin())).second)
-      throw ConfigError(opcodes->key_marks[i].where() + ": opcode " + op + " is listed twice");
+      throw ConfigError(opcodes.key_marks[i].where() + ": opcode " + op + " is listed twice");
   }
   return t;
 }
@@ -180,38 +210,17 @@ const OpClass* IsaTable::find(std::string_view opcode) const {
 }
 
 double tensor_flops_from_opcode(std::string_view opcode) {
-  // The first modifier that reads as a shape: "16816" (m16 n8 k16, mma.sync style) or "64x128x16".
-  std::size_t pos = opcode.find('.');
-  while (pos != std::string_view::npos) {
-    std::size_t end = opcode.find('.', pos + 1);
-    std::string_view mod = opcode.substr(pos + 1, end == std::string_view::npos ? std::string_view::npos : end - pos - 1);
-    double dims[3] = {0, 0, 0};
-    int got = 0;
-    if (mod.find('x') != std::string_view::npos) {
-      std::size_t a = 0;
-      for (; got < 3 && a <= mod.size(); ++got) {
-        std::size_t b = mod.find('x', a);
-        std::string part(mod.substr(a, b == std::string_view::npos ? std::string_view::npos : b - a));
-        if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos) break;
-        dims[got] = std::stod(part);
-        if (b == std::string_view::npos) {
-          ++got;
-          break;
-        }
-        a = b + 1;
-      }
-      // A warpgroup instruction (HGMMA): each of its 4 warps executes it once.
-      if (got == 3) return 2.0 * dims[0] * dims[1] * dims[2] / 4.0;
-    } else if (mod == "16816") {
-      return 2.0 * 16 * 8 * 16;
-    } else if (mod == "1688") {
-      return 2.0 * 16 * 8 * 8;
-    } else if (mod == "884") {
-      return 2.0 * 8 * 8 * 4 * 4;  // Volta: four 8x8x4 products per warp instruction
-    } else if (mod == "16832") {
-      return 2.0 * 16 * 8 * 32;
-    }
-    pos = end;
+  // Warp-level MMA shapes (m, n, k), named by their digits: 16816 = m16n8k16.
+  static constexpr std::pair<std::string_view, double> kWarpShapes[] = {
+      {"16816", 2.0 * 16 * 8 * 16}, {"16832", 2.0 * 16 * 8 * 32}, {"1688", 2.0 * 16 * 8 * 8},
+      {"884", 2.0 * 8 * 8 * 4 * 4}};  // Volta: four 8x8x4 products per warp instruction
+  for (std::string_view mod : opcode_modifiers(opcode)) {
+    for (const auto& [name, flops] : kWarpShapes)
+      if (mod == name) return flops;
+    // A warpgroup shape "64x128x16" (HGMMA): each of the group's 4 warps executes it once.
+    unsigned m = 0, n = 0, k = 0;
+    char rest = 0;
+    if (std::sscanf(std::string(mod).c_str(), "%ux%ux%u%c", &m, &n, &k, &rest) == 3) return 2.0 * m * n * k / 4.0;
   }
   return 0;
 }

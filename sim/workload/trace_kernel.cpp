@@ -71,14 +71,6 @@ class RegisterScoreboard {
   int long_next_ = -1, fixed_next_ = -1;
 };
 
-bool has_modifier(std::string_view opcode, std::string_view mod) {
-  for (std::size_t pos = opcode.find('.'); pos != std::string_view::npos; pos = opcode.find('.', pos + 1)) {
-    std::size_t end = opcode.find('.', pos + 1);
-    if (opcode.substr(pos + 1, end == std::string_view::npos ? std::string_view::npos : end - pos - 1) == mod) return true;
-  }
-  return false;
-}
-
 // ldmatrix's matrix count: the last modifier of "LDSM.16.M88.4" (1, 2 or 4).
 std::uint32_t ldsm_matrices(std::string_view opcode) {
   auto dot = opcode.rfind('.');
@@ -102,6 +94,26 @@ bool moves_memory(OpKind k) {
 }
 
 constexpr Addr kWindow = Addr{1} << 24;  // shared and local windows of the generic address space
+bool in_window(Addr a, Addr base) { return a >= base && a - base < kWindow; }
+
+// A generic LD/ST goes where its first address points: the shared window, the local one, or global.
+OpKind resolve_generic(OpKind k, Addr first, const TraceKernelHeader& h) {
+  const bool load = k == OpKind::kGenericLoad;
+  if (in_window(first, h.shmem_base)) return load ? OpKind::kSharedLoad : OpKind::kSharedStore;
+  if (in_window(first, h.local_base)) return load ? OpKind::kLocalLoad : OpKind::kLocalStore;
+  return load ? OpKind::kGlobalLoad : OpKind::kGlobalStore;
+}
+
+// fn(lane, address) for each recorded address: the trace lists them for the active lanes, in order.
+template <class Fn>
+void for_each_active_lane(const TraceInstr& in, Fn&& fn) {
+  int lane = 0;
+  for (Addr a : in.addresses) {
+    while (lane < 32 && !((in.mask >> lane) & 1u)) ++lane;
+    if (lane >= 32) return;
+    fn(lane++, a);
+  }
+}
 constexpr Addr kLocalSpace = Addr{0x5000} << 32;  // where the model places local memory
 
 }  // namespace
@@ -112,20 +124,9 @@ Addr local_memory_address(std::int64_t global_warp, int lane, Addr offset, std::
          offset % w;
 }
 
-TraceKernel::TraceKernel(const std::string& trace_file, const IsaTable& isa, const GpuConfig& gpu, std::int64_t cta_limit)
-    : isa_(isa), gpu_(gpu), file_(trace_file), reader_(std::make_unique<TraceKernelReader>(trace_file)) {
-  init(cta_limit);
-}
-
-TraceKernel::TraceKernel(std::unique_ptr<std::istream> in, const std::string& name, const IsaTable& isa,
-                         const GpuConfig& gpu, std::int64_t cta_limit)
-    : isa_(isa), gpu_(gpu), file_(name), reader_(std::make_unique<TraceKernelReader>(std::move(in), name)) {
-  init(cta_limit);
-}
-
-void TraceKernel::init(std::int64_t cta_limit) {
-  const GpuConfig& gpu = gpu_;
-  header_ = reader_->header();
+TraceKernel::TraceKernel(std::unique_ptr<TraceKernelReader> reader, const IsaTable& isa, const GpuConfig& gpu,
+                         std::int64_t cta_limit)
+    : isa_(isa), gpu_(gpu), header_(reader->header()), reader_(std::move(reader)) {
   const std::int64_t grid = header_.grid.count();
   shape_.grid_ctas = grid;
   shape_.ctas = cta_limit > 0 ? std::min(cta_limit, grid) : grid;
@@ -136,7 +137,7 @@ void TraceKernel::init(std::int64_t cta_limit) {
   shape_.tiles_n = header_.grid.x;
   shape_.simt_math = true;
   if (shape_.registers_per_thread > gpu.sm.max_registers_per_thread)
-    throw ConfigError(file_ + ": the kernel uses " + std::to_string(header_.nregs) + " registers per thread; the GPU allows " +
+    throw ConfigError(reader_->name() + ": the kernel uses " + std::to_string(header_.nregs) + " registers per thread; the GPU allows " +
                       std::to_string(gpu.sm.max_registers_per_thread));
   const double tensor = tensor_flops_per_cycle(gpu.sm, "fp16");
   mma_flops_per_cycle_ = gpu.sm.mma_sync_fp16_flops_per_cycle > 0 ? gpu.sm.mma_sync_fp16_flops_per_cycle : tensor;
@@ -151,7 +152,7 @@ TraceKernel::CtaProgram& TraceKernel::resident(std::int64_t launch_index) const 
   SIM_ASSERT(launch_index == read_, "the engine asked for CTA " << launch_index << " but the trace is at " << read_);
   TraceCta cta;
   if (!reader_->next_cta(cta))
-    throw ConfigError(file_ + ": the trace ends after " + std::to_string(read_) + " thread blocks; the grid has " +
+    throw ConfigError(reader_->name() + ": the trace ends after " + std::to_string(read_) + " thread blocks; the grid has " +
                       std::to_string(shape_.grid_ctas) + " (a truncated trace? replay fewer with cta_limit)");
   ++read_;
   return *resident_.emplace(launch_index, decode(cta, launch_index)).first->second;
@@ -203,7 +204,7 @@ std::unique_ptr<TraceKernel::CtaProgram> TraceKernel::decode(const TraceCta& cta
     std::deque<int> groups;  // cp.async commit groups in flight (slots), oldest first
     int open_group = kGroupFirst, group_ring = 0;
     auto fail = [&](const TraceInstr& in, const std::string& why) {
-      throw ConfigError(file_ + ":" + std::to_string(in.line) + ": " + why);
+      throw ConfigError(reader_->name() + ":" + std::to_string(in.line) + ": " + why);
     };
     auto wait_for = [&](std::uint32_t slots) {
       for (std::uint32_t m = slots; m; m &= m - 1) {
@@ -225,17 +226,8 @@ std::unique_ptr<TraceKernel::CtaProgram> TraceKernel::decode(const TraceCta& cta
       const std::uint32_t active = static_cast<std::uint32_t>(std::popcount(in.mask));
       OpKind kind = cls->kind;
       const bool has_memory = in.mem_width > 0 && !in.addresses.empty();
-      // Generic accesses resolve by their first address's window.
-      bool shared_generic = false;
-      if ((kind == OpKind::kGenericLoad || kind == OpKind::kGenericStore) && has_memory) {
-        const Addr a = in.addresses[0];
-        if (a >= header_.shmem_base && a - header_.shmem_base < kWindow) shared_generic = true;
-        else if (a >= header_.local_base && a - header_.local_base < kWindow)
-          kind = kind == OpKind::kGenericLoad ? OpKind::kLocalLoad : OpKind::kLocalStore;
-        else
-          kind = kind == OpKind::kGenericLoad ? OpKind::kGlobalLoad : OpKind::kGlobalStore;
-        if (shared_generic) kind = kind == OpKind::kGenericLoad ? OpKind::kSharedLoad : OpKind::kSharedStore;
-      }
+      if ((kind == OpKind::kGenericLoad || kind == OpKind::kGenericStore) && has_memory)
+        kind = resolve_generic(kind, in.addresses[0], header_);
       auto lanes_of = [&](bool local) {
         const std::uint32_t n = static_cast<std::uint32_t>(in.addresses.size());
         if (!local) {  // equally spaced lanes need no list
@@ -249,18 +241,14 @@ std::unique_ptr<TraceKernel::CtaProgram> TraceKernel::decode(const TraceCta& cta
             return l;
           }
         }
-        const std::size_t first = p->addresses.size();
-        fixups.push_back({w.warp, out.size() + 0, first});  // `out.size()`: where x will be pushed
-        int lane = 0;
-        for (Addr a : in.addresses) {
-          while (lane < 32 && !((in.mask >> lane) & 1u)) ++lane;
+        fixups.push_back({w.warp, out.size(), p->addresses.size()});  // out.size(): where x will be pushed
+        for_each_active_lane(in, [&](int lane, Addr a) {
           if (local) {
-            Addr off = a >= header_.local_base && a - header_.local_base < kWindow ? a - header_.local_base : a % kWindow;
+            const Addr off = in_window(a, header_.local_base) ? a - header_.local_base : a % kWindow;
             a = local_memory_address(global_warp, lane, off, in.mem_width);
           }
           p->addresses.push_back(a);
-          ++lane;
-        }
+        });
         LaneAccess l;
         l.count = n, l.bytes = in.mem_width;
         return l;  // addr set by the fixup
@@ -273,13 +261,10 @@ std::unique_ptr<TraceKernel::CtaProgram> TraceKernel::decode(const TraceCta& cta
         pat.width_bytes = op == AccessOp::kLdmatrix ? 16 : std::clamp<std::uint32_t>(std::bit_ceil(std::max(in.mem_width, 4u)), 4, 16);
         pat.ldsm_matrices = ldsm_matrices(in.opcode);
         pat.byte_offsets.assign(1, std::vector<std::int64_t>(32, kInactiveLane));
-        int lane = 0;
-        for (Addr a : in.addresses) {
-          while (lane < 32 && !((in.mask >> lane) & 1u)) ++lane;
-          if (lane >= 32) break;
-          Addr off = a >= header_.shmem_base ? a - header_.shmem_base : a;
-          pat.byte_offsets[0][static_cast<std::size_t>(lane++)] = static_cast<std::int64_t>(off & ~Addr{pat.width_bytes - 1});
-        }
+        for_each_active_lane(in, [&](int lane, Addr a) {
+          const Addr off = a >= header_.shmem_base ? a - header_.shmem_base : a;
+          pat.byte_offsets[0][static_cast<std::size_t>(lane)] = static_cast<std::int64_t>(off & ~Addr{pat.width_bytes - 1});
+        });
         return analyse_instruction(pat, 0, 0);
       };
       // No active lane, or a memory instruction whose lanes were all predicated off: it issues, nothing moves.
@@ -365,7 +350,7 @@ std::unique_ptr<TraceKernel::CtaProgram> TraceKernel::decode(const TraceCta& cta
           x.op = Op::kLoad;
           x.async_copy = true;
           x.lanes = lanes_of(false);
-          x.bypass_l1 = has_modifier(in.opcode, "BYPASS");
+          x.bypass_l1 = in.has_modifier("BYPASS");
           x.wavefronts = static_cast<std::uint32_t>((static_cast<std::uint64_t>(in.mem_width) * in.addresses.size() + 127) / 128);
           x.slot = static_cast<std::uint8_t>(open_group);
           break;
@@ -384,7 +369,7 @@ std::unique_ptr<TraceKernel::CtaProgram> TraceKernel::decode(const TraceCta& cta
           break;
         }
         case OpKind::kBarrier:
-          if (has_modifier(in.opcode, "ARV")) {  // arrive only: nothing waits here
+          if (in.has_modifier("ARV")) {  // arrive only: nothing waits here
             x.op = Op::kCompute;
             x.pipe = Pipe::kBranch;
             x.pipe_cycles = 1;
@@ -403,7 +388,7 @@ std::unique_ptr<TraceKernel::CtaProgram> TraceKernel::decode(const TraceCta& cta
           break;
         case OpKind::kGenericLoad:
         case OpKind::kGenericStore:
-          SIM_ASSERT(false, "generic access left unresolved at " << file_ << ":" << in.line);
+          SIM_ASSERT(false, "generic access left unresolved at " << reader_->name() << ":" << in.line);
       }
       // LDGDEPBAR (a control-class opcode) closes the open commit group.
       if (in.base_opcode() == "LDGDEPBAR") {

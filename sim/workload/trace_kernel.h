@@ -25,9 +25,8 @@ namespace gms {
 class TraceKernel final : public Kernel {
  public:
   // `cta_limit` > 0 replays only the first CTAs of the file.
-  TraceKernel(const std::string& trace_file, const IsaTable& isa, const GpuConfig& gpu, std::int64_t cta_limit = 0);
-  // From any stream (tests, fuzzing); `name` is used in error messages.
-  TraceKernel(std::unique_ptr<std::istream> in, const std::string& name, const IsaTable& isa, const GpuConfig& gpu,
+  // From a reader that has read the header only (a file, or any stream for tests and fuzzing).
+  TraceKernel(std::unique_ptr<TraceKernelReader> reader, const IsaTable& isa, const GpuConfig& gpu,
               std::int64_t cta_limit = 0);
   ~TraceKernel() override;
 
@@ -43,13 +42,11 @@ class TraceKernel final : public Kernel {
   struct CtaProgram;
 
  private:
-  void init(std::int64_t cta_limit);
   CtaProgram& resident(std::int64_t launch_index) const;
   std::unique_ptr<CtaProgram> decode(const TraceCta& cta, std::int64_t launch_index) const;
 
   const IsaTable& isa_;
   const GpuConfig& gpu_;
-  std::string file_;
   TraceKernelHeader header_;
   LaunchShape shape_;
   double mma_flops_per_cycle_ = 0, wgmma_flops_per_cycle_ = 0;  // per SM

@@ -24,7 +24,8 @@ inline void trace_replay(const std::uint8_t* data, std::size_t size) {
   static const IsaTable isa = IsaTable::load(std::string(GPUMEMSIM_SOURCE_DIR) + "/configs/isa/sm_90.yaml");
   std::string text(reinterpret_cast<const char*>(data), size);
   try {
-    TraceKernel k(std::make_unique<std::istringstream>(text), "fuzz.traceg", isa, gpu.gpu.value, 16);
+    TraceKernel k(std::make_unique<TraceKernelReader>(std::make_unique<std::istringstream>(text), "fuzz.traceg"), isa,
+                  gpu.gpu.value, 16);
     if (k.shape().warps_per_cta * static_cast<std::int64_t>(k.shape().ctas) > 4096) return;  // keep an iteration cheap
     Engine e(gpu.gpu.value, k);
     SimResult r = e.run();
