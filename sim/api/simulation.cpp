@@ -3,6 +3,7 @@
 #include "common/error.h"
 #include "config/config_tree.h"
 #include "config/gpu_schema.h"
+#include "config/install_paths.h"
 #include "config/workload_schema.h"
 #include "model/power_clock.h"
 #include "workload/gemm_kernel.h"
@@ -42,14 +43,18 @@ LoadedConfigs load_configs(const ConfigInputs& in) {
   std::vector<Override> overrides;
   for (const auto& s : in.overrides) overrides.push_back(parse_override(s));
   LoadedConfigs out;
-  ConfigNode gpu_doc = read_yaml_file(in.gpu_file);
+  const bool gpu_in_memory = !in.gpu_text.empty();
+  const std::string gpu_name = gpu_in_memory ? in.gpu_text_name : resolve_gpu_preset(in.gpu_file);
+  ConfigNode gpu_doc = gpu_in_memory ? read_yaml_text(in.gpu_text, gpu_name) : read_yaml_file(gpu_name);
+  const bool wl_in_memory = !in.workload_text.empty();
+  const std::string wl_name = wl_in_memory ? in.workload_text_name : in.workload_file;
   ConfigNode wl_doc;
-  if (!in.workload_file.empty()) {
-    wl_doc = read_yaml_file(in.workload_file);
+  if (!wl_name.empty()) {
+    wl_doc = wl_in_memory ? read_yaml_text(in.workload_text, wl_name) : read_yaml_file(wl_name);
     if (in.workload_from_record) {
       const ConfigNode* w = wl_doc.find("workload");
       if (!w || w->kind != ConfigNode::Kind::kMap)
-        throw ConfigError(in.workload_file + ": not a validate record with a \"workload\" object");
+        throw ConfigError(wl_name + ": not a validate record with a \"workload\" object");
       ConfigNode inner = *w;
       wl_doc = inner;
     }
@@ -59,14 +64,15 @@ LoadedConfigs load_configs(const ConfigInputs& in) {
     if (o.target == "gpu") {
       gpu_doc.set_path(o.path, o.value, mark);
     } else {
-      if (in.workload_file.empty()) throw ConfigError("--set " + o.text + ": no --workload was given");
+      if (wl_name.empty()) throw ConfigError("--set " + o.text + ": no --workload was given");
       wl_doc.set_path(o.path, o.value, mark);
     }
   }
   out.gpu = bind(gpu_schema(), gpu_doc);
-  validate_gpu(out.gpu, in.gpu_file);
-  if (!in.workload_file.empty()) {
-    out.workload = bind_workload(wl_doc, in.workload_file);
+  validate_gpu(out.gpu, gpu_name);
+  if (!wl_name.empty()) {
+    // A workload held in memory has no folder (source_dir ""): its relative paths resolve from here.
+    out.workload = bind_workload(wl_doc, wl_name);
     out.has_workload = true;
     GpuConfig& g = out.gpu.value;
     if (g.sm_clock_tensor > 0 && tensor_core_gemm(out.workload.value, g)) {

@@ -3,6 +3,7 @@
 // result. The CLI, the benchmark and the tests all go through here.
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config/gpu_config.h"
@@ -14,11 +15,21 @@
 namespace gms {
 
 struct ConfigInputs {
-  std::string gpu_file;
+  ConfigInputs() = default;
+  ConfigInputs(std::string gpu, std::string workload = {}, std::vector<std::string> set = {}, bool from_record = false)
+      : gpu_file(std::move(gpu)), workload_file(std::move(workload)), overrides(std::move(set)),
+        workload_from_record(from_record) {}
+
+  std::string gpu_file;                 // a path or a preset name ("h100": configs/gpus/h100.yaml)
   std::string workload_file;            // may be empty for GPU-only commands
   std::vector<std::string> overrides;   // "gpu.l2.size=40MiB", "workload.cta_order.group_m=8"
   // When set, workload_file is a validate record (JSON) and the workload is its "workload" object.
   bool workload_from_record = false;
+  // YAML held in memory instead of a file (the Python module): a non-empty text replaces the file,
+  // and errors name `*_text_name` with line:col in that text. Relative paths in the workload
+  // resolve against the current directory.
+  std::string gpu_text, gpu_text_name = "<gpu>";
+  std::string workload_text, workload_text_name = "<workload>";
 };
 
 struct LoadedConfigs {

@@ -8,13 +8,14 @@
 
 #include "cli/commands.h"
 #include "common/error.h"
+#include "common/version.h"
 
 namespace {
 
 const char* kUsage =
     "gpumemsim - cycle-approximate GPU memory-hierarchy simulator\n"
     "\n"
-    "usage: gpumemsim <command> [options]   (gpumemsim <command> --help for its options)\n"
+    "usage: gpumemsim <command> [options]   (gpumemsim <command> --help for its options; --version)\n"
     "\n"
     "commands:\n"
     "  run            simulate a workload on a GPU; print a summary, write stats.json and ctas.csv\n"
@@ -35,6 +36,10 @@ int main(int argc, char** argv) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     std::cout << kUsage;
     return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version" || args[0] == "version") {
+    std::cout << "gpumemsim " << gms::version_string() << " (commit " << gms::version_commit() << ")\n";
+    return 0;
   }
   std::string cmd = args[0];
   std::vector<std::string> rest(args.begin() + 1, args.end());

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "common/version.h"
 #include "config/gpu_schema.h"
 #include "config/workload_schema.h"
 
@@ -157,7 +158,7 @@ std::string summary_text(const LoadedConfigs& cfg, const RunOutput& run, const s
 
 nlohmann::ordered_json stats_json(const LoadedConfigs& cfg, const RunOutput& run, const std::vector<Metric>& metrics) {
   nlohmann::ordered_json j;
-  j["tool"] = {{"name", "gpumemsim"}, {"version", "0.1.0"}};
+  j["tool"] = {{"name", "gpumemsim"}, {"version", version_string()}, {"commit", version_commit()}};
   j["gpu"] = cfg.gpu.value.name;
   j["workload"] = cfg.workload.value.name.empty() ? cfg.workload.value.kind : cfg.workload.value.name;
   nlohmann::ordered_json m = nlohmann::ordered_json::object();

@@ -7,12 +7,10 @@
 
 #include "common/error.h"
 #include "common/units.h"
+#include "config/install_paths.h"
 #include "config/param.h"
 #include "trace/accelsim_trace.h"
 
-#ifndef GPUMEMSIM_CONFIGS_DIR
-#define GPUMEMSIM_CONFIGS_DIR ""
-#endif
 
 namespace gms {
 namespace {
@@ -223,12 +221,6 @@ double tensor_flops_from_opcode(std::string_view opcode) {
     if (std::sscanf(std::string(mod).c_str(), "%ux%ux%u%c", &m, &n, &k, &rest) == 3) return 2.0 * m * n * k / 4.0;
   }
   return 0;
-}
-
-std::string configs_dir() {
-  namespace fs = std::filesystem;
-  if (const char* env = std::getenv("GPUMEMSIM_CONFIGS"); env && *env) return env;
-  return GPUMEMSIM_CONFIGS_DIR;
 }
 
 std::string isa_table_path(int compute_capability) {

@@ -82,6 +82,5 @@ double tensor_flops_from_opcode(std::string_view opcode);
 // The table shipped for a compute capability (configs/isa/sm_<cc>.yaml under the configs folder:
 // $GPUMEMSIM_CONFIGS, else the source tree's or the installed one). Throws ConfigError if absent.
 std::string isa_table_path(int compute_capability);
-std::string configs_dir();
 
 }  // namespace gms
