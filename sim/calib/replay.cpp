@@ -1,7 +1,11 @@
 #include "calib/replay.h"
 
+#include <atomic>
 #include <cstdint>
+#include <cstring>
+#include <mutex>
 
+#include "common/error.h"
 #include "common/parallel.h"
 #include "config/param.h"
 #include "config/workload_schema.h"
@@ -49,18 +53,37 @@ std::vector<MetricValues> Replayer::run(const std::vector<MeasuredCase>& cases, 
   }
   std::vector<size_t> work;
   for (const auto& [k, i] : todo) work.push_back(i);
+  // Results cross process boundaries as text: name, NUL, the double's 8 bytes (exact).
+  std::atomic<size_t> done{0};
+  std::mutex progress_lock;
+  const std::vector<std::string> packed = map_(work.size(), jobs_, [&](size_t j) {
+    const LoadedConfigs& cfg = cfgs[work[j]];
+    RunOutput run = simulate(cfg);
+    std::string text;
+    for (const auto& m : compute_metrics(run.result, cfg.gpu.value, *run.kernel)) {
+      text += m.name;
+      text += '\0';
+      text.append(reinterpret_cast<const char*>(&m.value), sizeof m.value);
+    }
+    if (progress) {
+      std::lock_guard<std::mutex> lock(progress_lock);
+      progress(++done, work.size());
+    }
+    return text;
+  });
   std::vector<MetricValues> fresh(work.size());
-  size_t done = 0;
-  parallel_for(
-      work.size(), jobs_,
-      [&](size_t j) {
-        const LoadedConfigs& cfg = cfgs[work[j]];
-        RunOutput run = simulate(cfg);
-        for (const auto& m : compute_metrics(run.result, cfg.gpu.value, *run.kernel)) fresh[j][m.name] = m.value;
-      },
-      [&](size_t) {
-        if (progress) progress(++done, work.size());
-      });
+  for (size_t j = 0; j < work.size(); ++j) {
+    const std::string& text = packed[j];
+    for (size_t at = 0; at < text.size();) {
+      const size_t nul = text.find('\0', at);
+      SIM_ASSERT(nul != std::string::npos && nul + 1 + sizeof(double) <= text.size(),
+                 "packed metrics of case " << work[j] << " cut at byte " << at);
+      double v = 0;
+      std::memcpy(&v, text.data() + nul + 1, sizeof v);
+      fresh[j][text.substr(at, nul - at)] = v;
+      at = nul + 1 + sizeof v;
+    }
+  }
   for (size_t j = 0; j < work.size(); ++j) memo_[keys[work[j]]] = std::move(fresh[j]);
   simulations_ += work.size();
   std::vector<MetricValues> out;

@@ -10,6 +10,7 @@
 
 #include "api/simulation.h"
 #include "calib/measured.h"
+#include "common/parallel.h"
 
 namespace gms {
 
@@ -33,11 +34,16 @@ class Replayer {
 
   std::size_t simulations() const { return simulations_; }
 
+  // How the fresh simulations of a run() are spread (default: this process's threads). With MPI
+  // ranks every rank gets every result, so a fit takes the same steps on all of them.
+  void set_parallel_map(ParallelMap map) { map_ = std::move(map); }
+
  private:
   std::string gpu_file_;
   unsigned jobs_;
   std::map<std::string, MetricValues> memo_;  // overrides + launch key -> metrics
   std::size_t simulations_ = 0;
+  ParallelMap map_ = local_parallel_map;
 };
 
 }  // namespace gms

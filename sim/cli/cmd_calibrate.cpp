@@ -16,6 +16,8 @@
 #include "calib/scoring.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "config/install_paths.h"
+#include "dist/ranks.h"
 #include "common/error.h"
 #include "config/gpu_schema.h"
 
@@ -126,6 +128,7 @@ int cmd_calibrate(const std::vector<std::string>& args) {
   if (!parse_options(args, desc, vm,
                      "usage: gpumemsim calibrate --gpu G.yaml --fit KEY[=LO:HI],... --out G-cal.yaml RECORDS...", &pos))
     return 0;
+  gpu = resolve_gpu_preset(gpu);  // a preset name ("h100") names its file
   if (holdout < 0 || holdout >= 1) throw ConfigError("--holdout must be in [0, 1)");
   if (metrics.empty()) metrics = {"gpu__time_duration.sum"};
   for (const auto& m : metrics)
@@ -136,6 +139,9 @@ int cmd_calibrate(const std::vector<std::string>& args) {
   split(all, holdout, &train, &held);
   if (train.empty()) throw ConfigError("no training cases");
   Replayer replayer(gpu, jobs);
+  // Under mpirun every rank replays its share of each parameter point and receives all results, so
+  // all ranks take the same fit steps; rank 0 writes.
+  if (dist::size() > 1) replayer.set_parallel_map(dist::map_all);
   const LoadedConfigs base = replayer.configs(train.front(), sets);
   const LoadedConfigs file_only = load_configs(ConfigInputs{gpu, "", {}, false});
   std::vector<FitParam> params;
@@ -166,13 +172,16 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     if (r.empty()) throw ConfigError("none of the training cases measured " + metrics.front());
     double cost = 0;
     for (double v : r) cost += v * v;
-    std::fprintf(stderr, "  eval %2d:", ++evals);
+    ++evals;
+    if (!dist::is_root()) return r;
+    std::fprintf(stderr, "  eval %2d:", evals);
     for (size_t i = 0; i < params.size(); ++i)
       std::fprintf(stderr, " %s=%s", params[i].path.c_str(), format_quantity(x[i], gpu_param(params[i].path).quantity).c_str());
     std::fprintf(stderr, "  rms error %.2f %%\n", 100 * std::sqrt(cost / static_cast<double>(r.size())));
     return r;
   };
-  std::fprintf(stderr, "calibrating %zu parameter(s) on %zu training cases (%zu held out)\n", params.size(), train.size(),
+  if (dist::is_root())
+    std::fprintf(stderr, "calibrating %zu parameter(s) on %zu training cases (%zu held out)\n", params.size(), train.size(),
                held.size());
   FitOptions opt;
   opt.method = method;
@@ -188,6 +197,7 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     held_after = score(held, replayer.run(held, overrides_at(res.x)));
   }
 
+  if (!dist::is_root()) return 0;
   std::vector<FittedValue> values;
   std::vector<std::string> header = {
       "Calibrated by `gpumemsim calibrate` from " + gpu + " (" + res.method + ", " +

@@ -12,6 +12,7 @@
 #include "calib/scoring.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "dist/ranks.h"
 #include "common/error.h"
 
 namespace gms::cli {
@@ -44,10 +45,12 @@ int cmd_compare(const std::vector<std::string>& args) {
   for (const auto& r : requires_) reqs.push_back(parse_requirement(r));
   std::vector<MeasuredCase> cases = load_cases(records, ncu_csv, workload, kernel_filter);
   Replayer replayer(gpu, jobs);
+  if (dist::size() > 1) replayer.set_parallel_map(dist::map_all);  // under mpirun: cases over ranks
   std::string gpu_name = replayer.configs(cases.front(), sets).gpu.value.name;
   auto simulated = replayer.run(cases, sets, [](size_t done, size_t total) {
-    std::cerr << "\r  " << done << " / " << total << " simulations" << std::flush;
+    if (dist::is_root()) std::cerr << "\r  " << done << " / " << total << " simulations" << std::flush;
   });
+  if (!dist::is_root()) return 0;  // rank 0 reports
   std::cerr << "\n";
   std::ofstream csv;
   if (!csv_path.empty()) {

@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "common/error.h"
 #include "common/version.h"
+#include "dist/ranks.h"
 
 namespace {
 
@@ -29,10 +30,7 @@ const char* kUsage =
     "  config show    print the resolved configuration of a GPU (and workload)\n"
     "  config docs    list every configuration parameter with its unit, default and meaning\n";
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
+int dispatch(const std::vector<std::string>& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     std::cout << kUsage;
     return args.empty() ? 2 : 0;
@@ -62,4 +60,19 @@ int main(int argc, char** argv) {
     std::cerr << "gpumemsim: error: " << e.what() << "\n";
     return 2;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Under mpirun/srun: one rank per process (sweep, compare and calibrate split their work over them).
+  try {
+    gms::dist::init(argc, argv);
+  } catch (const gms::ConfigError& e) {
+    std::cerr << "gpumemsim: error: " << e.what() << "\n";
+    return 2;
+  }
+  const int rc = dispatch(std::vector<std::string>(argv + 1, argv + argc));
+  gms::dist::finalize();
+  return rc;
 }

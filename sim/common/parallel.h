@@ -7,6 +7,7 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -35,6 +36,19 @@ inline void parallel_for(std::size_t n, unsigned jobs, const std::function<void(
   for (unsigned t = 0; t < std::max<std::size_t>(1, std::min<std::size_t>(jobs, n)); ++t) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
   if (failure) std::rethrow_exception(failure);
+}
+
+// Maps compute(i), i in [0, n), to its results in index order, `jobs` at a time. The default runs
+// on this process's threads; the CLI swaps in one that also splits the work over MPI ranks
+// (sim/dist), and every caller gets the same results either way.
+using ParallelMap = std::function<std::vector<std::string>(std::size_t n, unsigned jobs,
+                                                           const std::function<std::string(std::size_t)>& compute)>;
+
+inline std::vector<std::string> local_parallel_map(std::size_t n, unsigned jobs,
+                                                   const std::function<std::string(std::size_t)>& compute) {
+  std::vector<std::string> out(n);
+  parallel_for(n, jobs, [&](std::size_t i) { out[i] = compute(i); }, [](std::size_t) {});
+  return out;
 }
 
 }  // namespace gms
