@@ -194,6 +194,31 @@ nlohmann::ordered_json stats_json(const LoadedConfigs& cfg, const RunOutput& run
   return j;
 }
 
+nlohmann::ordered_json cta_table_json(const SimResult& r) {
+  std::vector<std::int64_t> launch, tm, tn, sm;
+  std::vector<std::uint64_t> start, end, hits, misses;
+  for (const auto& c : r.ctas) {
+    launch.push_back(c.launch_index);
+    tm.push_back(c.tile.m);
+    tn.push_back(c.tile.n);
+    sm.push_back(c.sm);
+    start.push_back(ticks_to_whole_cycles(c.start));
+    end.push_back(ticks_to_whole_cycles(c.end));
+    hits.push_back(c.mem.l2_hit_sectors);
+    misses.push_back(c.mem.l2_miss_sectors);
+  }
+  nlohmann::ordered_json j;
+  j["launch_index"] = launch;
+  j["tile_m"] = tm;
+  j["tile_n"] = tn;
+  j["sm"] = sm;
+  j["start_cycle"] = start;
+  j["end_cycle"] = end;
+  j["l2_hit_sectors"] = hits;
+  j["l2_miss_sectors"] = misses;
+  return j;
+}
+
 void write_cta_csv(std::ostream& os, const SimResult& r) {
   os << "launch_index,tile_m,tile_n,sm,start_cycle,end_cycle,l2_hit_sectors,l2_miss_sectors\n";
   for (const auto& c : r.ctas)

@@ -12,6 +12,8 @@ namespace gms {
 std::string summary_text(const LoadedConfigs& cfg, const RunOutput& run, const std::vector<Metric>& metrics);
 nlohmann::ordered_json stats_json(const LoadedConfigs& cfg, const RunOutput& run, const std::vector<Metric>& metrics);
 void write_cta_csv(std::ostream& os, const SimResult& r);
+// The same per-CTA table as columns (name -> array), for the Python module and scripts.
+nlohmann::ordered_json cta_table_json(const SimResult& r);
 
 // Resolved configuration as JSON (values in base units, as declared in the schema).
 nlohmann::ordered_json gpu_json(const GpuConfig& g);

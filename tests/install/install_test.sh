@@ -21,4 +21,15 @@ cmake -S "$src/tests/install/consumer" -B "$work/consumer" -G Ninja -DCMAKE_BUIL
 cmake --build "$work/consumer" >/dev/null
 "$work/consumer/consumer" | tee "$work/consumer.out"
 grep -q 'gpu__time_duration.sum = [0-9]' "$work/consumer.out"
+# The Python package, when the build has it, imports from the installed tree (outside the build).
+if ls "$build"/python/gpumemsim/_core*.so >/dev/null 2>&1; then
+  site=$(ls -d "$p"/lib/python3*/site-packages)
+  py=$(grep -m1 '^_Python_EXECUTABLE:INTERNAL=' "$build/CMakeCache.txt" | cut -d= -f2)
+  (cd "$work" && PYTHONPATH="$site" "${py:-python3}" -c "
+import gpumemsim
+assert gpumemsim.__file__.startswith('$site'), gpumemsim.__file__
+r = gpumemsim.run(gpu='h100', workload={'kind': 'gemm', 'm': 1024, 'n': 1024, 'k': 1024, 'dtype': 'fp16'})
+print('python', gpumemsim.__version__, gpumemsim.__commit__, r['gpu__time_duration.sum'])
+assert r['gpu__time_duration.sum'] > 0")
+fi
 echo "install test: ok"
