@@ -14,5 +14,6 @@ int cmd_compare(const std::vector<std::string>& args);
 int cmd_calibrate(const std::vector<std::string>& args);
 int cmd_access(const std::vector<std::string>& args);
 int cmd_trace(const std::vector<std::string>& args);
+int cmd_recommend(const std::vector<std::string>& args);
 
 }  // namespace gms::cli

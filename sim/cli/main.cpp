@@ -27,6 +27,7 @@ const char* kUsage =
     "  access         shared-memory banks/wavefronts or global requests/sectors of a CuTe copy or lane list\n"
     "  order-from-asm read PTX / SASS / AMDGCN / LLVM IR and print the load/compute order it holds\n"
     "  trace info     what an Accel-Sim (NVBit) trace holds: kernels, CTAs, instructions, memory, opcodes\n"
+    "  recommend      rank the tilings/warps/stages/orders of a GEMM or GEMV shape on a GPU by simulating them\n"
     "  config show    print the resolved configuration of a GPU (and workload)\n"
     "  config docs    list every configuration parameter with its unit, default and meaning\n";
 
@@ -51,6 +52,7 @@ int dispatch(const std::vector<std::string>& args) {
     if (cmd == "calibrate") return gms::cli::cmd_calibrate(rest);
     if (cmd == "access") return gms::cli::cmd_access(rest);
     if (cmd == "trace") return gms::cli::cmd_trace(rest);
+    if (cmd == "recommend") return gms::cli::cmd_recommend(rest);
     std::cerr << "gpumemsim: unknown command '" << cmd << "'\n\n" << kUsage;
     return 2;
   } catch (const gms::ConfigError& e) {

@@ -28,13 +28,15 @@ bool gemm_uses_tensor_cores(const GemmConfig& cfg, const GpuConfig& gpu) {
   return cfg.dtype != "fp32" || gpu.sm.tensor_tf32_flops_per_cycle > 0;
 }
 
-int GemmKernel::estimate_registers(const GemmConfig& cfg) {
+int GemmKernel::registers_needed(const GemmConfig& cfg) {
   int threads = cfg.warps * 32;
   int acc = static_cast<int>(static_cast<std::int64_t>(cfg.tile.m) * cfg.tile.n / threads);  // fp32 accumulators
   int operands = std::max(8, static_cast<int>(static_cast<std::int64_t>(cfg.tile.m + cfg.tile.n) * 16 *
                                               dtype_bytes(cfg.dtype) / 4 / threads));
-  return std::min(255, acc + operands + 32);
+  return acc + operands + 32;
 }
+
+int GemmKernel::estimate_registers(const GemmConfig& cfg) { return std::min(255, registers_needed(cfg)); }
 
 GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::string& base_dir)
     : cfg_(cfg), warp_size_(gpu.sm.warp_size) {

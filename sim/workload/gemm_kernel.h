@@ -30,6 +30,9 @@ class GemmKernel final : public Kernel {
 
   // Registers per thread the estimate gives for a tile (accumulators + operands + addressing).
   static int estimate_registers(const GemmConfig& cfg);
+  // The same without the hardware's cap: above the GPU's maximum the compiler spills (the timing
+  // model does not price spills yet, so `recommend` leaves such tilings out).
+  static int registers_needed(const GemmConfig& cfg);
 
  private:
   Region a_region(const WarpCursor& c, std::int64_t kt) const;

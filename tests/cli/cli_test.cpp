@@ -14,46 +14,13 @@
 #include <sys/wait.h>
 
 #include "../unit/test_util.h"
+#include "cli_util.h"
 #include "stats/statistics.h"
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out;
-};
-
-// Runs a shell command line, capturing stdout and stderr.
-Result run_shell(const std::string& command) {
-  std::string cmd = command + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-Result run(const std::string& args) { return run_shell(std::string(GPUMEMSIM_BINARY) + " " + args); }
-Result run_in(const std::string& dir, const std::string& args) {
-  return run_shell("cd " + dir + " && " + GPUMEMSIM_BINARY + " " + args);
-}
-
-std::string src(const std::string& rel) { return gms::test::source_path(rel); }
-std::string seed_args(const std::string& order) {
-  return "run --gpu " + src("configs/gpus/seed000-9sm.yaml") + " --workload " +
-         src("configs/workloads/seed000-" + order + ".yaml");
-}
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 TEST(Cli, HelpOnEverySubcommand) {
-  for (const char* c : {"--help", "run --help", "config --help", "config show --help", "config docs --help",
+  for (const char* c : {"--help", "run --help", "recommend --help", "config --help", "config show --help", "config docs --help",
                         "heatmap --help", "sweep --help", "compare --help", "calibrate --help", "order-from-asm --help",
                         "trace info --help"}) {
     auto r = run(c);

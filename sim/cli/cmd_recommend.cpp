@@ -1,0 +1,188 @@
+// gpumemsim recommend: which tiling, warps, stages and CTA order to use for one GEMM/GEMV shape on
+// one GPU, by simulating the space that fits (sim/recommend). Prints the top configurations with
+// predicted time, DRAM bytes, L2 hit rate and the limiting resource; --json for scripts (the
+// validate script measures exactly these); --report DIR writes recommend.md/csv/json.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "common/error.h"
+#include "common/files.h"
+#include "recommend/recommend.h"
+
+namespace gms::cli {
+namespace {
+
+std::vector<std::int64_t> parse_shape(const std::string& text, std::size_t n, const char* what) {
+  std::vector<std::int64_t> v;
+  std::stringstream ss(text);
+  for (std::string x; std::getline(ss, x, ',');) {
+    try {
+      std::size_t used = 0;
+      v.push_back(std::stoll(x, &used));
+      if (used != x.size() || v.back() <= 0) throw std::invalid_argument(x);
+    } catch (const std::exception&) {
+      throw ConfigError(std::string(what) + " " + text + ": expected " + (n == 3 ? "M,N,K" : "N,K") + " positive integers");
+    }
+  }
+  if (v.size() != n) throw ConfigError(std::string(what) + " " + text + ": expected " + (n == 3 ? "M,N,K" : "N,K"));
+  return v;
+}
+
+template <typename T>
+std::vector<T> parse_list(const std::string& text, const char* what) {
+  std::vector<T> v;
+  std::stringstream ss(text);
+  for (std::string x; std::getline(ss, x, ',');) {
+    if constexpr (std::is_same_v<T, int>) {
+      try {
+        v.push_back(std::stoi(x));
+      } catch (const std::exception&) {
+        throw ConfigError(std::string(what) + " " + text + ": expected comma-separated integers");
+      }
+    } else {
+      v.push_back(x);
+    }
+  }
+  return v;
+}
+
+nlohmann::ordered_json candidate_json(const Candidate& c) {
+  nlohmann::ordered_json j = {{"config", c.label}, {"set", c.set}, {"registers", c.registers}};
+  if (!c.excluded.empty()) {
+    j["excluded"] = c.excluded;
+    return j;
+  }
+  j["gpu__time_duration.sum"] = c.time_ns;
+  j["dram__bytes.sum"] = c.dram_bytes;
+  j["lts__t_sector_hit_rate.pct"] = c.l2_hit_pct;
+  j["tflops"] = c.tflops;
+  j["ctas_per_sm"] = c.ctas_per_sm;
+  j["limiter"] = c.limiter;
+  j["why"] = c.why;
+  return j;
+}
+
+}  // namespace
+
+int cmd_recommend(const std::vector<std::string>& args) {
+  po::options_description desc("gpumemsim recommend options");
+  po::variables_map vm;
+  RecommendRequest req;
+  std::string gemm, gemv, json_path, report_dir, tiles, warps, stages, group_m, block_n, block_k, orders;
+  int top = 5;
+  req.jobs = std::max(1u, std::thread::hardware_concurrency());
+  desc.add_options()("gpu,g", po::value(&req.gpu)->required(), "GPU preset name or file")(
+      "gemm", po::value(&gemm), "GEMM shape M,N,K")("gemv", po::value(&gemv), "GEMV shape N,K (one row of x)")(
+      "dtype", po::value(&req.dtype)->default_value("fp16"), "element type: fp16 | bf16 | fp32 | fp8")(
+      "mma", po::value(&req.mma)->default_value("auto"), "GEMM tensor-core path: auto | wgmma | mma_sync")(
+      "top", po::value(&top), "configurations to print (default 5)")(
+      "tiles", po::value(&tiles), "GEMM tiles to search, e.g. 128x128x64,128x256x64 (default: Triton's neighbourhood)")(
+      "warps", po::value(&warps), "warps to search (comma-separated)")(
+      "stages", po::value(&stages), "GEMM pipeline stages to search")(
+      "group-m", po::value(&group_m), "GEMM GROUP_SIZE_M values (1 = row-major order)")(
+      "block-n", po::value(&block_n), "GEMV BLOCK_N values")("block-k", po::value(&block_k), "GEMV BLOCK_K values")(
+      "orders", po::value(&orders), "GEMV load orders (llcc,lclc)")(
+      "allow-spills", "also simulate tilings that need more registers than the GPU has (their time is not modelled)")(
+      "set,s", po::value(&req.overrides)->composing(), "GPU override for every candidate (gpu.KEY=V)")(
+      "jobs,j", po::value(&req.jobs), "simulations at once (default: all cores)")(
+      "json", po::value(&json_path), "write every candidate (ranked and excluded) as JSON")(
+      "report", po::value(&report_dir), "directory for recommend.md, recommend.csv (tables of every candidate)");
+  if (!parse_options(args, desc, vm,
+                     "usage: gpumemsim recommend --gpu G (--gemm M,N,K | --gemv N,K) [--dtype fp16] [--top 5] [--json F] "
+                     "[--report DIR]"))
+    return 0;
+  if (gemm.empty() == gemv.empty()) throw ConfigError("recommend: give exactly one of --gemm M,N,K or --gemv N,K");
+  for (const auto& o : req.overrides)
+    if (o.rfind("gpu.", 0) != 0) throw ConfigError("--set " + o + ": recommend takes gpu.* overrides only");
+  req.allow_spills = vm.count("allow-spills") > 0;
+  if (!gemm.empty()) {
+    auto s = parse_shape(gemm, 3, "--gemm");
+    req.kind = "gemm";
+    req.m = s[0], req.n = s[1], req.k = s[2];
+    req.space = default_gemm_space();
+    if (!tiles.empty()) {
+      req.space.tiles.clear();
+      for (const auto& t : parse_list<std::string>(tiles, "--tiles")) {
+        int a = 0, b = 0, c = 0;
+        char tail = 0;
+        if (std::sscanf(t.c_str(), "%dx%dx%d%c", &a, &b, &c, &tail) != 3 || a <= 0 || b <= 0 || c <= 0)
+          throw ConfigError("--tiles " + t + ": expected BLOCK_MxBLOCK_NxBLOCK_K");
+        req.space.tiles.push_back({a, b, c});
+      }
+    }
+    if (!stages.empty()) req.space.stages = parse_list<int>(stages, "--stages");
+    if (!group_m.empty()) req.space.group_m = parse_list<int>(group_m, "--group-m");
+  } else {
+    auto s = parse_shape(gemv, 2, "--gemv");
+    req.kind = "gemv";
+    req.m = 1, req.n = s[0], req.k = s[1];
+    req.space = default_gemv_space();
+    if (!block_n.empty()) req.space.block_n = parse_list<int>(block_n, "--block-n");
+    if (!block_k.empty()) req.space.block_k = parse_list<int>(block_k, "--block-k");
+    if (!orders.empty()) req.space.gemv_orders = parse_list<std::string>(orders, "--orders");
+  }
+  if (!warps.empty()) req.space.warps = parse_list<int>(warps, "--warps");
+
+  const RecommendResult r = recommend(req);
+  const std::size_t shown = std::min<std::size_t>(static_cast<std::size_t>(std::max(top, 1)), r.ranked.size());
+  std::ostringstream md;
+  md << "gpumemsim recommend: " << (req.kind == "gemm" ? "GEMM " : "GEMV ") << req.m << "x" << req.n << "x" << req.k
+     << " " << req.dtype << " on " << r.gpu_name << " - " << r.ranked.size() + r.excluded.size() << " configurations, "
+     << r.ranked.size() << " simulated, " << r.excluded.size() << " left out\n\n";
+  md << "| rank | config | time us | TFLOP/s | DRAM MB | L2 hit % | regs | limited by | why |\n";
+  md << "|---|---|---|---|---|---|---|---|---|\n";
+  char line[512];
+  for (std::size_t i = 0; i < shown; ++i) {
+    const Candidate& c = r.ranked[i];
+    std::snprintf(line, sizeof line, "| %zu | %s | %.1f | %.1f | %.1f | %.1f | %d | %s | %s |\n", i + 1, c.label.c_str(),
+                  c.time_ns / 1e3, c.tflops, c.dram_bytes / 1e6, c.l2_hit_pct, c.registers, c.limiter.c_str(),
+                  c.why.c_str());
+    md << line;
+  }
+  std::map<std::string, int> reasons;
+  for (const auto& c : r.excluded) reasons[c.excluded.substr(0, c.excluded.find(':'))]++;
+  if (!reasons.empty()) {
+    md << "\nleft out:";
+    for (const auto& [why, n] : reasons) md << " " << n << " " << why << ";";
+    md << " (--json lists each)\n";
+  }
+  std::cout << md.str();
+  if (!json_path.empty() || !report_dir.empty()) {
+    nlohmann::ordered_json j = {{"gpu", r.gpu_name}, {"kind", req.kind}, {"m", req.m}, {"n", req.n}, {"k", req.k},
+                                {"dtype", req.dtype}, {"workload", r.workload_text}};
+    j["ranked"] = nlohmann::ordered_json::array();
+    for (const auto& c : r.ranked) j["ranked"].push_back(candidate_json(c));
+    j["excluded"] = nlohmann::ordered_json::array();
+    for (const auto& c : r.excluded) j["excluded"].push_back(candidate_json(c));
+    if (!json_path.empty()) {
+      const auto parent = std::filesystem::path(json_path).parent_path();
+      if (!parent.empty()) std::filesystem::create_directories(parent);
+      write_file_atomically(json_path, j.dump(2) + "\n");
+    }
+    if (!report_dir.empty()) {
+      std::filesystem::create_directories(report_dir);
+      write_file_atomically(std::filesystem::path(report_dir) / "recommend.md", md.str());
+      write_file_atomically(std::filesystem::path(report_dir) / "recommend.json", j.dump(2) + "\n");
+      std::string csv = "rank,config,time_ns,tflops,dram_bytes,l2_hit_pct,registers,limiter\n";
+      for (std::size_t i = 0; i < r.ranked.size(); ++i) {
+        const Candidate& c = r.ranked[i];
+        std::snprintf(line, sizeof line, "%zu,%s,%.3f,%.3f,%.0f,%.3f,%d,%s\n", i + 1, c.label.c_str(), c.time_ns,
+                      c.tflops, c.dram_bytes, c.l2_hit_pct, c.registers, c.limiter.c_str());
+        csv += line;
+      }
+      write_file_atomically(std::filesystem::path(report_dir) / "recommend.csv", csv);
+      std::cout << "wrote " << report_dir << "/recommend.md, recommend.csv, recommend.json\n";
+    }
+  }
+  return 0;
+}
+
+}  // namespace gms::cli

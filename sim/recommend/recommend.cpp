@@ -1,0 +1,215 @@
+#include "recommend/recommend.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "common/error.h"
+#include "common/parallel.h"
+#include "stats/metrics.h"
+#include "sweep/sweep.h"
+#include "workload/gemm_kernel.h"
+
+namespace gms {
+namespace {
+
+std::string fmt(double v, int digits = 0) {
+  std::ostringstream s;
+  s.setf(std::ios::fixed);
+  s.precision(digits);
+  s << v;
+  return s.str();
+}
+
+double metric(const std::map<std::string, double>& m, const std::string& name) {
+  auto it = m.find(name);
+  return it == m.end() ? 0.0 : it->second;
+}
+
+// The resource that bounds a candidate: the busiest of the throughput limits when one is near its
+// peak, else what its warps wait on (and what holds its occupancy down).
+void name_limiter(Candidate& c, const std::map<std::string, double>& m, const GpuConfig& gpu) {
+  const double t_s = metric(m, "gpu__time_duration.sum") * 1e-9;
+  const double l2_peak = gpu.l2.slices * gpu.l2.slice_bytes_per_cycle * gpu.sm_clock;  // bytes/s
+  // Sectors that move data: the home-slice checks of far lines that hit a near copy move none.
+  const double l2_sectors = metric(m, "lts__t_sectors.sum") - metric(m, "gpumemsim__l2_home_check_sectors.sum");
+  const double l2_pct = t_s > 0 && l2_peak > 0 ? 100.0 * l2_sectors * gpu.l2.sector / t_s / l2_peak : 0;
+  const double dram_pct = metric(m, "dram__throughput.avg.pct_of_peak_sustained_elapsed");
+  const double tensor_pct = metric(m, "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active");
+  const double math_pct = std::max(tensor_pct, metric(m, "gpumemsim__flop_rate.pct_of_peak"));
+  const double waves = metric(m, "launch__waves_per_multiprocessor");
+  const double conflicts = metric(m, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") +
+                           metric(m, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum");
+  const double wavefronts = metric(m, "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum");
+  struct Use {
+    const char* name;
+    double pct;
+  };
+  std::vector<Use> uses = {{"tensor pipe", math_pct}, {"L2 bandwidth", l2_pct}, {"DRAM bandwidth", dram_pct}};
+  std::sort(uses.begin(), uses.end(), [](const Use& a, const Use& b) { return a.pct > b.pct; });
+  c.why = "math " + fmt(math_pct) + " %, L2 " + fmt(l2_pct) + " %, DRAM " + fmt(dram_pct) + " % of peak; " +
+          fmt(waves, 2) + " waves; " + std::to_string(c.ctas_per_sm) + " CTA/SM";
+  if (wavefronts > 0 && conflicts > 0.1 * wavefronts) {
+    c.limiter = "shared-memory bank conflicts";
+    c.why += "; " + fmt(100 * conflicts / wavefronts) + " % of shared wavefronts are conflicts";
+    return;
+  }
+  if (uses.front().pct >= 60) {
+    c.limiter = uses.front().name;
+    return;
+  }
+  if (waves < 1.0) {
+    c.limiter = "too few CTAs (" + fmt(waves, 2) + " waves)";
+    return;
+  }
+  const double frac = waves - std::floor(waves);
+  if (waves < 4 && frac > 0 && frac < 0.5) {
+    c.limiter = "tail wave (" + fmt(waves, 2) + " waves)";
+    return;
+  }
+  const double long_sb = metric(m, "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct");
+  const double barrier = metric(m, "smsp__warp_issue_stalled_barrier_per_warp_active.pct");
+  const double throttle = metric(m, "smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct");
+  if (long_sb >= std::max(barrier, throttle)) {
+    const double regs_limit = metric(m, "launch__occupancy_limit_registers");
+    const double smem_limit = metric(m, "launch__occupancy_limit_shared_mem");
+    c.limiter = c.ctas_per_sm <= 1 && regs_limit <= smem_limit ? "occupancy: registers"
+                : c.ctas_per_sm <= 1                           ? "occupancy: shared memory"
+                                                               : "memory latency";
+    c.why += "; warps wait on loads " + fmt(long_sb) + " % of the time";
+  } else if (barrier >= throttle) {
+    c.limiter = "barriers";
+  } else {
+    c.limiter = "tensor pipe";
+  }
+}
+
+std::string base_workload(const RecommendRequest& r, const std::string& mma) {
+  std::ostringstream w;
+  if (r.kind == "gemm") {
+    w << "kind: gemm\nname: gemm " << r.m << "x" << r.n << "x" << r.k << " " << r.dtype << "\nm: " << r.m
+      << "\nn: " << r.n << "\nk: " << r.k << "\ndtype: " << r.dtype << "\nbypass_l1: true\nmma: " << mma
+      << "\ncta_order: {kind: grouped, group_m: 8}\n";
+  } else {
+    w << "kind: gemv\nname: gemv " << r.m << "x" << r.n << "x" << r.k << " " << r.dtype << "\nm: " << r.m
+      << "\nn: " << r.n << "\nk: " << r.k << "\ndtype: " << r.dtype << "\n";
+  }
+  return w.str();
+}
+
+}  // namespace
+
+RecommendSpace default_gemm_space() {
+  RecommendSpace s;
+  s.tiles = {{64, 64, 64},   {64, 128, 32},  {64, 128, 64},  {128, 64, 32},  {128, 64, 64},  {128, 128, 32},
+             {128, 128, 64}, {64, 256, 32},  {64, 256, 64},  {256, 64, 64},  {128, 256, 32}, {128, 256, 64},
+             {256, 128, 32}, {256, 128, 64}};
+  s.warps = {4, 8};
+  s.stages = {3, 4, 5};
+  s.group_m = {8};
+  return s;
+}
+
+RecommendSpace default_gemv_space() {
+  RecommendSpace s;
+  s.block_n = {32, 64, 128, 256, 512};
+  s.block_k = {16, 32, 64};
+  s.warps = {1, 2, 4, 8};
+  s.gemv_orders = {"llcc", "lclc"};
+  return s;
+}
+
+RecommendResult recommend(const RecommendRequest& req) {
+  if (req.kind != "gemm" && req.kind != "gemv") throw ConfigError("recommend: kind must be gemm or gemv");
+  if (req.m <= 0 || req.n <= 0 || req.k <= 0)
+    throw ConfigError("recommend: the shape needs positive M, N and K");
+  RecommendResult out;
+  ConfigInputs base(req.gpu, "", req.overrides);
+  const LoadedConfigs gpu_only = load_configs(base);
+  const GpuConfig& gpu = gpu_only.gpu.value;
+  out.gpu_name = gpu.name;
+  std::string mma = req.mma;
+  if (req.kind == "gemm" && mma == "auto") mma = gpu.sm.compute_capability >= 90 ? "wgmma" : "mma_sync";
+  out.workload_text = base_workload(req, mma);
+  base.workload_text = out.workload_text;
+  base.workload_text_name = "<recommend workload>";
+
+  std::vector<Candidate> cands;
+  if (req.kind == "gemm") {
+    for (const auto& t : req.space.tiles)
+      for (int w : req.space.warps)
+        for (int s : req.space.stages)
+          for (int g : req.space.group_m) {
+            Candidate c;
+            c.label = std::to_string(t[0]) + "x" + std::to_string(t[1]) + "x" + std::to_string(t[2]) + " w" +
+                      std::to_string(w) + " s" + std::to_string(s) + " g" + std::to_string(g);
+            c.set = {"workload.tile.m=" + std::to_string(t[0]), "workload.tile.n=" + std::to_string(t[1]),
+                     "workload.tile.k=" + std::to_string(t[2]), "workload.warps=" + std::to_string(w),
+                     "workload.stages=" + std::to_string(s),
+                     g <= 1 ? std::string("workload.cta_order.kind=row_major")
+                            : "workload.cta_order.group_m=" + std::to_string(g)};
+            GemmConfig gc;
+            gc.tile = {t[0], t[1], t[2]};
+            gc.warps = w;
+            gc.dtype = req.dtype;
+            c.registers = GemmKernel::registers_needed(gc);
+            if (c.registers > gpu.sm.max_registers_per_thread && !req.allow_spills)
+              c.excluded = "spills: needs ~" + std::to_string(c.registers) + " registers per thread (max " +
+                           std::to_string(gpu.sm.max_registers_per_thread) + "); spill time is not modelled";
+            cands.push_back(c);
+          }
+  } else {
+    for (int bn : req.space.block_n)
+      for (int bk : req.space.block_k)
+        for (int w : req.space.warps)
+          for (const auto& o : req.space.gemv_orders) {
+            Candidate c;
+            c.label = "BN" + std::to_string(bn) + " BK" + std::to_string(bk) + " w" + std::to_string(w) + " " + o;
+            c.set = {"workload.block.n=" + std::to_string(bn), "workload.block.k=" + std::to_string(bk),
+                     "workload.warps=" + std::to_string(w), "workload.order=" + o};
+            cands.push_back(c);
+          }
+  }
+  if (cands.empty()) throw ConfigError("recommend: the search space is empty");
+
+  // Simulate what is left, on all the threads asked for; each candidate is independent, so the
+  // ranking does not depend on the thread count.
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < cands.size(); ++i)
+    if (cands[i].excluded.empty()) todo.push_back(i);
+  parallel_for(
+      todo.size(), std::max(1u, req.jobs),
+      [&](std::size_t j) {
+        Candidate& c = cands[todo[j]];
+        ConfigInputs in = base;
+        in.overrides.insert(in.overrides.end(), c.set.begin(), c.set.end());
+        try {
+          const LoadedConfigs cfg = load_configs(in);
+          const RunOutput run = simulate(cfg);
+          std::map<std::string, double> m;
+          for (const auto& x : compute_metrics(run.result, cfg.gpu.value, *run.kernel)) m[x.name] = x.value;
+          c.time_ns = metric(m, "gpu__time_duration.sum");
+          c.dram_bytes = metric(m, "dram__bytes_read.sum") + metric(m, "dram__bytes_write.sum");
+          c.l2_hit_pct = metric(m, "lts__t_sector_hit_rate.pct");
+          c.tflops = c.time_ns > 0 ? metric(m, "gpumemsim__flop.sum") / c.time_ns / 1e3 : 0;
+          c.ctas_per_sm = run.result.occupancy.ctas_per_sm;
+          if (req.kind == "gemv") c.registers = run.result.occupancy.registers_per_thread;
+          name_limiter(c, m, cfg.gpu.value);
+        } catch (const ConfigError& e) {
+          std::string why = e.what();
+          c.excluded = "does not fit: " + why.substr(why.rfind(": ") == std::string::npos ? 0 : why.rfind(": ") + 2);
+        }
+      },
+      [](std::size_t) {});
+  for (auto& c : cands) (c.excluded.empty() ? out.ranked : out.excluded).push_back(std::move(c));
+  if (out.ranked.empty())
+    throw ConfigError("recommend: no configuration of the space runs on " + gpu.name + " (the first: " +
+                      out.excluded.front().label + ": " + out.excluded.front().excluded + ")");
+  // Fastest first; ties by label so the order is total (deterministic for any thread count).
+  std::sort(out.ranked.begin(), out.ranked.end(), [](const Candidate& a, const Candidate& b) {
+    return a.time_ns != b.time_ns ? a.time_ns < b.time_ns : a.label < b.label;
+  });
+  return out;
+}
+
+}  // namespace gms

@@ -1,0 +1,74 @@
+// gpumemsim recommend (issue 14): ranks a GEMM/GEMV space by simulated time, leaves out what cannot
+// run (and says why), names a limiter for every ranked configuration, is deterministic for any
+// thread count, and refuses bad requests with exit code 2.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_util.h"
+
+namespace {
+
+const char* kSmallGemm =
+    "recommend -g h100 --gemm 1024,1024,512 --tiles 64x128x64,128x128x64,128x256x64 --warps 4,8 --stages 3,12 ";
+
+TEST(Recommend, RanksTheGemmSpaceAndExplainsWhatItLeftOut) {
+  const auto dir = std::filesystem::temp_directory_path() / "gms_recommend_test";
+  std::filesystem::remove_all(dir);
+  auto r = run(std::string(kSmallGemm) + "-j 2 --top 3 --json " + (dir / "one.json").string() + " --report " +
+               (dir / "rep").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("12 configurations"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| 1 | "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("| 4 | "), std::string::npos) << "--top 3 prints three rows\n" << r.out;
+  const auto j = nlohmann::json::parse(slurp(dir / "one.json"));
+  const auto& ranked = j["ranked"];
+  ASSERT_GE(ranked.size(), 4u);
+  for (std::size_t i = 1; i < ranked.size(); ++i)
+    EXPECT_LE(ranked[i - 1]["gpu__time_duration.sum"].get<double>(), ranked[i]["gpu__time_duration.sum"].get<double>());
+  for (const auto& c : ranked) {
+    EXPECT_FALSE(c["limiter"].get<std::string>().empty()) << c.dump();
+    EXPECT_GT(c["gpu__time_duration.sum"].get<double>(), 0);
+    EXPECT_LE(c["registers"].get<int>(), 255);
+  }
+  // 128x256 with 4 warps holds 256 fp32 accumulators per thread: left out as spilling; 12 stages of
+  // any of these tiles exceed the shared memory: left out as not fitting. Nothing is silently lost.
+  bool spill = false, fit = false;
+  for (const auto& c : j["excluded"]) {
+    const std::string why = c["excluded"];
+    spill |= c["config"] == "128x256x64 w4 s3 g8" && why.rfind("spills", 0) == 0;
+    fit |= why.rfind("does not fit", 0) == 0;
+  }
+  EXPECT_TRUE(spill && fit) << j["excluded"].dump(1);
+  EXPECT_EQ(ranked.size() + j["excluded"].size(), 12u);
+  EXPECT_TRUE(std::filesystem::exists(dir / "rep" / "recommend.md"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "rep" / "recommend.csv"));
+  // Same ranking with one thread.
+  r = run(std::string(kSmallGemm) + "-j 1 --json " + (dir / "two.json").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(slurp(dir / "one.json"), slurp(dir / "two.json"));
+  // --allow-spills simulates the spilling tiling too (flagged by its register count).
+  r = run(std::string(kSmallGemm) + "--allow-spills --json " + (dir / "spill.json").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(nlohmann::json::parse(slurp(dir / "spill.json"))["ranked"].size(), ranked.size() + 1);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Recommend, GemvSpace) {
+  auto r = run("recommend -g h100 --gemv 4096,7168 --block-n 128,256 --block-k 64 --warps 2,4 -j 2");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("GEMV 1x4096x7168"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("8 configurations, 8 simulated"), std::string::npos) << r.out;
+}
+
+TEST(Recommend, BadRequestsAreExitCode2) {
+  for (const char* args : {"recommend -g h100", "recommend -g h100 --gemm 1,2", "recommend -g h100 --gemm 1,2,x",
+                           "recommend -g h100 --gemm 64,64,64 --gemv 64,64", "recommend -g h10 --gemm 64,64,64",
+                           "recommend -g h100 --gemm 64,64,64 --tiles 64x64", "recommend -g h100 --gemm 64,64,64 --set workload.warps=4"}) {
+    auto r = run(args);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.out;
+    EXPECT_NE(r.out.find("error"), std::string::npos) << args << "\n" << r.out;
+  }
+}
+
+}  // namespace

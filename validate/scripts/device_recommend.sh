@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# One device call for issue 14's judgement of `gpumemsim recommend`: measures, for every recommend JSON
+# under validate/results/<gpu>/recommend/predicted/ (written on the workstation by
+#   gpumemsim recommend -g <gpu>-calibrated --gemm M,N,K --json ...), the top 5 picks, the Triton
+# tutorial's autotune list and two left-out spilling tilings, with Triton's tutorial matmul.
+#   recommend.jsonl      one line per shape x configuration (recommend_check.py)
+#   recommend_env.txt    date, GPU, driver, clocks, power limit, Triton/PyTorch versions, command
+# Then on the workstation: validate/scripts/recommend_table.py writes docs/results/recommend-<gpu>.md.
+set -uo pipefail
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+here=$(dirname "$0")
+gpu=${1:-h100}
+{
+  echo "date: $(date -u +%FT%TZ)"
+  nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.max.sm,power.limit --format=csv
+  python3 -c "import triton, torch; print('triton', triton.__version__, 'torch', torch.__version__)"
+  echo "command: validate/scripts/device_recommend.sh $gpu"
+} > "$OUT/recommend_env.txt" 2>&1
+python3 "$here/recommend_check.py" --jsonl "$OUT/recommend.jsonl" validate/results/$gpu/recommend/predicted/*.json \
+  2>> "$OUT/recommend_env.txt"
+echo "recommend_check exit $?"
