@@ -52,4 +52,10 @@ mpirun -n 2 "$bin" calibrate "${fit[@]}" -j 1 -o "$work/cal2.yaml" --report "$wo
 cmp "$work/cal1.yaml" "$work/cal2.yaml"
 cmp "$work/cal1.json" "$work/cal2.json"
 grep -q "Fitted dram.efficiency: 0.92 -> " "$work/cal1.yaml"
+# Commands that do not split over ranks refuse to run under mpirun rather than repeat the job per rank.
+set +e
+mpirun -n 2 "$bin" run -g h100 -w "$src/configs/workloads/gemm-8192-grouped8.yaml" >"$work/run.log" 2>&1
+rc=$?
+set -e
+test $rc -ne 0 && grep -q "does not split over MPI ranks" "$work/run.log"
 echo "sweep ranks test: ok"

@@ -1,14 +1,20 @@
 #pragma once
-// Fuzz entry points that need the whole simulator (YAML, engine): trace replay and ISA tables. Like
+// Fuzz entry points that need the whole simulator (YAML, engine): trace replay, ISA tables, the
+// GPU/workload YAML loader and the ncu CSV reader. Like
 // fuzz_entries.h, each takes arbitrary bytes and must end in success or ConfigError, never in an
 // assertion or a crash. Driven by tests/fuzz/trace_replay_fuzz.cpp (libFuzzer) and the smoke test.
+#include <unistd.h>
+
+#include <cmath>
 #include <cstddef>
+#include <fstream>
 #include <cstdint>
 #include <memory>
 #include <sstream>
 #include <string>
 
 #include "api/simulation.h"
+#include "calib/measured.h"
 #include "common/error.h"
 #include "config/config_tree.h"
 #include "model/engine.h"
@@ -40,6 +46,43 @@ inline void isa_table(const std::uint8_t* data, std::size_t size) {
   try {
     IsaTable t = IsaTable::from_document(read_yaml_text(text, "fuzz.yaml"));
     for (const char* op : {"FFMA", "LDG.E.128", "HMMA.16816.F32", "EXIT", "X"}) (void)t.find(op);
+  } catch (const ConfigError&) {
+  }
+}
+
+// A GPU or workload YAML (the first byte picks: 'g' = a GPU file, else a workload for the 9-SM GPU)
+// either fails with ConfigError naming where, or loads into bound configs.
+inline void config_yaml(const std::uint8_t* data, std::size_t size) {
+  const std::string preset = std::string(GPUMEMSIM_SOURCE_DIR) + "/configs/gpus/seed000-9sm.yaml";
+  const bool gpu = size > 0 && data[0] == 'g';
+  std::string text(reinterpret_cast<const char*>(data) + (gpu ? 1 : 0), size - (gpu ? 1 : 0));
+  ConfigInputs in(preset);
+  if (text.empty()) text = " ";
+  (gpu ? in.gpu_text : in.workload_text) = text;
+  try {
+    const LoadedConfigs c = load_configs(in);
+    SIM_ASSERT(c.gpu.value.sm.count > 0, "a bound GPU without SMs");
+  } catch (const ConfigError& e) {
+    SIM_ASSERT(std::string(e.what()).size() > 0, "an empty error message");
+  }
+}
+
+// A raw Nsight Compute CSV export either fails with ConfigError or gives cases with finite numbers.
+inline void ncu_csv(const std::uint8_t* data, std::size_t size) {
+  static const std::string path = [] {
+    char name[] = "/tmp/gms_ncu_fuzz_XXXXXX";
+    const int fd = mkstemp(name);
+    SIM_ASSERT(fd >= 0, "mkstemp failed");
+    close(fd);
+    return std::string(name);
+  }();
+  {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  }
+  try {
+    for (const MeasuredCase& c : load_ncu_csv(path, std::string(GPUMEMSIM_SOURCE_DIR) + "/configs/workloads/gemm-8192-grouped8.yaml"))
+      for (const auto& [name, v] : c.measured) SIM_ASSERT(!std::isnan(v), "NaN measured for " << name);
   } catch (const ConfigError&) {
   }
 }

@@ -85,4 +85,17 @@ TEST(FuzzSmoke, IsaTables) {
              gms::fuzz::isa_table, 3000);
 }
 
+TEST(FuzzSmoke, ConfigYaml) {
+  run_corpus({"kind: gemm\nm: 256\nn: 256\nk: 64\ntile: {m: 64, n: 64, k: 32}\ncta_order: {kind: grouped, group_m: 4}\n",
+              "kind: gemv\nn: 4096\nk: 4096\nblock: {n: 128, k: 32}\norder: lclc\n",
+              "gname: x\nsm: {count: 4, warp_size: 32}\nl2: {size: 4MiB, slices: 8}\nclock: {sm: 1GHz}\n"},
+             gms::fuzz::config_yaml, 3000);
+}
+
+TEST(FuzzSmoke, NcuCsv) {
+  run_corpus({"\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"dram__bytes_read.sum\"\n"
+              "\"\",\"\",\"ns\",\"byte\"\n\"0\",\"matmul_kernel\",\"1,234\",\"5678\"\n"},
+             gms::fuzz::ncu_csv, 1500);
+}
+
 }  // namespace

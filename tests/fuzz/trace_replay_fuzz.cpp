@@ -1,10 +1,15 @@
-// libFuzzer target: Accel-Sim kernel traces replayed through the engine, and ISA tables (the first
-// input byte picks which); build with -DGPUMEMSIM_FUZZ=ON and clang.
+// libFuzzer target: Accel-Sim kernel traces replayed through the engine, ISA tables, GPU/workload
+// YAML and ncu CSV exports (the first input byte picks: '%' ISA table, '&' YAML config, '^' ncu CSV,
+// else a trace); build with -DGPUMEMSIM_FUZZ=ON and clang.
 #include "fuzz_entries_sim.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 0 && data[0] == '%')
     gms::fuzz::isa_table(data + 1, size - 1);
+  else if (size > 0 && data[0] == '&')
+    gms::fuzz::config_yaml(data + 1, size - 1);
+  else if (size > 0 && data[0] == '^')
+    gms::fuzz::ncu_csv(data + 1, size - 1);
   else
     gms::fuzz::trace_replay(data, size);
   return 0;
