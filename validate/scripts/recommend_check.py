@@ -41,7 +41,7 @@ def main():
     import torch, triton
 
     from triton_matmul import matmul
-    from triton_env import record_environment
+    from triton_env import record_environment, time_launches
 
     env = record_environment("recommend_check.py")
     out = open(a.jsonl, "w")
@@ -83,17 +83,7 @@ def main():
             ref = (A[rows].double() * B[:, cols].t().double()).sum(dim=1)
             rel = ((C.flatten()[idx].double() - ref).norm() / ref.norm()).item()
             passed = bool(torch.isfinite(C).all().item()) and rel < 5e-3
-            times = []
-            for _ in range(5):
-                e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                launch()
-                e0.record()
-                for _ in range(10):
-                    launch()
-                e1.record()
-                e1.synchronize()
-                times.append(e0.elapsed_time(e1) * 1e6 / 10)
-            times.sort()
+            times = time_launches(launch)
             med = times[len(times) // 2]
             row.update({"time_ns.median": med, "time_ns.min": times[0], "time_ns.max": times[-1], "reps": 50,
                         "tflops": 2.0 * m * n * k / med / 1e3, "registers_per_thread": int(kern.n_regs),

@@ -54,7 +54,7 @@ def main():
 
     from triton_matmul import matmul
 
-    from triton_env import record_environment
+    from triton_env import record_environment, time_launches
 
     env = record_environment("triton_gemm_records.py")
     out = open(a.jsonl, "w") if a.jsonl else None
@@ -86,19 +86,8 @@ def main():
         got = C.flatten()[idx].double()
         rel = ((got - ref).norm() / ref.norm()).item()
         passed = bool(torch.isfinite(C).all().item()) and rel < 5e-3
-        # Back-to-back launches between two events (a Python launch takes tens of microseconds on the
-        # host; one launch per event pair would time the host, not the kernel): 5 runs of 10.
-        times = []
-        for _ in range(5):
-            e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            launch()
-            e0.record()
-            for _ in range(10):
-                launch()
-            e1.record()
-            e1.synchronize()
-            times.append(e0.elapsed_time(e1) * 1e6 / 10)  # ns per launch
-        times.sort()
+        # Back-to-back launches between two events: 5 runs of 10 (triton_env.time_launches).
+        times = time_launches(launch)
         med = times[len(times) // 2]
         regs = int(kern.n_regs)
         rec = {"case": name, "kind": "gemm", "workload": workload(shape, tiling, group, regs),
