@@ -41,20 +41,4 @@ std::string calibrated_yaml(const std::string& original_text, const std::string&
   return out;
 }
 
-void write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    if (!f) throw ConfigError(path + ": cannot write");
-    f << text;
-    if (!f.flush()) throw ConfigError(path + ": write failed");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw ConfigError(path + ": cannot replace: " + ec.message());
-  }
-}
-
 }  // namespace gms

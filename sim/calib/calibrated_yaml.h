@@ -19,7 +19,4 @@ struct FittedValue {
 std::string calibrated_yaml(const std::string& original_text, const std::string& original_name,
                             const std::vector<FittedValue>& values, const std::vector<std::string>& header_lines);
 
-// Writes `text` to `path` through a temporary file and a rename: never a half-written file.
-void write_file_atomically(const std::string& path, const std::string& text);
-
 }  // namespace gms

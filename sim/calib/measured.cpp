@@ -8,6 +8,7 @@
 #include <optional>
 #include <sstream>
 
+#include "common/csv.h"
 #include "common/error.h"
 
 namespace gms {
@@ -22,35 +23,6 @@ std::string group_of(const std::string& kind, const nlohmann::json& w) {
            std::to_string(w.value("k", 0)) + " (tilings and data paths)";
   return kind + " " + std::to_string(w.value("m", 1)) + "x" + std::to_string(w.value("k", 0)) + "x" +
          std::to_string(w.value("n", 0)) + " (warps x order)";
-}
-
-// Splits one CSV line (RFC 4180 quoting, no embedded newlines as ncu writes it).
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cur;
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        cur += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        cur += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      out.push_back(cur);
-      cur.clear();
-    } else if (c != '\r') {
-      cur += c;
-    }
-  }
-  out.push_back(cur);
-  return out;
 }
 
 // ncu prints numbers with thousands separators; "n/a" and empty cells carry no value.

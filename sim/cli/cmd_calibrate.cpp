@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "calib/calibrated_yaml.h"
+#include "common/files.h"
 #include "calib/fit.h"
 #include "calib/replay.h"
 #include "calib/scoring.h"

@@ -19,17 +19,6 @@
 #include "sweep/sweep.h"
 
 namespace gms::cli {
-namespace {
-
-std::string read_text(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-}  // namespace
-
 int cmd_sweep(const std::vector<std::string>& args) {
   po::options_description desc("gpumemsim sweep options");
   po::variables_map vm;
@@ -67,7 +56,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
   // Rank 0 decides what is already done (its file system holds the partial CSV) and tells the others.
   std::string partial_text;
   if (dist::is_root() && vm.count("resume") && std::filesystem::exists(dir / "sweep.partial.csv"))
-    partial_text = read_text(dir / "sweep.partial.csv");
+    partial_text = read_file(dir / "sweep.partial.csv");
   partial_text = dist::broadcast_from_root(partial_text);
   std::map<std::size_t, std::string> finished = finished_sweep_rows(spec, points, partial_text);
   std::vector<std::size_t> todo;

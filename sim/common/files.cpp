@@ -1,6 +1,7 @@
 #include "common/files.h"
 
 #include <fstream>
+#include <sstream>
 
 #include "common/error.h"
 
@@ -11,11 +12,23 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
   tmp += ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary);
-    if (!out) throw ConfigError(tmp.string() + ": cannot write");
+    if (!out) throw ConfigError(path.string() + ": cannot write");
     out << text;
-    if (!out) throw ConfigError(tmp.string() + ": write failed");
+    if (!out.flush()) throw ConfigError(path.string() + ": write failed");
   }
-  std::filesystem::rename(tmp, path);
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    throw ConfigError(path.string() + ": cannot replace: " + ec.message());
+  }
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 }  // namespace gms

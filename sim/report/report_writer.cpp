@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "common/files.h"
 #include "report/plots.h"
 
 namespace gms {
@@ -30,13 +31,6 @@ std::string base64(const std::string& in) {
     out += {t[v >> 18], t[(v >> 12) & 63], t[(v >> 6) & 63], '='};
   }
   return out;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 std::string escape(const std::string& s) {
@@ -110,7 +104,7 @@ std::string html_page(const RunData& run, const RunData* cmp, const Renderer& r)
   h << "</table>\n";
   for (const auto& [caption, file] : r.figures)
     h << "<h2>" << escape(caption) << "</h2>\n<img alt=\"" << escape(caption) << "\" src=\"data:image/png;base64,"
-      << base64(slurp(r.dir / file)) << "\">\n";
+      << base64(read_file(r.dir / file)) << "\">\n";
   h << "<h2>Resolved configuration</h2>\n<pre>" << escape(run.stats.at("config").dump(2)) << "</pre>\n";
   h << "</body></html>\n";
   return h.str();

@@ -4,42 +4,11 @@
 #include <limits>
 #include <sstream>
 
+#include "common/csv.h"
 #include "common/error.h"
 #include "stats/metrics.h"
 
 namespace gms {
-namespace {
-
-std::string csv_cell(const std::string& s) {
-  if (s.find_first_of(",\"\n ") == std::string::npos) return s;
-  std::string o = "\"";
-  for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return o + "\"";
-}
-
-// Splits one CSV line into unquoted cells; `complete` is false for an unterminated quote.
-std::vector<std::string> csv_cells(const std::string& line, bool& complete) {
-  std::vector<std::string> cells(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') cells.back() += '"', ++i;
-      else if (c == '"') quoted = false;
-      else cells.back() += c;
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      cells.emplace_back();
-    } else {
-      cells.back() += c;
-    }
-  }
-  complete = !quoted;
-  return cells;
-}
-
-}  // namespace
 
 SweepAxis parse_sweep_axis(const std::string& text) {
   auto eq = text.find('=');
@@ -112,14 +81,14 @@ SweepRow run_sweep_point(const SweepSpec& spec, const SweepPoint& point) {
 
 std::string sweep_csv_header(const SweepSpec& spec) {
   std::string h;
-  for (const auto& a : spec.axes) h += csv_cell(a.key) + ",";
-  for (const auto& m : spec.metrics) h += csv_cell(m) + ",";
+  for (const auto& a : spec.axes) h += csv_quote(a.key) + ",";
+  for (const auto& m : spec.metrics) h += csv_quote(m) + ",";
   return h + "error\n";
 }
 
 std::string sweep_csv_row(const SweepRow& row) {
   std::string r;
-  for (const auto& v : row.values) r += csv_cell(v) + ",";
+  for (const auto& v : row.values) r += csv_quote(v) + ",";
   for (double x : row.metrics) {
     if (!std::isnan(x)) {
       std::ostringstream v;
@@ -129,7 +98,7 @@ std::string sweep_csv_row(const SweepRow& row) {
     }
     r += ",";
   }
-  return r + csv_cell(row.error) + "\n";
+  return r + csv_quote(row.error) + "\n";
 }
 
 std::string sweep_markdown(const SweepSpec& spec, const std::vector<std::string>& csv_rows) {
@@ -141,8 +110,7 @@ std::string sweep_markdown(const SweepSpec& spec, const std::vector<std::string>
   for (std::size_t k = 0; k < spec.axes.size() + spec.metrics.size(); ++k) md << "---|";
   md << "\n";
   for (const auto& r : csv_rows) {
-    bool complete = true;
-    auto cells = csv_cells(r.substr(0, r.size() - (r.ends_with('\n') ? 1 : 0)), complete);
+    auto cells = split_csv(r.substr(0, r.size() - (r.ends_with('\n') ? 1 : 0)));
     const std::string error = cells.back();
     cells.pop_back();
     md << "|";
@@ -192,7 +160,7 @@ std::map<std::size_t, std::string> finished_sweep_rows(const SweepSpec& spec, co
   const std::size_t cells_per_row = spec.axes.size() + spec.metrics.size() + 1;
   for (std::size_t r = 1; r < records.size(); ++r) {
     bool complete = true;
-    auto cells = csv_cells(records[r].substr(0, records[r].size() - 1), complete);
+    auto cells = split_csv(records[r].substr(0, records[r].size() - 1), &complete);
     if (!complete || cells.size() != cells_per_row) continue;
     cells.resize(spec.axes.size());
     if (auto it = index.find(cells); it != index.end()) rows[it->second] = records[r];
