@@ -44,7 +44,7 @@ void BM_TagArrayAccess(benchmark::State& state) {
   std::uint64_t i = 0;
   for (auto _ : state) {
     gms::Addr line = (i * 0x9E3779B97F4A7C15ull >> 20) << 7;
-    auto a = t.access(static_cast<std::uint32_t>(i % t.sets()), line, 0xF, false, i);
+    auto a = t.access(0, static_cast<std::uint32_t>(i % t.sets()), line, 0xF, false, i);
     if (a.miss) t.fill(a.slot, a.miss, i + 100);
     benchmark::DoNotOptimize(a);
     ++i;

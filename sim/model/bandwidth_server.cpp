@@ -1,6 +1,7 @@
 #include "model/bandwidth_server.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "common/error.h"
@@ -8,7 +9,13 @@
 namespace gms {
 
 BandwidthServer::BandwidthServer(double ticks_per_byte, std::uint32_t bucket_cycles, std::uint32_t window_buckets)
-    : ticks_per_byte_(ticks_per_byte), bucket_ticks_(cycles_to_ticks(bucket_cycles)), window_(window_buckets) {
+    : ticks_per_byte_(ticks_per_byte),
+      bucket_ticks_(cycles_to_ticks(bucket_cycles)),
+      bucket_shift_(std::countr_zero(bucket_ticks_)),
+      window_(window_buckets),
+      window_mask_(window_buckets - 1) {
+  SIM_ASSERT(std::has_single_bit(bucket_ticks_) && std::has_single_bit(window_),
+             "bucket of " << bucket_cycles << " cycles, window of " << window_buckets << " buckets: powers of two only");
   buckets_.resize(window_);
   for (std::uint32_t i = 0; i < window_; ++i) buckets_[i] = Bucket{i, i, 0};
 }
@@ -19,7 +26,7 @@ Tick BandwidthServer::service_ticks(std::uint32_t bytes) const {
 
 // A slot holding another bucket number is stale (its time has long passed): it is reset on use.
 BandwidthServer::Bucket& BandwidthServer::slot(std::uint32_t id) {
-  Bucket& b = buckets_[id % window_];
+  Bucket& b = buckets_[id & window_mask_];
   if (b.id != id) b = Bucket{id, id, 0};
   return b;
 }
@@ -42,8 +49,8 @@ std::uint32_t BandwidthServer::first_open(std::uint32_t id) {
 
 Tick BandwidthServer::serve(Tick arrive, std::uint32_t bytes) {
   Tick need = service_ticks(bytes);
-  SIM_ASSERT(arrive / bucket_ticks_ < 0xffffffffull, "time beyond the bandwidth server's range: " << arrive);
-  std::uint32_t id = static_cast<std::uint32_t>(arrive / bucket_ticks_);
+  SIM_ASSERT((arrive >> bucket_shift_) < 0xffffffffull, "time beyond the bandwidth server's range: " << arrive);
+  std::uint32_t id = static_cast<std::uint32_t>(arrive >> bucket_shift_);
   Tick offset = arrive - static_cast<Tick>(id) * bucket_ticks_;
   if (id < floor_) {
     id = floor_;

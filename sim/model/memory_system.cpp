@@ -54,10 +54,9 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   Replacement l1_policy = replacement_from_name(gpu.l1.replacement);
   Replacement l2_policy = replacement_from_name(gpu.l2.replacement);
   if (gpu.l1.size > 0)
-    for (int s = 0; s < gpu.sm.count; ++s)
-      l1_.emplace_back(gpu.l1.size, gpu.l1.line, gpu.l1.sector, gpu.l1.assoc, l1_policy);
-  for (int s = 0; s < gpu.l2.slices; ++s)
-    l2_.emplace_back(gpu.l2.size / gpu.l2.slices, gpu.l2.line, gpu.l2.sector, gpu.l2.assoc, l2_policy);
+    l1_ = std::make_unique<TagArray>(gpu.l1.size, gpu.l1.line, gpu.l1.sector, gpu.l1.assoc, l1_policy, gpu.sm.count);
+  l2_ = std::make_unique<TagArray>(gpu.l2.size / gpu.l2.slices, gpu.l2.line, gpu.l2.sector, gpu.l2.assoc, l2_policy,
+                                   gpu.l2.slices);
   slice_hash_ = make_slice_hash(gpu.l2.hash, static_cast<std::uint32_t>(gpu.l2.slices));
 
   DramTiming dt;
@@ -120,9 +119,9 @@ void MemorySystem::count_read_lookup(int sm, Tick at, std::uint32_t hits, std::u
 Tick MemorySystem::home_slice_read(std::uint32_t slice, Addr line, std::uint32_t mask, Tick arrive, int sm,
                                    CtaMemCounts* cta, EvictHint hint) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
-  TagArray& tags = l2_[slice];
+  TagArray& tags = *l2_;
   Tick s = serve_start(slices_bw_[slice], arrive, popc(mask) * sector);
-  auto a = tags.access(hashed_set(line >> l2_line_shift_, tags.sets()), line, mask, false, s,
+  auto a = tags.access(slice, hashed_set(line >> l2_line_shift_, tags.sets()), line, mask, false, s,
                        priority_of(hint));
   count_read_lookup(sm, s, popc(a.hit), popc(a.miss), cta, true);
   if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, s);
@@ -147,9 +146,9 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
     // The near partition keeps copies of far lines; a copy costs near capacity.
     std::uint32_t replica = static_cast<std::uint32_t>(my_part) * slices_per_partition_ +
                             reduce_range(static_cast<std::uint32_t>(mix64(line_index) >> 7), slices_per_partition_);
-    TagArray& tags = l2_[replica];
+    TagArray& tags = *l2_;
     Tick s = serve_start(slices_bw_[replica], arrive, popc(mask) * sector);
-    auto a = tags.access(hashed_set(line_index, tags.sets()), line, mask, false, s, priority_of(hint));
+    auto a = tags.access(replica, hashed_set(line_index, tags.sets()), line, mask, false, s, priority_of(hint));
     count_read_lookup(sm, s, popc(a.hit), popc(a.miss), cta, false);
     counters_.l2_replica_hit_sectors += popc(a.hit);
     if (a.hit && gpu_.l2.far_lookups_in_both_partitions) {
@@ -197,13 +196,13 @@ Tick MemorySystem::reduce(const AccessCtx& ctx, const Region& region) { return r
 Tick MemorySystem::reduce(const AccessCtx& ctx, const LaneAccess& lanes) { return reduce_lines(ctx, lane_lines(lanes)); }
 
 void MemorySystem::store_local(const AccessCtx& ctx, const LaneAccess& lanes) {
-  if (l1_.empty() || gpu_.l1.line != gpu_.l2.line || gpu_.l1.sector != gpu_.l2.sector) return store(ctx, lanes);
+  if (!l1_ || gpu_.l1.line != gpu_.l2.line || gpu_.l1.sector != gpu_.l2.sector) return store(ctx, lanes);
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l1.sector);
   ++counters_.st_requests;
-  TagArray& l1 = l1_[ctx.sm];
+  TagArray& l1 = *l1_;
   lane_lines(lanes)(gpu_.l1.line, gpu_.l1.sector, [&](Addr line, std::uint32_t mask) {
     Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
-    auto a = l1.access(static_cast<std::uint32_t>((line / gpu_.l1.line) % l1.sets()), line, mask, true, t);
+    auto a = l1.access(static_cast<std::uint32_t>(ctx.sm), static_cast<std::uint32_t>((line / gpu_.l1.line) % l1.sets()), line, mask, true, t);
     if (a.evicted_dirty) l2_write_line(ctx.sm, a.evicted_line, a.evicted_dirty, t);
   });
 }
@@ -211,9 +210,8 @@ void MemorySystem::store_local(const AccessCtx& ctx, const LaneAccess& lanes) {
 void MemorySystem::begin_kernel(bool keep_l2) {
   counters_ = MemCounters{};
   dram_->reset_counts();
-  for (auto& t : l1_) t.invalidate_all();
-  if (!keep_l2)
-    for (auto& t : l2_) t.invalidate_all();
+  if (l1_) l1_->invalidate_all();
+  if (!keep_l2) l2_->invalidate_all();
 }
 
 void MemorySystem::copy_into_l2(Addr base, std::uint64_t bytes, Tick at) {
@@ -226,9 +224,25 @@ void MemorySystem::copy_into_l2(Addr base, std::uint64_t bytes, Tick at) {
     const std::uint32_t last = static_cast<std::uint32_t>((hi - 1 - line) / sector);
     const std::uint32_t mask = (last - first + 1 >= 32 ? ~0u : (1u << (last - first + 1)) - 1) << first;
     const std::uint64_t index = line >> l2_line_shift_;
-    TagArray& tags = l2_[slice_hash_->slice(index)];
-    auto acc = tags.access(hashed_set(index, tags.sets()), line, mask, true, at);
+    auto acc = l2_->access(slice_hash_->slice(index), hashed_set(index, l2_->sets()), line, mask, true, at);
     if (acc.evicted_dirty) dram_->write(acc.evicted_line, popc(acc.evicted_dirty) * sector, at);
+  }
+}
+
+void MemorySystem::prefetch_l2(int sm, Addr line, Tick now) const {
+  const std::uint64_t line_index = line >> l2_line_shift_;
+  const std::uint32_t home = slice_hash_->slice(line_index);
+  const std::uint32_t set = hashed_set(line_index, l2_->sets());
+  auto hint = [&](std::uint32_t slice) {
+    l2_->prefetch(slice, set);
+    slices_bw_[slice].prefetch(now + icnt_ticks_);
+  };
+  hint(home);
+  const int my_part = sm_partition(sm);
+  if (replicate_ && gpu_.l2.partitions > 1 && static_cast<int>(home / slices_per_partition_) != my_part) {
+    const std::uint32_t replica = static_cast<std::uint32_t>(my_part) * slices_per_partition_ +
+                                  reduce_range(static_cast<std::uint32_t>(mix64(line_index) >> 7), slices_per_partition_);
+    hint(replica);
   }
 }
 
@@ -237,12 +251,19 @@ Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool b
   const int sm = ctx.sm;
   Tick done = ctx.now;
   ++counters_.ld_requests;
-  if (bypass_l1 || l1_.empty()) {
+  if (bypass_l1 || !l1_) {
+    // The lines of one load are listed and their sets prefetched before any is timed: the lookups
+    // are host-cache misses into tag arrays of tens of MB, and this way they overlap.
     const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
+    load_batch_.clear();
     each_line(gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
+      load_batch_.emplace_back(line, mask);
+      prefetch_l2(sm, line, ctx.now);
+    });
+    for (const auto& [line, mask] : load_batch_) {
       Tick t = sm_port(sm, ctx.now, popc(mask) * sector);
       done = std::max(done, l2_read_line(sm, line, mask, t, ctx.cta, hint));
-    });
+    }
     return done;
   }
   // Through L1, at L1 line and sector size (which may differ from L2's): each missing L1 sector
@@ -250,10 +271,10 @@ Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool b
   const std::uint32_t l1_sector = static_cast<std::uint32_t>(gpu_.l1.sector);
   const std::uint32_t l2_sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   const Addr l2_line_mask = ~static_cast<Addr>(gpu_.l2.line - 1);
-  TagArray& l1 = l1_[sm];
+  TagArray& l1 = *l1_;
   each_line(gpu_.l1.line, gpu_.l1.sector, [&](Addr line, std::uint32_t mask) {
     Tick t = sm_port(sm, ctx.now, popc(mask) * l1_sector);
-    auto a = l1.access(static_cast<std::uint32_t>((line / gpu_.l1.line) % l1.sets()), line, mask, false, t,
+    auto a = l1.access(static_cast<std::uint32_t>(sm), static_cast<std::uint32_t>((line / gpu_.l1.line) % l1.sets()), line, mask, false, t,
                        priority_of(hint));
     counters_.l1_ld_sectors += popc(mask);
     counters_.l1_ld_hit_sectors += popc(a.hit);
@@ -298,14 +319,13 @@ MemorySystem::AtHome MemorySystem::to_home_slice(int sm, Addr line, std::uint32_
     counters_.l2_far_sectors += popc(mask);
     if (fabric_) arrive = serve_start(*fabric_, arrive, bytes);
   }
-  TagArray& tags = l2_[home];
-  return {home, hashed_set(line_index, tags.sets()), serve_start(slices_bw_[home], arrive, bytes), far};
+  return {home, hashed_set(line_index, l2_->sets()), serve_start(slices_bw_[home], arrive, bytes), far};
 }
 
 void MemorySystem::l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   AtHome h = to_home_slice(sm, line, mask, t);
-  auto a = l2_[h.slice].access(h.set, line, mask, true, h.start);
+  auto a = l2_->access(h.slice, h.set, line, mask, true, h.start);
   counters_.l2_write_sectors += popc(mask);
   counters_.l2_write_hit_sectors += popc(a.hit);
   if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, h.start);
@@ -344,8 +364,8 @@ Tick MemorySystem::reduce_lines(const AccessCtx& ctx, EachLine&& each_line) {
   for (const auto& [line, mask] : merged) {
     Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
     AtHome h = to_home_slice(ctx.sm, line, mask, t);
-    TagArray& tags = l2_[h.slice];
-    auto a = tags.access(h.set, line, mask, false, h.start);
+    TagArray& tags = *l2_;
+    auto a = tags.access(h.slice, h.set, line, mask, false, h.start);
     counters_.l2_red_sectors += popc(mask);
     counters_.l2_red_hit_sectors += popc(a.hit);
     if (h.far && gpu_.l2.far_lookups_in_both_partitions) {  // passed through the near partition
@@ -357,16 +377,14 @@ Tick MemorySystem::reduce_lines(const AccessCtx& ctx, EachLine&& each_line) {
     if (a.miss) dram_fill(tags, a, line, h.start, &ready, ctx.sm);
     // The ALU works once the old value is there; the result makes the sectors dirty.
     Tick done = slice_atomic_[h.slice].serve(ready, popc(mask) * sector);
-    tags.access(h.set, line, mask, true, done);
+    tags.access(h.slice, h.set, line, mask, true, done);
     back = std::max(back, done + l2_return_ticks_ + (h.far ? far_ticks_ : 0));
   }
   return back;
 }
 
 std::uint64_t MemorySystem::l2_dirty_sectors() const {
-  std::uint64_t n = 0;
-  for (const auto& t : l2_) n += t.dirty_sectors();
-  return n;
+  return l2_->dirty_sectors();
 }
 
 }  // namespace gms

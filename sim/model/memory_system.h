@@ -124,6 +124,9 @@ class MemorySystem {
       for (const LineRequest& r : lane_scratch_) fn(r.line, r.sectors);
     };
   }
+  // Host-cache prefetch of the L2 set(s) and slice bandwidth bucket(s) a read of `line` from `sm`
+  // issued at `now` will use (no simulated effect).
+  void prefetch_l2(int sm, Addr line, Tick now) const;
   Tick l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, CtaMemCounts* cta, EvictHint hint);
   Tick home_slice_read(std::uint32_t slice, Addr line, std::uint32_t mask, Tick arrive, int sm,
                        CtaMemCounts* cta, EvictHint hint);
@@ -157,8 +160,8 @@ class MemorySystem {
   Tick l1_hit_ticks_, l2_return_ticks_, icnt_ticks_, far_ticks_;
   double sm_port_ticks_per_byte_;
 
-  std::vector<TagArray> l1_;
-  std::vector<TagArray> l2_;
+  std::unique_ptr<TagArray> l1_;  // one bank per SM; null when the GPU has no L1 for global data
+  std::unique_ptr<TagArray> l2_;  // one bank per slice
   std::unique_ptr<SliceHash> slice_hash_;
   std::unique_ptr<Dram> dram_;
   std::vector<BandwidthServer> slices_bw_;
@@ -174,6 +177,7 @@ class MemorySystem {
   MemCounters counters_;
   std::vector<std::pair<Addr, std::uint32_t>> red_scratch_;  // reused by reduce()
   std::vector<LineRequest> lane_scratch_;                     // reused by the lane forms
+  std::vector<std::pair<Addr, std::uint32_t>> load_batch_;    // one load's lines, reused
   std::vector<Addr> lane_addr_scratch_;
   Timeline* timeline_ = nullptr;
 };

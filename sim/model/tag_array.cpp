@@ -18,14 +18,16 @@ namespace {
 constexpr Addr kInvalidTag = ~Addr{0};
 }
 
-TagArray::TagArray(std::int64_t size_bytes, int line_bytes, int sector_bytes, int assoc, Replacement policy)
+TagArray::TagArray(std::int64_t size_bytes, int line_bytes, int sector_bytes, int assoc, Replacement policy, int banks)
     : sets_(static_cast<std::uint32_t>(size_bytes / (static_cast<std::int64_t>(line_bytes) * assoc))),
       assoc_(assoc),
       sectors_per_line_(line_bytes / sector_bytes),
       full_mask_(sectors_per_line_ >= 32 ? ~0u : ((1u << sectors_per_line_) - 1)),
-      policy_(policy) {
+      policy_(policy),
+      clock_(static_cast<std::size_t>(banks), 1) {
   SIM_ASSERT(sets_ >= 1, "cache of " << size_bytes << " B cannot hold one set of " << assoc << " x " << line_bytes);
-  size_t slots = static_cast<size_t>(sets_) * assoc_;
+  SIM_ASSERT(banks >= 1, banks << " banks");
+  size_t slots = static_cast<size_t>(sets_) * assoc_ * banks;
   tag_.assign(slots, kInvalidTag);
   stamp_.assign(slots, 0);
   valid_.assign(slots, 0);
@@ -41,10 +43,9 @@ void TagArray::invalidate_all() {
   std::fill(ready_.begin(), ready_.end(), 0);
 }
 
-std::uint32_t TagArray::victim(std::uint32_t set) {
-  std::uint32_t base = set * assoc_;
+std::uint32_t TagArray::victim(std::uint32_t base, std::uint64_t clock) {
   if (policy_ == Replacement::kRandom) {
-    std::uint64_t x = clock_ * 0x9E3779B97F4A7C15ull;
+    std::uint64_t x = clock * 0x9E3779B97F4A7C15ull;
     x ^= x >> 29;
     for (int w = 0; w < assoc_; ++w)
       if (tag_[base + w] == kInvalidTag) return base + w;
@@ -64,12 +65,12 @@ namespace {
 constexpr std::uint64_t kProtectedStamp = 1ull << 40;
 }  // namespace
 
-TagArray::Access TagArray::access(std::uint32_t set, Addr line, std::uint32_t sectors, bool write, Tick now,
-                                  InsertPriority priority) {
-  SIM_ASSERT(set < sets_, "set " << set << " of " << sets_);
-  ++clock_;
+TagArray::Access TagArray::access(std::uint32_t bank, std::uint32_t set, Addr line, std::uint32_t sectors, bool write,
+                                  Tick now, InsertPriority priority) {
+  SIM_ASSERT(set < sets_ && bank < clock_.size(), "set " << set << " of " << sets_ << ", bank " << bank << " of " << clock_.size());
+  const std::uint64_t clock = ++clock_[bank];
   Access out;
-  std::uint32_t base = set * assoc_;
+  const std::uint32_t base = static_cast<std::uint32_t>(first_slot(bank, set));
   std::uint32_t slot = ~0u;
   for (int w = 0; w < assoc_; ++w)
     if (tag_[base + w] == line) {
@@ -77,7 +78,7 @@ TagArray::Access TagArray::access(std::uint32_t set, Addr line, std::uint32_t se
       break;
     }
   if (slot == ~0u) {
-    slot = victim(set);
+    slot = victim(base, clock);
     if (tag_[slot] != kInvalidTag && dirty_[slot]) {
       out.evicted_dirty = dirty_[slot];
       out.evicted_line = tag_[slot];
@@ -86,10 +87,10 @@ TagArray::Access TagArray::access(std::uint32_t set, Addr line, std::uint32_t se
     valid_[slot] = 0;
     dirty_[slot] = 0;
     stamp_[slot] = priority == InsertPriority::kFirst  ? 0
-                   : priority == InsertPriority::kLast ? clock_ + kProtectedStamp
-                                                       : clock_;
+                   : priority == InsertPriority::kLast ? clock + kProtectedStamp
+                                                       : clock;
   } else if (policy_ == Replacement::kLru && priority != InsertPriority::kFirst) {
-    stamp_[slot] = clock_ + (priority == InsertPriority::kLast || stamp_[slot] >= kProtectedStamp ? kProtectedStamp : 0);
+    stamp_[slot] = clock + (priority == InsertPriority::kLast || stamp_[slot] >= kProtectedStamp ? kProtectedStamp : 0);
   }
   out.slot = slot;
   out.valid = valid_[slot];
@@ -117,9 +118,10 @@ void TagArray::fill(std::uint32_t slot, std::uint32_t sectors, Tick ready) {
   for (std::uint32_t m = sectors; m; m &= m - 1) r[std::countr_zero(m)] = ready;
 }
 
-bool TagArray::contains(std::uint32_t set, Addr line) const {
+bool TagArray::contains(std::uint32_t bank, std::uint32_t set, Addr line) const {
+  const std::size_t base = first_slot(bank, set);
   for (int w = 0; w < assoc_; ++w)
-    if (tag_[set * assoc_ + w] == line) return true;
+    if (tag_[base + w] == line) return true;
   return false;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/huge_pages.h"
 #include "common/types.h"
 
 namespace gms {
@@ -17,9 +18,13 @@ enum class Replacement { kLru, kFifo, kRandom };
 enum class InsertPriority : int { kFirst = -1, kNormal = 0, kLast = 1 };
 Replacement replacement_from_name(const std::string& name);
 
+// `banks` independent caches of `size_bytes` each (the slices of an L2, the L1s of all SMs) live in
+// one allocation: one array of tens of MB on huge pages instead of a hundred small ones, each on
+// its own 4 KiB pages (a TLB miss per array per lookup). Each bank keeps its own replacement clock,
+// so a bank behaves exactly as a TagArray of its own.
 class TagArray {
  public:
-  TagArray(std::int64_t size_bytes, int line_bytes, int sector_bytes, int assoc, Replacement policy);
+  TagArray(std::int64_t size_bytes, int line_bytes, int sector_bytes, int assoc, Replacement policy, int banks = 1);
 
   struct Access {
     std::uint32_t hit = 0;        // requested sectors present
@@ -33,16 +38,27 @@ class TagArray {
 
   // Looks up `line` (line-aligned address) in `set`. On a tag miss the line is allocated, evicting a
   // victim. Writes mark the sectors valid and dirty at once (no fetch: writes carry byte masks).
-  Access access(std::uint32_t set, Addr line, std::uint32_t sectors, bool write, Tick now,
+  Access access(std::uint32_t bank, std::uint32_t set, Addr line, std::uint32_t sectors, bool write, Tick now,
                 InsertPriority priority = InsertPriority::kNormal);
   // Marks `sectors` of the line at `slot` valid, arriving at `ready`.
   void fill(std::uint32_t slot, std::uint32_t sectors, Tick ready);
 
-  std::uint32_t sets() const { return sets_; }
+  // Asks the host CPU to bring `set`'s tags and stamps into its cache: a pure hint (no simulated
+  // effect) that lets the lookups of one load group overlap their host cache misses.
+  void prefetch(std::uint32_t bank, std::uint32_t set) const {
+    const std::size_t base = first_slot(bank, set);
+    __builtin_prefetch(&tag_[base]);
+    __builtin_prefetch(&tag_[base + assoc_ - 1]);
+    __builtin_prefetch(&stamp_[base]);
+    __builtin_prefetch(&stamp_[base + assoc_ - 1]);
+  }
+
+  std::uint32_t sets() const { return sets_; }  // per bank
+  int banks() const { return static_cast<int>(clock_.size()); }
   int sectors_per_line() const { return sectors_per_line_; }
   int assoc() const { return assoc_; }
   std::uint32_t full_mask() const { return full_mask_; }
-  bool contains(std::uint32_t set, Addr line) const;
+  bool contains(std::uint32_t bank, std::uint32_t set, Addr line) const;
   // Dirty sectors still held (for end-of-kernel accounting).
   std::uint64_t dirty_sectors() const;
   // Empties the cache (a kernel boundary for L1, a profiler's cache flush for L2): nothing is
@@ -50,19 +66,24 @@ class TagArray {
   void invalidate_all();
 
  private:
-  std::uint32_t victim(std::uint32_t set);
+  std::uint32_t victim(std::uint32_t base, std::uint64_t clock);
+  std::size_t first_slot(std::uint32_t bank, std::uint32_t set) const {
+    return (static_cast<std::size_t>(bank) * sets_ + set) * assoc_;
+  }
 
   std::uint32_t sets_;
   int assoc_;
   int sectors_per_line_;
   std::uint32_t full_mask_;
   Replacement policy_;
-  std::uint64_t clock_ = 1;  // access counter driving LRU/FIFO stamps and the random victim
-  std::vector<Addr> tag_;
-  std::vector<std::uint64_t> stamp_;
-  std::vector<std::uint32_t> valid_;
-  std::vector<std::uint32_t> dirty_;
-  std::vector<Tick> ready_;  // slot * sectors_per_line + sector
+  std::vector<std::uint64_t> clock_;  // per bank: access counter driving LRU/FIFO stamps and the random victim
+  template <class T>
+  using Array = std::vector<T, HugePageAllocator<T>>;
+  Array<Addr> tag_;
+  Array<std::uint64_t> stamp_;
+  Array<std::uint32_t> valid_;
+  Array<std::uint32_t> dirty_;
+  Array<Tick> ready_;  // slot * sectors_per_line + sector
 };
 
 }  // namespace gms

@@ -1,5 +1,7 @@
 #include "model/tag_array.h"
 
+#include <vector>
+
 #include <gtest/gtest.h>
 
 namespace gms {
@@ -10,53 +12,53 @@ TagArray small(Replacement p = Replacement::kLru) { return TagArray(512, 128, 32
 
 TEST(TagArray, SectorsMissThenHitAfterFill) {
   TagArray t = small();
-  auto a = t.access(0, 0x1000, 0b0011, false, 10);
+  auto a = t.access(0, 0, 0x1000, 0b0011, false, 10);
   EXPECT_EQ(a.hit, 0u);
   EXPECT_EQ(a.miss, 0b0011u);
   t.fill(a.slot, a.miss, 500);
-  auto b = t.access(0, 0x1000, 0b0111, false, 20);
+  auto b = t.access(0, 0, 0x1000, 0b0111, false, 20);
   EXPECT_EQ(b.hit, 0b0011u);   // filled sectors hit...
   EXPECT_EQ(b.miss, 0b0100u);  // ...the third sector of the same line still misses
   EXPECT_EQ(b.ready, 500u);    // a hit under a fill in flight waits for the fill
-  auto c = t.access(0, 0x1000, 0b0011, false, 600);
+  auto c = t.access(0, 0, 0x1000, 0b0011, false, 600);
   EXPECT_EQ(c.ready, 600u);
 }
 
 TEST(TagArray, LruEvictsLeastRecentlyUsed) {
   TagArray t = small();
-  t.fill(t.access(0, 0x0000, 0b1, false, 0).slot, 0b1, 0);
-  t.fill(t.access(0, 0x1000, 0b1, false, 0).slot, 0b1, 0);
-  t.access(0, 0x0000, 0b1, false, 0);  // touch: 0x1000 is now LRU
-  t.access(0, 0x2000, 0b1, false, 0);  // evicts 0x1000
-  EXPECT_TRUE(t.contains(0, 0x0000));
-  EXPECT_FALSE(t.contains(0, 0x1000));
-  EXPECT_TRUE(t.contains(0, 0x2000));
+  t.fill(t.access(0, 0, 0x0000, 0b1, false, 0).slot, 0b1, 0);
+  t.fill(t.access(0, 0, 0x1000, 0b1, false, 0).slot, 0b1, 0);
+  t.access(0, 0, 0x0000, 0b1, false, 0);  // touch: 0x1000 is now LRU
+  t.access(0, 0, 0x2000, 0b1, false, 0);  // evicts 0x1000
+  EXPECT_TRUE(t.contains(0, 0, 0x0000));
+  EXPECT_FALSE(t.contains(0, 0, 0x1000));
+  EXPECT_TRUE(t.contains(0, 0, 0x2000));
 }
 
 TEST(TagArray, FifoIgnoresTouches) {
   TagArray t = small(Replacement::kFifo);
-  t.access(0, 0x0000, 0b1, false, 0);
-  t.access(0, 0x1000, 0b1, false, 0);
-  t.access(0, 0x0000, 0b1, false, 0);
-  t.access(0, 0x2000, 0b1, false, 0);  // evicts the first inserted
-  EXPECT_FALSE(t.contains(0, 0x0000));
-  EXPECT_TRUE(t.contains(0, 0x1000));
+  t.access(0, 0, 0x0000, 0b1, false, 0);
+  t.access(0, 0, 0x1000, 0b1, false, 0);
+  t.access(0, 0, 0x0000, 0b1, false, 0);
+  t.access(0, 0, 0x2000, 0b1, false, 0);  // evicts the first inserted
+  EXPECT_FALSE(t.contains(0, 0, 0x0000));
+  EXPECT_TRUE(t.contains(0, 0, 0x1000));
 }
 
 TEST(TagArray, SetsAreIndependent) {
   TagArray t = small();
-  for (Addr a : {0x0000, 0x1000, 0x2000}) t.access(0, a, 1, false, 0);
-  t.access(1, 0x3000, 1, false, 0);
-  EXPECT_TRUE(t.contains(1, 0x3000));
+  for (Addr a : {0x0000, 0x1000, 0x2000}) t.access(0, 0, a, 1, false, 0);
+  t.access(0, 1, 0x3000, 1, false, 0);
+  EXPECT_TRUE(t.contains(0, 1, 0x3000));
 }
 
 TEST(TagArray, DirtySectorsAreReportedOnEviction) {
   TagArray t = small();
-  auto w = t.access(0, 0x0000, 0b1001, true, 0);
+  auto w = t.access(0, 0, 0x0000, 0b1001, true, 0);
   EXPECT_EQ(w.miss, 0b1001u);  // a write allocates without fetching
   EXPECT_EQ(t.dirty_sectors(), 2u);
-  t.access(0, 0x1000, 1, false, 0);
-  auto e = t.access(0, 0x2000, 1, false, 0);
+  t.access(0, 0, 0x1000, 1, false, 0);
+  auto e = t.access(0, 0, 0x2000, 1, false, 0);
   EXPECT_EQ(e.evicted_line, 0x0000u);
   EXPECT_EQ(e.evicted_dirty, 0b1001u);
   EXPECT_EQ(t.dirty_sectors(), 0u);
@@ -64,11 +66,47 @@ TEST(TagArray, DirtySectorsAreReportedOnEviction) {
 
 TEST(TagArray, LowPriorityInsertIsNextVictim) {
   TagArray t = small();
-  t.access(0, 0x0000, 1, false, 0);
-  t.access(0, 0x1000, 1, false, 0, InsertPriority::kFirst);
-  t.access(0, 0x2000, 1, false, 0);
-  EXPECT_TRUE(t.contains(0, 0x0000));
-  EXPECT_FALSE(t.contains(0, 0x1000));
+  t.access(0, 0, 0x0000, 1, false, 0);
+  t.access(0, 0, 0x1000, 1, false, 0, InsertPriority::kFirst);
+  t.access(0, 0, 0x2000, 1, false, 0);
+  EXPECT_TRUE(t.contains(0, 0, 0x0000));
+  EXPECT_FALSE(t.contains(0, 0, 0x1000));
+}
+
+// Property: the banks of one TagArray behave exactly as separate arrays (same hits, ready times,
+// victims and dirty evictions) under a random mix of reads, writes, fills and hints, for every policy.
+TEST(TagArray, BanksBehaveAsSeparateArrays) {
+  for (Replacement p : {Replacement::kLru, Replacement::kFifo, Replacement::kRandom}) {
+    constexpr int kBanks = 3;
+    TagArray banked(2048, 128, 32, 4, p, kBanks);
+    std::vector<TagArray> separate(kBanks, TagArray(2048, 128, 32, 4, p));
+    std::uint64_t x = 12345;
+    auto rnd = [&x] { x = x * 6364136223846793005ull + 1442695040888963407ull; return x >> 33; };
+    for (int i = 0; i < 20000; ++i) {
+      const std::uint32_t bank = static_cast<std::uint32_t>(rnd() % kBanks);
+      const std::uint32_t set = static_cast<std::uint32_t>(rnd() % banked.sets());
+      const Addr line = (rnd() % 24) << 7;
+      const std::uint32_t sectors = static_cast<std::uint32_t>(rnd() % 15 + 1);
+      const bool write = rnd() % 4 == 0;
+      const auto prio = static_cast<InsertPriority>(static_cast<int>(rnd() % 3) - 1);
+      const Tick now = static_cast<Tick>(i) * 10;
+      auto a = banked.access(bank, set, line, sectors, write, now, prio);
+      auto b = separate[bank].access(0, set, line, sectors, write, now, prio);
+      ASSERT_EQ(a.hit, b.hit) << i;
+      ASSERT_EQ(a.miss, b.miss) << i;
+      ASSERT_EQ(a.ready, b.ready) << i;
+      ASSERT_EQ(a.valid, b.valid) << i;
+      ASSERT_EQ(a.evicted_dirty, b.evicted_dirty) << i;
+      ASSERT_EQ(a.evicted_line, b.evicted_line) << i;
+      if (a.miss && !write) {
+        banked.fill(a.slot, a.miss, now + 500);
+        separate[bank].fill(b.slot, b.miss, now + 500);
+      }
+    }
+    std::uint64_t dirty = 0;
+    for (const auto& t : separate) dirty += t.dirty_sectors();
+    EXPECT_EQ(banked.dirty_sectors(), dirty);
+  }
 }
 
 }  // namespace
@@ -79,18 +117,18 @@ namespace {
 
 TEST(TagArray, EvictLastLinesOutliveNormalOnes) {
   TagArray t(512, 128, 32, 2, Replacement::kLru);  // 2 sets x 2 ways
-  t.access(0, 0x0000, 1, false, 0, InsertPriority::kLast);
-  t.access(0, 0x1000, 1, false, 0);
-  t.access(0, 0x2000, 1, false, 0);  // the normal line goes, although the protected one is older
-  t.access(0, 0x3000, 1, false, 0);
-  EXPECT_TRUE(t.contains(0, 0x0000));
-  EXPECT_FALSE(t.contains(0, 0x1000));
-  EXPECT_FALSE(t.contains(0, 0x2000));
-  EXPECT_TRUE(t.contains(0, 0x3000));
+  t.access(0, 0, 0x0000, 1, false, 0, InsertPriority::kLast);
+  t.access(0, 0, 0x1000, 1, false, 0);
+  t.access(0, 0, 0x2000, 1, false, 0);  // the normal line goes, although the protected one is older
+  t.access(0, 0, 0x3000, 1, false, 0);
+  EXPECT_TRUE(t.contains(0, 0, 0x0000));
+  EXPECT_FALSE(t.contains(0, 0, 0x1000));
+  EXPECT_FALSE(t.contains(0, 0, 0x2000));
+  EXPECT_TRUE(t.contains(0, 0, 0x3000));
   // A touch without the hint keeps the protection (the line was loaded evict_last).
-  t.access(0, 0x0000, 1, false, 0);
-  t.access(0, 0x4000, 1, false, 0);
-  EXPECT_TRUE(t.contains(0, 0x0000));
+  t.access(0, 0, 0x0000, 1, false, 0);
+  t.access(0, 0, 0x4000, 1, false, 0);
+  EXPECT_TRUE(t.contains(0, 0, 0x0000));
 }
 
 }  // namespace
