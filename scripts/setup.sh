@@ -3,7 +3,7 @@
 set -euo pipefail
 pkgs=(cmake ninja-build g++ libyaml-cpp-dev libboost-program-options-dev libeigen3-dev nlohmann-json3-dev
       libgtest-dev libgmock-dev libbenchmark-dev libcairo2-dev pkg-config fonts-dejavu-core hipcc
-      chromium libopenmpi-dev openmpi-bin pybind11-dev python3-dev)
+      chromium libopenmpi-dev openmpi-bin pybind11-dev python3-dev zlib1g-dev liblzma-dev xz-utils)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -32,12 +32,12 @@ Override parse_override(const std::string& text) {
   return o;
 }
 
-// The workloads that run at clock.sm_tensor and under the power model's clock.
-bool tensor_core_gemm(const WorkloadConfig& w, const GpuConfig& g) {
+}  // namespace
+
+bool runs_at_tensor_clock(const WorkloadConfig& w, const GpuConfig& g) {
+  if (w.kind == "trace") return trace_runs_at_tensor_clock(w.trace);
   return w.kind == "gemm" && gemm_uses_tensor_cores(w.gemm, g);
 }
-
-}  // namespace
 
 LoadedConfigs load_configs(const ConfigInputs& in) {
   std::vector<Override> overrides;
@@ -75,7 +75,7 @@ LoadedConfigs load_configs(const ConfigInputs& in) {
     out.workload = bind_workload(wl_doc, wl_name);
     out.has_workload = true;
     GpuConfig& g = out.gpu.value;
-    if (g.sm_clock_tensor > 0 && tensor_core_gemm(out.workload.value, g)) {
+    if (g.sm_clock_tensor > 0 && runs_at_tensor_clock(out.workload.value, g)) {
       g.sm_clock = g.sm_clock_tensor;
       out.gpu.origins["clock.sm"] = SourceMark{"clock.sm_tensor (tensor-core workload)", 0, 0};
     }
@@ -109,7 +109,7 @@ RunOutput simulate(const LoadedConfigs& cfg, const RunOptions& opt) {
     engine.trace_warps_of_sm(opt.trace_warps_sm);
   }
   out.result = engine.run();
-  if (tensor_core_gemm(cfg.workload.value, cfg.gpu.value))
+  if (runs_at_tensor_clock(cfg.workload.value, cfg.gpu.value))
     out.result.sm_clock = clock_under_load(cfg.gpu.value, out.result);
   return out;
 }

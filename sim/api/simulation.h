@@ -73,5 +73,9 @@ struct RunOutput {
 RunOutput simulate(const LoadedConfigs& cfg, const RunOptions& opt = {});
 // kind: trace (sim/api/trace_run.cpp): the trace's kernels in order on one memory system.
 RunOutput simulate_trace(const LoadedConfigs& cfg, const RunOptions& opt);
+// Whether a workload runs at clock.sm_tensor and under the power model's clock (tensor-core GEMMs,
+// and traces exported from one).
+bool runs_at_tensor_clock(const WorkloadConfig& w, const GpuConfig& g);
+bool trace_runs_at_tensor_clock(const TraceWorkloadConfig& w);
 
 }  // namespace gms

@@ -1,5 +1,6 @@
 #include "trace/accelsim_trace.h"
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <filesystem>
@@ -7,6 +8,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "trace/xz_stream.h"
 
 namespace gms {
 namespace {
@@ -203,12 +205,7 @@ std::string format_trace_instruction(const TraceInstr& in) {
   return os.str();
 }
 
-TraceKernelReader::TraceKernelReader(const std::string& path) : name_(path) {
-  if (path.size() > 3 && path.compare(path.size() - 3, 3, ".xz") == 0)
-    throw ConfigError(path + ": xz-compressed traces are not read yet; decompress it (unxz -k) and pass the .traceg");
-  auto f = std::make_unique<std::ifstream>(path);
-  if (!*f) throw ConfigError(path + ": cannot open the kernel trace");
-  in_ = std::move(f);
+TraceKernelReader::TraceKernelReader(const std::string& path) : in_(open_trace_text(path)), name_(path) {
   read_header();
 }
 
@@ -375,10 +372,23 @@ std::vector<TraceCommand> read_kernels_list(const std::string& path_in) {
       throw ConfigError(where + ": '" + std::string(t) + "' is neither a MemcpyHtoD command nor a .traceg kernel file");
     TraceCommand c;
     c.kind = TraceCommand::Kind::kKernel;
-    c.path = (path.parent_path() / std::string(t)).string();
+    c.path = existing_trace_file((path.parent_path() / std::string(t)).string());  // or its .xz
     out.push_back(c);
   }
   return out;
+}
+
+std::vector<TraceCommand> read_trace_commands(const std::string& path) {
+  namespace fs = std::filesystem;
+  if (fs::is_regular_file(path) && fs::path(path).filename() != "kernelslist.g") {
+    TraceCommand c;
+    c.path = path;
+    return {c};
+  }
+  std::vector<TraceCommand> cmds = read_kernels_list(path);
+  if (std::none_of(cmds.begin(), cmds.end(), [](const TraceCommand& c) { return c.kind == TraceCommand::Kind::kKernel; }))
+    throw ConfigError(path + ": the kernel list names no kernel");
+  return cmds;
 }
 
 }  // namespace gms

@@ -84,17 +84,27 @@ TraceInstr parse_trace_instruction_at(std::string_view line, std::string_view fi
 // the lanes are equally spaced, else 2); parse_trace_instruction(format_trace_instruction(i)) == i.
 std::string format_trace_instruction(const TraceInstr& in);
 
-// Streams one kernel trace file: the header at open, then thread blocks one at a time.
-class TraceKernelReader {
+// Where a kernel's thread blocks come from: Accel-Sim text, or this project's binary trace.
+class CtaSource {
+ public:
+  virtual ~CtaSource() = default;
+  virtual const TraceKernelHeader& header() const = 0;
+  // The next thread block, or false after the last.
+  virtual bool next_cta(TraceCta& cta) = 0;
+  virtual const std::string& name() const = 0;  // the file (or stream name) errors cite
+};
+
+// Streams one kernel trace file (plain, or xz-compressed when the name ends in .xz): the header at
+// open, then thread blocks one at a time.
+class TraceKernelReader final : public CtaSource {
  public:
   explicit TraceKernelReader(const std::string& path);
   // From any stream (tests, fuzzing); `name` is used in error messages.
   TraceKernelReader(std::unique_ptr<std::istream> in, const std::string& name);
-  const TraceKernelHeader& header() const { return header_; }
-  // The next thread block, or false at the end of the file.
-  bool next_cta(TraceCta& cta);
+  const TraceKernelHeader& header() const override { return header_; }
+  bool next_cta(TraceCta& cta) override;
   std::int64_t line() const { return line_; }
-  const std::string& name() const { return name_; }  // the file (or stream name) errors cite
+  const std::string& name() const override { return name_; }
 
  private:
   bool getline(std::string& s);
@@ -112,10 +122,12 @@ class TraceKernelReader {
 struct TraceCommand {
   enum class Kind { kMemcpyHtoD, kKernel } kind = Kind::kKernel;
   std::uint64_t address = 0, bytes = 0;  // MemcpyHtoD
-  std::string path;                      // kernel trace file (resolved against the list's folder)
+  std::string path;                      // kernel trace file (resolved against the list's folder; its .xz when only that exists)
 };
 
 // kernelslist.g (or a folder holding one): the commands in order.
 std::vector<TraceCommand> read_kernels_list(const std::string& path);
+// A kernelslist.g, its folder, or one kernel trace file (.traceg or .traceg.xz): the commands to run.
+std::vector<TraceCommand> read_trace_commands(const std::string& path);
 
 }  // namespace gms

@@ -33,13 +33,10 @@ const char* trace_mem_class_name(TraceMemClass c) {
   }
 }
 
-namespace {
-
-TraceKernelSummary summarize_kernel(const std::string& file) {
-  TraceKernelReader r(file);
+TraceKernelSummary summarize_sass_kernel(CtaSource& r) {
   TraceKernelSummary k;
   k.header = r.header();
-  k.file = file;
+  k.file = r.name();
   std::unordered_set<std::uint64_t> sectors;
   TraceCta cta;
   while (r.next_cta(cta)) {
@@ -66,17 +63,19 @@ TraceKernelSummary summarize_kernel(const std::string& file) {
   return k;
 }
 
+namespace {
+
+TraceKernelSummary summarize_kernel(const std::string& file) {
+  TraceKernelReader r(file);
+  return summarize_sass_kernel(r);
+}
+
 }  // namespace
 
 TraceSummary summarize_trace(const std::string& path) {
   TraceSummary s;
   s.list = path;
-  const bool single = std::filesystem::path(path).extension() == ".traceg";
-  if (single) {
-    s.kernels.push_back(summarize_kernel(path));
-    return s;
-  }
-  for (const auto& c : read_kernels_list(path)) {
+  for (const auto& c : read_trace_commands(path)) {
     if (c.kind == TraceCommand::Kind::kMemcpyHtoD) s.memcpy_bytes += static_cast<std::int64_t>(c.bytes);
     else s.kernels.push_back(summarize_kernel(c.path));
   }

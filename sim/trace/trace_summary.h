@@ -34,7 +34,9 @@ struct TraceSummary {
   std::vector<TraceKernelSummary> kernels;
 };
 
-// A kernelslist.g, its folder, or one .traceg file.
+// A kernelslist.g, its folder, or one .traceg (.traceg.xz) file.
 TraceSummary summarize_trace(const std::string& path);
+// One SASS kernel, from any source (Accel-Sim text, a .gmstrace).
+TraceKernelSummary summarize_sass_kernel(CtaSource& source);
 
 }  // namespace gms

@@ -124,7 +124,7 @@ Addr local_memory_address(std::int64_t global_warp, int lane, Addr offset, std::
          offset % w;
 }
 
-TraceKernel::TraceKernel(std::unique_ptr<TraceKernelReader> reader, const IsaTable& isa, const GpuConfig& gpu,
+TraceKernel::TraceKernel(std::unique_ptr<CtaSource> reader, const IsaTable& isa, const GpuConfig& gpu,
                          std::int64_t cta_limit)
     : isa_(isa), gpu_(gpu), header_(reader->header()), reader_(std::move(reader)) {
   const std::int64_t grid = header_.grid.count();

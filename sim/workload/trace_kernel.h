@@ -26,7 +26,7 @@ class TraceKernel final : public Kernel {
  public:
   // `cta_limit` > 0 replays only the first CTAs of the file.
   // From a reader that has read the header only (a file, or any stream for tests and fuzzing).
-  TraceKernel(std::unique_ptr<TraceKernelReader> reader, const IsaTable& isa, const GpuConfig& gpu,
+  TraceKernel(std::unique_ptr<CtaSource> reader, const IsaTable& isa, const GpuConfig& gpu,
               std::int64_t cta_limit = 0);
   ~TraceKernel() override;
 
@@ -51,7 +51,7 @@ class TraceKernel final : public Kernel {
   LaunchShape shape_;
   double mma_flops_per_cycle_ = 0, wgmma_flops_per_cycle_ = 0;  // per SM
   // Replay state: the engine runs one kernel on one thread and asks in launch order.
-  mutable std::unique_ptr<TraceKernelReader> reader_;
+  mutable std::unique_ptr<CtaSource> reader_;
   mutable std::int64_t read_ = 0;
   mutable std::unordered_map<std::int64_t, std::unique_ptr<CtaProgram>> resident_;
   mutable std::int64_t last_cta_ = -1;  // the CTA next() found last

@@ -22,7 +22,7 @@ namespace {
 TEST(Cli, HelpOnEverySubcommand) {
   for (const char* c : {"--help", "run --help", "recommend --help", "config --help", "config show --help", "config docs --help",
                         "heatmap --help", "sweep --help", "compare --help", "calibrate --help", "order-from-asm --help",
-                        "trace info --help"}) {
+                        "trace info --help", "trace convert --help", "trace export --help"}) {
     auto r = run(c);
     EXPECT_EQ(r.code, 0) << c << r.out;
     EXPECT_NE(r.out.find("usage"), std::string::npos) << c;
@@ -49,6 +49,53 @@ TEST(Cli, TraceInfoSummarisesAnAccelSimTraceAndRejectsBrokenOnes) {
   EXPECT_NE(r.out.find("kernel-1.traceg:2: accelsim tracer version 7 is not supported"), std::string::npos) << r.out;
   EXPECT_FALSE(std::filesystem::exists(dir / "info2.json"));
   EXPECT_EQ(run("trace info " + (dir / "missing").string()).code, 2);
+}
+
+// trace convert (Accel-Sim text -> .gmstrace), trace info on it, trace export of a generated GEMM
+// and its replay through the CLI to the same stats.json metrics; bad requests exit 2 with no file.
+TEST(Cli, TraceConvertExportAndReplay) {
+  auto dir = gms::test::temp_dir("trace_convert");
+  auto list = gms::test::write_file(dir / "kernelslist.g", "MemcpyHtoD,0x1000,256\nkernel-1.traceg\n");
+  gms::test::write_file(dir / "kernel-1.traceg",
+                        "-kernel name = k\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-nregs = 8\n"
+                        "-binary version = 90\n-accelsim tracer version = 5\n#BEGIN_TB\nthread block = 0,0,0\n"
+                        "warp = 0\ninsts = 2\n0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x1000 4 0\n"
+                        "0010 ffffffff 0 EXIT 0 0 0\n#END_TB\n");
+  const std::string bin = (dir / "k.gmstrace").string();
+  auto r = run("trace convert " + list + " " + bin);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("1 kernel(s), 1 CTAs, 2 warp instructions"), std::string::npos) << r.out;
+  r = run("trace info " + bin);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("1 CTAs, 1 warps, 2 warp instructions (64 thread instructions)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("256 bytes copied host-to-device"), std::string::npos) << r.out;
+
+  const std::string gemm = (dir / "gemm.gmstrace").string();
+  r = run("trace export --gpu " + src("configs/gpus/seed000-9sm.yaml") + " --workload " +
+          src("configs/workloads/seed000-grouped.yaml") + " " + gemm);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("9 CTAs"), std::string::npos) << r.out;
+  r = run("trace info " + gemm);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("9 CTAs, 36 warps"), std::string::npos) << r.out;
+  auto wl = gms::test::write_file(dir / "replay.yaml", "kind: trace\npath: gemm.gmstrace\n");
+  ASSERT_EQ(run(seed_args("grouped") + " -q --out " + (dir / "gen").string()).code, 0);
+  r = run("run --gpu " + src("configs/gpus/seed000-9sm.yaml") + " --workload " + wl + " -q --out " + (dir / "rep").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto metrics = [](const std::string& stats) { return stats.substr(stats.find("\"metrics\""), stats.find("\"metric_info\"") - stats.find("\"metrics\"")); };
+  EXPECT_EQ(metrics(slurp(dir / "gen" / "stats.json")), metrics(slurp(dir / "rep" / "stats.json")));
+
+  r = run("trace export --gpu " + src("configs/gpus/seed000-9sm.yaml") + " --workload " + wl + " " + (dir / "x.gmstrace").string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("already a trace"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(dir / "x.gmstrace"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "x.gmstrace.partial"));
+  EXPECT_EQ(run("trace convert " + (dir / "missing").string() + " " + (dir / "y.gmstrace").string()).code, 2);
+  EXPECT_FALSE(std::filesystem::exists(dir / "y.gmstrace"));
+  gms::test::write_file(dir / "bad.gmstrace", std::string("GMSTRACE\x02\x00\x00\x00", 12));
+  r = run("trace info " + (dir / "bad.gmstrace").string());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("trace format version 2"), std::string::npos) << r.out;
 }
 
 TEST(Cli, RunPrintsSummaryAndWritesStatsAndCtaCsv) {

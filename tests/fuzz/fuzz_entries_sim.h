@@ -18,7 +18,9 @@
 #include "common/error.h"
 #include "config/config_tree.h"
 #include "model/engine.h"
+#include "trace/gms_trace.h"
 #include "trace/isa_table.h"
+#include "workload/recorded_kernel.h"
 #include "workload/trace_kernel.h"
 
 namespace gms::fuzz {
@@ -83,6 +85,39 @@ inline void ncu_csv(const std::uint8_t* data, std::size_t size) {
   try {
     for (const MeasuredCase& c : load_ncu_csv(path, std::string(GPUMEMSIM_SOURCE_DIR) + "/configs/workloads/gemm-8192-grouped8.yaml"))
       for (const auto& [name, v] : c.measured) SIM_ASSERT(!std::isnan(v), "NaN measured for " << name);
+  } catch (const ConfigError&) {
+  }
+}
+
+// A .gmstrace (either kernel encoding) either fails with ConfigError or replays on a 9-SM GPU to
+// the end (at most 16 CTAs per kernel).
+inline void gms_trace(const std::uint8_t* data, std::size_t size) {
+  static const LoadedConfigs gpu = load_configs(ConfigInputs{std::string(GPUMEMSIM_SOURCE_DIR) + "/configs/gpus/seed000-9sm.yaml"});
+  static const IsaTable isa = IsaTable::load(std::string(GPUMEMSIM_SOURCE_DIR) + "/configs/isa/sm_90.yaml");
+  static const std::string path = [] {
+    char name[] = "/tmp/gms_trace_fuzz_XXXXXX";
+    const int fd = mkstemp(name);
+    SIM_ASSERT(fd >= 0, "mkstemp failed");
+    close(fd);
+    return std::string(name);
+  }();
+  {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  }
+  try {
+    for (const GmsCommand& c : scan_gms_trace(path)) {
+      if (c.kind != GmsCommand::Kind::kKernel) continue;
+      std::unique_ptr<Kernel> k;
+      if (c.encoding == GmsKernelEncoding::kEngine)
+        k = std::make_unique<RecordedKernel>(path, c, 16);
+      else
+        k = std::make_unique<TraceKernel>(std::make_unique<GmsSassCtaSource>(path, c), isa, gpu.gpu.value, 16);
+      if (k->shape().warps_per_cta * static_cast<std::int64_t>(k->shape().ctas) > 4096) continue;
+      Engine e(gpu.gpu.value, *k);
+      SimResult r = e.run();
+      SIM_ASSERT(static_cast<std::int64_t>(r.ctas.size()) == k->shape().ctas, "retired " << r.ctas.size() << " CTAs");
+    }
   } catch (const ConfigError&) {
   }
 }

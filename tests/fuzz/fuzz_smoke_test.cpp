@@ -2,9 +2,12 @@
 // byte flips, insertions, deletions and splices of layout strings and lane lists.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
+
+#include "common/files.h"
 
 #include "fuzz_entries.h"
 #include "fuzz_entries_sim.h"
@@ -96,6 +99,33 @@ TEST(FuzzSmoke, NcuCsv) {
   run_corpus({"\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"dram__bytes_read.sum\"\n"
               "\"\",\"\",\"ns\",\"byte\"\n\"0\",\"matmul_kernel\",\"1,234\",\"5678\"\n"},
              gms::fuzz::ncu_csv, 1500);
+}
+
+// Seeds: a small exported GEMM (stored raw, so mutations reach the decoders, not only zlib) and a
+// converted SASS trace.
+TEST(FuzzSmoke, GmsTrace) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "gpumemsim_fuzz_gms";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string src = GPUMEMSIM_SOURCE_DIR;
+  gms::LoadedConfigs cfg = gms::load_configs(gms::ConfigInputs(
+      src + "/configs/gpus/seed000-9sm.yaml", src + "/configs/workloads/seed000-grouped.yaml", {"workload.cta_limit=2"}));
+  auto k = gms::make_kernel(cfg.workload.value, cfg.gpu.value);
+  {
+    gms::GmsTraceWriter w((dir / "gemm.gmstrace").string(), 0);
+    gms::export_kernel(*k, false, w);
+    w.finish();
+  }
+  gms::write_file_atomically((dir / "k.traceg").string(),
+                             "-kernel name = k\n-grid dim = (2,1,1)\n-block dim = (64,1,1)\n-nregs = 32\n-binary version = 90\n"
+                             "-shmem base_addr = 0x00007f0000000000\n-local mem base_addr = 0x00007e0000000000\n"
+                             "-accelsim tracer version = 5\n#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 3\n"
+                             "0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x1000 4 0\n0008 ffffffff 1 R3 FFMA 2 R1 R1 0 0\n"
+                             "0010 ffffffff 0 EXIT 0 0 0\n#END_TB\n");
+  gms::convert_accelsim_trace((dir / "k.traceg").string(), (dir / "sass.gmstrace").string());
+  run_corpus({gms::read_file((dir / "gemm.gmstrace").string()), gms::read_file((dir / "sass.gmstrace").string())},
+             gms::fuzz::gms_trace, 3000);
 }
 
 }  // namespace

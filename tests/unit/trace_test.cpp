@@ -152,8 +152,8 @@ TEST(AccelSimTrace, MalformedInputsNameTheFileLineAndCause) {
   try {
     TraceKernelReader r("/nonexistent/kernel-1.traceg.xz");
     ADD_FAILURE();
-  } catch (const ConfigError& e) {
-    EXPECT_TRUE(has(e.what(), "xz-compressed"));
+  } catch (const ConfigError& e) {  // .xz is read (gms_trace_test.cpp); a missing one names the file
+    EXPECT_TRUE(has(e.what(), "/nonexistent/kernel-1.traceg.xz: cannot open the kernel trace"));
   }
 }
 
