@@ -25,6 +25,26 @@
 
 namespace gms::fuzz {
 
+// For readers that take a path: one scratch file per entry (made once), rewritten per input.
+class ScratchFile {
+ public:
+  explicit ScratchFile(const char* pattern) {
+    std::string name(pattern);
+    const int fd = mkstemp(name.data());
+    SIM_ASSERT(fd >= 0, "mkstemp failed for " << pattern);
+    close(fd);
+    path_ = name;
+  }
+  const std::string& write(const std::uint8_t* data, std::size_t size) {
+    std::ofstream f(path_, std::ios::binary | std::ios::trunc);
+    f.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+    return path_;
+  }
+
+ private:
+  std::string path_;
+};
+
 // A kernel trace either fails with ConfigError or replays on a 9-SM GPU to the end: every CTA
 // retires and every traced instruction issues once.
 inline void trace_replay(const std::uint8_t* data, std::size_t size) {
@@ -71,17 +91,8 @@ inline void config_yaml(const std::uint8_t* data, std::size_t size) {
 
 // A raw Nsight Compute CSV export either fails with ConfigError or gives cases with finite numbers.
 inline void ncu_csv(const std::uint8_t* data, std::size_t size) {
-  static const std::string path = [] {
-    char name[] = "/tmp/gms_ncu_fuzz_XXXXXX";
-    const int fd = mkstemp(name);
-    SIM_ASSERT(fd >= 0, "mkstemp failed");
-    close(fd);
-    return std::string(name);
-  }();
-  {
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    f.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
-  }
+  static ScratchFile scratch("/tmp/gms_ncu_fuzz_XXXXXX");
+  const std::string& path = scratch.write(data, size);
   try {
     for (const MeasuredCase& c : load_ncu_csv(path, std::string(GPUMEMSIM_SOURCE_DIR) + "/configs/workloads/gemm-8192-grouped8.yaml"))
       for (const auto& [name, v] : c.measured) SIM_ASSERT(!std::isnan(v), "NaN measured for " << name);
@@ -94,17 +105,8 @@ inline void ncu_csv(const std::uint8_t* data, std::size_t size) {
 inline void gms_trace(const std::uint8_t* data, std::size_t size) {
   static const LoadedConfigs gpu = load_configs(ConfigInputs{std::string(GPUMEMSIM_SOURCE_DIR) + "/configs/gpus/seed000-9sm.yaml"});
   static const IsaTable isa = IsaTable::load(std::string(GPUMEMSIM_SOURCE_DIR) + "/configs/isa/sm_90.yaml");
-  static const std::string path = [] {
-    char name[] = "/tmp/gms_trace_fuzz_XXXXXX";
-    const int fd = mkstemp(name);
-    SIM_ASSERT(fd >= 0, "mkstemp failed");
-    close(fd);
-    return std::string(name);
-  }();
-  {
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    f.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
-  }
+  static ScratchFile scratch("/tmp/gms_trace_fuzz_XXXXXX");
+  const std::string& path = scratch.write(data, size);
   try {
     for (const GmsCommand& c : scan_gms_trace(path)) {
       if (c.kind != GmsCommand::Kind::kKernel) continue;
