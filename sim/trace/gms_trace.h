@@ -29,6 +29,7 @@ class ByteWriter {
   void zigzag(std::int64_t v) { varint((static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63)); }
   void f64(double v);
   void str(std::string_view s);
+  void raw(std::string_view b) { buf_.append(b); }  // bytes another writer encoded
   const std::string& bytes() const { return buf_; }
   void clear() { buf_.clear(); }
 

@@ -7,13 +7,6 @@
 
 namespace gms {
 
-struct RecordedKernel::CtaProgram {
-  TileCoord tile;
-  std::vector<std::vector<Instr>> warps;
-  std::vector<Addr> addresses;  // lane lists; Instr.lanes.addr points here
-  int live_warps = 0;
-};
-
 namespace {
 
 enum Flag : std::uint16_t {
@@ -179,8 +172,7 @@ ExportStats export_kernel(const Kernel& kernel, bool tensor_clock, GmsTraceWrite
       } while (in.op != Op::kExit);
       w.varint(n);
       st.warp_instructions += static_cast<std::int64_t>(n);
-      const std::string& b = body.bytes();
-      for (char ch : b) w.u8(static_cast<std::uint8_t>(ch));
+      w.raw(body.bytes());  // the count goes first, known only at the exit
     }
     out.cta(w.bytes());
     ++st.ctas;
@@ -204,12 +196,14 @@ RecordedKernel::RecordedKernel(const std::string& path, const GmsCommand& kernel
 
 RecordedKernel::~RecordedKernel() = default;
 
-RecordedKernel::CtaProgram& RecordedKernel::resident(std::int64_t launch_index) const {
-  auto it = resident_.find(launch_index);
-  if (it != resident_.end()) return *it->second;
-  SIM_ASSERT(launch_index == read_, "the engine asked for CTA " << launch_index << " but the trace is at " << read_);
+CtaProgram& RecordedKernel::resident(std::int64_t launch_index) const {
+  return ctas_.get(launch_index, [&] { return read_cta(); });
+}
+
+std::unique_ptr<CtaProgram> RecordedKernel::read_cta() const {
   GmsBlock b;
-  if (!reader_.next(b) || b.type != 'C') throw ConfigError(reader_.name() + ": CTA " + std::to_string(read_) + " is missing");
+  if (!reader_.next(b) || b.type != 'C')
+    throw ConfigError(reader_.name() + ": CTA " + std::to_string(ctas_.read()) + " is missing");
   ByteReader r(b.payload, reader_.where(b));
   auto p = std::make_unique<CtaProgram>();
   p->tile.m = r.zigzag();
@@ -228,28 +222,17 @@ RecordedKernel::CtaProgram& RecordedKernel::resident(std::int64_t launch_index) 
   if (!r.at_end()) r.fail("bytes left over after the CTA");
   for (auto& [in, offset] : fixups) in->lanes.addr = p->addresses.data() + offset;  // the vector no longer moves
   p->live_warps = shape_.warps_per_cta;
-  ++read_;
-  return *resident_.emplace(launch_index, std::move(p)).first->second;
+  return p;
 }
 
 TileCoord RecordedKernel::tile_of(std::int64_t launch_index) const { return resident(launch_index).tile; }
 
 void RecordedKernel::start_warp(WarpCursor& c, std::int64_t launch_index, int warp) const {
-  c = WarpCursor{};
-  c.cta = launch_index;
-  c.warp = warp;
+  ResidentCtas::start_warp(c, launch_index, warp);
   resident(launch_index);
 }
 
-void RecordedKernel::next(WarpCursor& c, Instr& out) const {
-  auto it = resident_.find(c.cta);
-  SIM_ASSERT(it != resident_.end(), "warp " << c.warp << " of CTA " << c.cta << " runs after its CTA was dropped");
-  CtaProgram& p = *it->second;
-  const auto& stream = p.warps[static_cast<std::size_t>(c.warp)];
-  SIM_ASSERT(c.step < static_cast<std::int64_t>(stream.size()), "warp " << c.warp << " ran past its exit");
-  out = stream[static_cast<std::size_t>(c.step++)];
-  if (out.op == Op::kExit && --p.live_warps == 0) resident_.erase(it);
-}
+void RecordedKernel::next(WarpCursor& c, Instr& out) const { ctas_.next(c, out); }
 
 namespace {
 const char* op_name(Op op) {

@@ -6,12 +6,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "trace/gms_trace.h"
 #include "trace/trace_summary.h"
 #include "workload/program.h"
+#include "workload/resident_ctas.h"
 
 namespace gms {
 
@@ -50,17 +50,14 @@ class RecordedKernel final : public Kernel {
   double flops() const override { return header_.flops; }
   const EngineKernelHeader& header() const { return header_; }
 
-  struct CtaProgram;
-
  private:
   CtaProgram& resident(std::int64_t launch_index) const;
+  std::unique_ptr<CtaProgram> read_cta() const;  // the next 'C' block, decoded
 
   EngineKernelHeader header_;
   LaunchShape shape_;
-  // Replay state: the engine asks for CTAs in launch order, on one thread.
   mutable GmsTraceReader reader_;
-  mutable std::int64_t read_ = 0;
-  mutable std::unordered_map<std::int64_t, std::unique_ptr<CtaProgram>> resident_;
+  mutable ResidentCtas ctas_;
 };
 
 }  // namespace gms

@@ -12,13 +12,6 @@
 
 namespace gms {
 
-struct TraceKernel::CtaProgram {
-  TileCoord tile;
-  std::vector<std::vector<Instr>> warps;  // by warp id within the CTA
-  std::vector<Addr> addresses;            // lane lists that are not equally spaced; Instr.lanes point here
-  int live_warps = 0;
-};
-
 namespace {
 
 // Scoreboard slots: memory results, fixed-latency ALU results, and cp.async commit groups.
@@ -146,44 +139,27 @@ TraceKernel::TraceKernel(std::unique_ptr<CtaSource> reader, const IsaTable& isa,
 
 TraceKernel::~TraceKernel() = default;
 
-TraceKernel::CtaProgram& TraceKernel::resident(std::int64_t launch_index) const {
-  auto it = resident_.find(launch_index);
-  if (it != resident_.end()) return *it->second;
-  SIM_ASSERT(launch_index == read_, "the engine asked for CTA " << launch_index << " but the trace is at " << read_);
-  TraceCta cta;
-  if (!reader_->next_cta(cta))
-    throw ConfigError(reader_->name() + ": the trace ends after " + std::to_string(read_) + " thread blocks; the grid has " +
-                      std::to_string(shape_.grid_ctas) + " (a truncated trace? replay fewer with cta_limit)");
-  ++read_;
-  return *resident_.emplace(launch_index, decode(cta, launch_index)).first->second;
+CtaProgram& TraceKernel::resident(std::int64_t launch_index) const {
+  return ctas_.get(launch_index, [&] {
+    TraceCta cta;
+    if (!reader_->next_cta(cta))
+      throw ConfigError(reader_->name() + ": the trace ends after " + std::to_string(ctas_.read()) +
+                        " thread blocks; the grid has " + std::to_string(shape_.grid_ctas) +
+                        " (a truncated trace? replay fewer with cta_limit)");
+    return decode(cta, launch_index);
+  });
 }
 
 TileCoord TraceKernel::tile_of(std::int64_t launch_index) const { return resident(launch_index).tile; }
 
 void TraceKernel::start_warp(WarpCursor& c, std::int64_t launch_index, int warp) const {
-  c = WarpCursor{};
-  c.cta = launch_index;
-  c.warp = warp;
+  ResidentCtas::start_warp(c, launch_index, warp);
   resident(launch_index);
 }
 
-void TraceKernel::next(WarpCursor& c, Instr& out) const {
-  if (c.cta != last_cta_) {  // the engine often asks for the same CTA's warps in a row
-    auto it = resident_.find(c.cta);
-    SIM_ASSERT(it != resident_.end(), "warp " << c.warp << " of CTA " << c.cta << " runs after its CTA was dropped");
-    last_cta_ = c.cta;
-    last_ = it->second.get();
-  }
-  CtaProgram& p = *last_;
-  const auto& stream = p.warps[static_cast<std::size_t>(c.warp)];
-  out = stream[static_cast<std::size_t>(c.step++)];
-  if (out.op == Op::kExit && --p.live_warps == 0) {
-    resident_.erase(c.cta);
-    last_cta_ = -1;
-  }
-}
+void TraceKernel::next(WarpCursor& c, Instr& out) const { ctas_.next(c, out); }
 
-std::unique_ptr<TraceKernel::CtaProgram> TraceKernel::decode(const TraceCta& cta, std::int64_t launch_index) const {
+std::unique_ptr<CtaProgram> TraceKernel::decode(const TraceCta& cta, std::int64_t launch_index) const {
   auto p = std::make_unique<CtaProgram>();
   p->tile = TileCoord{cta.y + static_cast<std::int64_t>(cta.z) * header_.grid.y, cta.x};
   p->warps.resize(static_cast<std::size_t>(shape_.warps_per_cta));

@@ -12,13 +12,13 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "config/gpu_config.h"
 #include "trace/accelsim_trace.h"
 #include "trace/isa_table.h"
 #include "workload/program.h"
+#include "workload/resident_ctas.h"
 
 namespace gms {
 
@@ -39,8 +39,6 @@ class TraceKernel final : public Kernel {
   double flops() const override { return 0; }              // counted as the replay runs
   const TraceKernelHeader& header() const { return header_; }
 
-  struct CtaProgram;
-
  private:
   CtaProgram& resident(std::int64_t launch_index) const;
   std::unique_ptr<CtaProgram> decode(const TraceCta& cta, std::int64_t launch_index) const;
@@ -52,10 +50,7 @@ class TraceKernel final : public Kernel {
   double mma_flops_per_cycle_ = 0, wgmma_flops_per_cycle_ = 0;  // per SM
   // Replay state: the engine runs one kernel on one thread and asks in launch order.
   mutable std::unique_ptr<CtaSource> reader_;
-  mutable std::int64_t read_ = 0;
-  mutable std::unordered_map<std::int64_t, std::unique_ptr<CtaProgram>> resident_;
-  mutable std::int64_t last_cta_ = -1;  // the CTA next() found last
-  mutable CtaProgram* last_ = nullptr;
+  mutable ResidentCtas ctas_;
 };
 
 // Where a per-thread local-memory offset of lane `lane` lives: local memory is interleaved so that
