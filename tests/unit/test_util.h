@@ -4,6 +4,8 @@
 #include <fstream>
 #include <string>
 
+#include <unistd.h>
+
 namespace gms::test {
 
 inline std::string source_path(const std::string& rel) { return std::string(GPUMEMSIM_SOURCE_DIR) + "/" + rel; }
@@ -16,9 +18,10 @@ inline bool have_shared_traces() { return std::filesystem::exists(shared_trace("
   if (!::gms::test::have_shared_traces())                                                                        \
   GTEST_SKIP() << "public traces not found at " << ::gms::test::shared_trace("") << " (set -DGPUMEMSIM_SHARED_TRACES=...)"
 
-// A fresh directory under the system temp dir, removed by the caller or left for inspection.
+// A fresh directory under the system temp dir, removed by the caller or left for inspection. The
+// process id keeps tests that ctest runs in parallel processes (one per TEST) out of each other's way.
 inline std::filesystem::path temp_dir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("gpumemsim_test_" + name);
+  auto dir = std::filesystem::temp_directory_path() / ("gpumemsim_test_" + name + "_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
