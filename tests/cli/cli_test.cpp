@@ -29,14 +29,19 @@ TEST(Cli, HelpOnEverySubcommand) {
   }
 }
 
-TEST(Cli, TraceInfoSummarisesAnAccelSimTraceAndRejectsBrokenOnes) {
-  auto dir = gms::test::temp_dir("trace_info");
-  auto list = gms::test::write_file(dir / "kernelslist.g", "MemcpyHtoD,0x1000,256\nkernel-1.traceg\n");
+// A kernelslist.g with a 256-byte copy and one kernel of one warp (an LDG and an EXIT); returns the list.
+std::string write_one_warp_trace(const std::filesystem::path& dir) {
   gms::test::write_file(dir / "kernel-1.traceg",
                         "-kernel name = k\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-nregs = 8\n"
                         "-binary version = 90\n-accelsim tracer version = 5\n#BEGIN_TB\nthread block = 0,0,0\n"
                         "warp = 0\ninsts = 2\n0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x1000 4 0\n"
                         "0010 ffffffff 0 EXIT 0 0 0\n#END_TB\n");
+  return gms::test::write_file(dir / "kernelslist.g", "MemcpyHtoD,0x1000,256\nkernel-1.traceg\n");
+}
+
+TEST(Cli, TraceInfoSummarisesAnAccelSimTraceAndRejectsBrokenOnes) {
+  auto dir = gms::test::temp_dir("trace_info");
+  auto list = write_one_warp_trace(dir);
   auto r = run("trace info " + list + " --json " + (dir / "info.json").string());
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("1 CTAs, 1 warps, 2 warp instructions (64 thread instructions)"), std::string::npos) << r.out;
@@ -55,12 +60,7 @@ TEST(Cli, TraceInfoSummarisesAnAccelSimTraceAndRejectsBrokenOnes) {
 // and its replay through the CLI to the same stats.json metrics; bad requests exit 2 with no file.
 TEST(Cli, TraceConvertExportAndReplay) {
   auto dir = gms::test::temp_dir("trace_convert");
-  auto list = gms::test::write_file(dir / "kernelslist.g", "MemcpyHtoD,0x1000,256\nkernel-1.traceg\n");
-  gms::test::write_file(dir / "kernel-1.traceg",
-                        "-kernel name = k\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-nregs = 8\n"
-                        "-binary version = 90\n-accelsim tracer version = 5\n#BEGIN_TB\nthread block = 0,0,0\n"
-                        "warp = 0\ninsts = 2\n0000 ffffffff 1 R1 LDG.E 1 R2 4 1 0x1000 4 0\n"
-                        "0010 ffffffff 0 EXIT 0 0 0\n#END_TB\n");
+  auto list = write_one_warp_trace(dir);
   const std::string bin = (dir / "k.gmstrace").string();
   auto r = run("trace convert " + list + " " + bin);
   ASSERT_EQ(r.code, 0) << r.out;
