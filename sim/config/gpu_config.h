@@ -65,6 +65,10 @@ struct L2Config {
   std::uint64_t hit_latency = 0;  // end to end, as one SM's pointer chase sees it
   double slice_bytes_per_cycle = 64;
   double atomic_sectors_per_cycle = 1;  // read-modify-write sectors one slice's atomic unit retires per cycle
+  // Request coalescer: open read requests per slice that later reads of the same line merge into
+  // (0 = none), and how long after its data left the slice a request stays open (SM cycles).
+  int coalescer_entries = 0;
+  std::uint64_t coalescer_hold = 0;
   std::string hash = "xor";
   std::string replacement = "lru";
   int partitions = 1;
@@ -105,6 +109,9 @@ struct GpuConfig {
   // Clock while tensor-core kernels run (the power limit pulls the boost down); 0 = sm_clock.
   // load_configs() puts it into sm_clock for such workloads.
   double sm_clock_tensor = 0;
+  // Clock of the L2 slices (l2.slice_bytes_per_cycle and l2.atomic_sectors_per_cycle count its
+  // cycles); 0 = the SM clock. The SM clock falls under tensor load, the L2's does not.
+  double l2_clock = 0;
   // The power limit's response to load (tensor-core kernels only): sm_clock_tensor
   //   - clock_drop_full_wgmma x (wgmma-class tensor pipe activity) - clock_drop_per_dram_tbps x (DRAM read TB/s).
   double clock_drop_full_wgmma = 0;     // Hz

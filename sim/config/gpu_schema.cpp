@@ -22,6 +22,10 @@ Schema<GpuConfig> make_schema() {
                                 "SM clock while tensor-core kernels run (power-limited boost); replaces clock.sm "
                                 "for such workloads; 0 = clock.sm",
                                 [](G& c) -> auto& { return c.sm_clock_tensor; }));
+  p.push_back(quantity_param<G>("clock.l2", Q::kFrequency, "0MHz", 0, 1e10,
+                                "clock of the L2 slices: l2.slice_bytes_per_cycle and l2.atomic_sectors_per_cycle "
+                                "are per cycle of it, independent of the SM clock; 0 = counted in SM cycles",
+                                [](G& c) -> auto& { return c.l2_clock; }));
   p.push_back(quantity_param<G>("clock.drop_at_full_wgmma", Q::kFrequency, "0MHz", 0, 1e10,
                                 "clock.sm_tensor falls by this much when the wgmma-class tensor pipe is busy every "
                                 "cycle (linear in its activity; the power limit at work)",
@@ -139,6 +143,13 @@ Schema<GpuConfig> make_schema() {
   p.push_back(quantity_param<G>("l2.atomic_sectors_per_cycle", Q::kReal, "1", 0.001, 1e6,
                                 "sectors of atomics/reductions one slice's ALU retires per cycle",
                                 [](G& c) -> auto& { return c.l2.atomic_sectors_per_cycle; }));
+  p.push_back(quantity_param<G>("l2.coalescer_entries", Q::kInteger, "0", 0, 1 << 20,
+                                "request coalescer: open reads per slice that later reads of the same line merge "
+                                "into (answered by one lookup, delivered to every requester); 0 = none",
+                                [](G& c) -> auto& { return c.l2.coalescer_entries; }));
+  p.push_back(quantity_param<G>("l2.coalescer_hold", Q::kCycles, "0", 0, 1000000,
+                                "how long a read stays open for merging after its data left the slice",
+                                [](G& c) -> auto& { return c.l2.coalescer_hold; }));
   p.push_back(choice_param<G>("l2.hash", policy_names(PolicyKind::kL2Hash), "xor", "address -> slice mapping",
                               [](G& c) -> auto& { return c.l2.hash; }));
   p.push_back(choice_param<G>("l2.replacement", policy_names(PolicyKind::kReplacement), "lru", "L2 victim choice",

@@ -59,6 +59,8 @@ struct SimResult {
   std::uint64_t mma_instructions = 0;  // tensor-pipe warp instructions (HMMA / HGMMA, per warp)
   // SM clock the kernel ran at, when the power model set it after the run (0: the GPU's clock).
   double sm_clock = 0;
+  // SM clock the run was simulated at: DRAM and L2 bandwidths were converted to bytes per cycle of it.
+  double simulated_clock = 0;
   StallAccounting stalls;
   std::vector<CtaRecord> ctas;
 };

@@ -10,6 +10,10 @@ struct MemCounters {
   std::uint64_t l1_ld_sectors = 0;
   std::uint64_t l1_ld_hit_sectors = 0;
   std::uint64_t l2_read_sectors = 0;  // every read lookup, replica lookups included
+  std::uint64_t l2_read_requests = 0;     // line read requests the SMs sent to L2 (into the coalescer)
+  std::uint64_t l2_requested_sectors = 0;  // their sectors: what the crossbar delivers to the SMs
+  std::uint64_t l2_coalesced_sectors = 0;  // of those, merged into an open request (no lookup)
+  std::uint64_t l2_first_lookup_sectors = 0;  // lookups made for SM requests (not forwarded ones)
   std::uint64_t l2_read_hit_sectors = 0;
   std::uint64_t l2_write_sectors = 0;
   std::uint64_t l2_write_hit_sectors = 0;
@@ -27,6 +31,8 @@ struct MemCounters {
     ld_requests += o.ld_requests, st_requests += o.st_requests;
     l1_ld_sectors += o.l1_ld_sectors, l1_ld_hit_sectors += o.l1_ld_hit_sectors;
     l2_read_sectors += o.l2_read_sectors, l2_read_hit_sectors += o.l2_read_hit_sectors;
+    l2_read_requests += o.l2_read_requests, l2_requested_sectors += o.l2_requested_sectors;
+    l2_coalesced_sectors += o.l2_coalesced_sectors, l2_first_lookup_sectors += o.l2_first_lookup_sectors;
     l2_write_sectors += o.l2_write_sectors, l2_write_hit_sectors += o.l2_write_hit_sectors;
     l2_red_sectors += o.l2_red_sectors, l2_red_hit_sectors += o.l2_red_hit_sectors, red_requests += o.red_requests;
     l2_far_sectors += o.l2_far_sectors, l2_replica_hit_sectors += o.l2_replica_hit_sectors;

@@ -29,8 +29,13 @@ std::uint32_t widen(std::uint32_t mask, std::uint32_t unit) {
 
 }  // namespace
 
-MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
+MemorySystem::MemorySystem(const GpuConfig& gpu)
+    : gpu_(gpu),
+      coalescer_(gpu.l2.slices, gpu.l2.coalescer_entries, cycles_to_ticks(gpu.l2.coalescer_hold),
+                 gpu.l2.line / gpu.l2.sector >= 32 ? ~0u : (1u << (gpu.l2.line / gpu.l2.sector)) - 1) {
   const double T = static_cast<double>(kTicksPerCycle);
+  // L2 cycles per SM cycle: the slices keep their clock when the SM clock falls under load.
+  const double l2_per_sm_cycle = gpu.l2_clock > 0 ? gpu.l2_clock / gpu.sm_clock : 1.0;
   l2_line_shift_ = std::countr_zero(static_cast<unsigned>(gpu.l2.line));
   slices_per_partition_ = static_cast<std::uint32_t>(gpu.l2.slices / gpu.l2.partitions);
   replicate_ = gpu.l2.partition_mode == "replicate";
@@ -66,8 +71,9 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   dt.access_ticks = cycles_to_ticks(gpu.dram.latency - gpu.l2.hit_latency);
   dram_ = std::make_unique<Dram>(dt);
 
-  slices_bw_.assign(gpu.l2.slices, BandwidthServer(T / gpu.l2.slice_bytes_per_cycle));
-  slice_atomic_.assign(gpu.l2.slices, BandwidthServer(T / (gpu.l2.atomic_sectors_per_cycle * gpu.l2.sector)));
+  slices_bw_.assign(gpu.l2.slices, BandwidthServer(T / (gpu.l2.slice_bytes_per_cycle * l2_per_sm_cycle)));
+  slice_atomic_.assign(gpu.l2.slices,
+                       BandwidthServer(T / (gpu.l2.atomic_sectors_per_cycle * gpu.l2.sector * l2_per_sm_cycle)));
   sm_port_free_.assign(gpu.sm.count, 0);
   mshr_ring_.assign(gpu.sm.count, std::vector<Tick>(gpu.l1.mshrs, 0));
   mshr_next_.assign(gpu.sm.count, 0);
@@ -117,10 +123,11 @@ void MemorySystem::count_read_lookup(int sm, Tick at, std::uint32_t hits, std::u
 }
 
 Tick MemorySystem::home_slice_read(std::uint32_t slice, Addr line, std::uint32_t mask, Tick arrive, int sm,
-                                   CtaMemCounts* cta, EvictHint hint) {
+                                   CtaMemCounts* cta, EvictHint hint, Tick* served) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   TagArray& tags = *l2_;
   Tick s = serve_start(slices_bw_[slice], arrive, popc(mask) * sector);
+  if (served) *served = s;
   auto a = tags.access(slice, hashed_set(line >> l2_line_shift_, tags.sets()), line, mask, false, s,
                        priority_of(hint));
   count_read_lookup(sm, s, popc(a.hit), popc(a.miss), cta, true);
@@ -141,13 +148,31 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
   std::uint32_t home = slice_hash_->slice(line_index);
   int my_part = sm_partition(sm);
   bool far = gpu_.l2.partitions > 1 && static_cast<int>(home / slices_per_partition_) != my_part;
+  const bool via_replica = far && replicate_;
+  // The replica slice answers far lines in the replicating mode, the home slice everything else.
+  const std::uint32_t first_slice = via_replica ? replica_slice(my_part, line_index) : home;
+  ++counters_.l2_read_requests;
+  counters_.l2_requested_sectors += popc(mask);
+  if (coalescer_.enabled()) {
+    const Tick open_ready = coalescer_.merge(first_slice, line_index, mask, arrive);
+    if (open_ready != RequestCoalescer::kNoMerge) {
+      counters_.l2_coalesced_sectors += popc(mask);
+      counters_.l2_hit_bytes += static_cast<std::uint64_t>(popc(mask)) * sector;
+      Tick done = std::max(open_ready, arrive) + l2_return_ticks_;
+      ring[next] = done;
+      next = next + 1 == ring.size() ? 0 : next + 1;
+      return done;
+    }
+  }
+  counters_.l2_first_lookup_sectors += popc(mask);
+  Tick served = arrive;
   Tick ready;
-  if (far && replicate_) {
+  if (via_replica) {
     // The near partition keeps copies of far lines; a copy costs near capacity.
-    std::uint32_t replica = static_cast<std::uint32_t>(my_part) * slices_per_partition_ +
-                            reduce_range(static_cast<std::uint32_t>(mix64(line_index) >> 7), slices_per_partition_);
+    const std::uint32_t replica = first_slice;
     TagArray& tags = *l2_;
     Tick s = serve_start(slices_bw_[replica], arrive, popc(mask) * sector);
+    served = s;
     auto a = tags.access(replica, hashed_set(line_index, tags.sets()), line, mask, false, s, priority_of(hint));
     count_read_lookup(sm, s, popc(a.hit), popc(a.miss), cta, false);
     counters_.l2_replica_hit_sectors += popc(a.hit);
@@ -174,8 +199,10 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
       counters_.l2_far_sectors += popc(mask);
       if (fabric_) at = serve_start(*fabric_, at, popc(mask) * sector);
     }
-    ready = home_slice_read(home, line, mask, at, sm, cta, hint) + (far ? far_ticks_ : 0);
+    ready = home_slice_read(home, line, mask, at, sm, cta, hint, &served) + (far ? far_ticks_ : 0);
   }
+  // Open from its arrival (requests queued behind it at the slice merge too) until its data leaves.
+  if (coalescer_.enabled()) coalescer_.open(first_slice, line_index, mask, arrive, std::max(ready, served));
   Tick done = ready + l2_return_ticks_;
   ring[next] = done;
   next = next + 1 == ring.size() ? 0 : next + 1;
@@ -212,6 +239,7 @@ void MemorySystem::begin_kernel(bool keep_l2) {
   dram_->reset_counts();
   if (l1_) l1_->invalidate_all();
   if (!keep_l2) l2_->invalidate_all();
+  coalescer_.clear();
 }
 
 void MemorySystem::copy_into_l2(Addr base, std::uint64_t bytes, Tick at) {
@@ -239,11 +267,12 @@ void MemorySystem::prefetch_l2(int sm, Addr line, Tick now) const {
   };
   hint(home);
   const int my_part = sm_partition(sm);
+  std::uint32_t first = home;
   if (replicate_ && gpu_.l2.partitions > 1 && static_cast<int>(home / slices_per_partition_) != my_part) {
-    const std::uint32_t replica = static_cast<std::uint32_t>(my_part) * slices_per_partition_ +
-                                  reduce_range(static_cast<std::uint32_t>(mix64(line_index) >> 7), slices_per_partition_);
-    hint(replica);
+    first = replica_slice(my_part, line_index);
+    hint(first);
   }
+  coalescer_.prefetch(first, line_index);
 }
 
 template <class EachLine>

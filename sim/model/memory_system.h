@@ -13,6 +13,7 @@
 #include "model/coalescer.h"
 #include "model/dram.h"
 #include "model/mem_counters.h"
+#include "model/request_coalescer.h"
 #include "model/tag_array.h"
 #include "model/timeline.h"
 
@@ -127,9 +128,15 @@ class MemorySystem {
   // Host-cache prefetch of the L2 set(s) and slice bandwidth bucket(s) a read of `line` from `sm`
   // issued at `now` will use (no simulated effect).
   void prefetch_l2(int sm, Addr line, Tick now) const;
+  // The slice of `part` that keeps copies of the far line `line_index` (replicating partitions).
+  std::uint32_t replica_slice(int part, std::uint64_t line_index) const {
+    return static_cast<std::uint32_t>(part) * slices_per_partition_ +
+           reduce_range(static_cast<std::uint32_t>(mix64(line_index) >> 7), slices_per_partition_);
+  }
   Tick l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, CtaMemCounts* cta, EvictHint hint);
+  // `served`, when given, receives when the slice started on the request.
   Tick home_slice_read(std::uint32_t slice, Addr line, std::uint32_t mask, Tick arrive, int sm,
-                       CtaMemCounts* cta, EvictHint hint);
+                       CtaMemCounts* cta, EvictHint hint, Tick* served = nullptr);
   // Counts one L2 read lookup. `final_misses`: the misses go to DRAM (home slice); a replica's
   // misses are forwarded to the home slice and counted there.
   void count_read_lookup(int sm, Tick at, std::uint32_t hits, std::uint32_t misses, CtaMemCounts* cta,
@@ -166,6 +173,7 @@ class MemorySystem {
   std::unique_ptr<Dram> dram_;
   std::vector<BandwidthServer> slices_bw_;
   std::vector<BandwidthServer> slice_atomic_;  // per slice: its atomic ALU
+  RequestCoalescer coalescer_;
   // Per SM, the narrower of the LSU data path and the SM<->L2 port, as one FCFS server: one SM's
   // requests are handed over in issue order, which is time order, so a plain counter is exact.
   std::vector<Tick> sm_port_free_;

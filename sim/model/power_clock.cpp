@@ -6,7 +6,9 @@ namespace gms {
 
 double clock_under_load(const GpuConfig& gpu, const SimResult& r) {
   if (gpu.clock_drop_full_wgmma <= 0 && gpu.clock_drop_per_dram_tbps <= 0) return 0;
-  const double base = gpu.sm_clock;  // clock.sm_tensor for tensor-core GEMMs (load_configs)
+  // clock.sm_tensor: load_configs put it into sm_clock for tensor-core GEMMs; a run simulated again
+  // at the clock it was timed at (simulate()) has a lower sm_clock and keeps clock.sm_tensor as base.
+  const double base = gpu.sm_clock_tensor > 0 ? gpu.sm_clock_tensor : gpu.sm_clock;
   const double cycles = static_cast<double>(ticks_to_whole_cycles(r.end) + gpu.launch.kernel_overhead);
   if (cycles <= 0) return 0;
   const double wgmma_activity =

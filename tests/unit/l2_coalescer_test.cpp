@@ -1,0 +1,136 @@
+// The L2 request coalescer, the L2's own clock and the run at the power model's clock (issue 10).
+#include <gtest/gtest.h>
+
+#include "api/simulation.h"
+#include "model/memory_system.h"
+#include "model/request_coalescer.h"
+#include "stats/metrics.h"
+#include "test_util.h"
+
+namespace gms {
+namespace {
+
+constexpr Tick C = kTicksPerCycle;
+
+TEST(RequestCoalescer, MergesOnlyIntoAnOpenRequestThatCoversTheSectors) {
+  RequestCoalescer lrc(/*slices=*/4, /*entries_per_slice=*/8, /*hold_ticks=*/10 * C);
+  ASSERT_TRUE(lrc.enabled());
+  EXPECT_EQ(lrc.merge(1, 77, 0xF, 100 * C), RequestCoalescer::kNoMerge);  // nothing open
+  lrc.open(1, 77, 0xF, /*from=*/100 * C, /*ready=*/400 * C);
+  EXPECT_EQ(lrc.merge(1, 77, 0xF, 150 * C), 400 * C);                    // while open
+  EXPECT_EQ(lrc.merge(1, 77, 0x3, 150 * C), RequestCoalescer::kNoMerge);  // half lines never merge
+  EXPECT_EQ(lrc.merge(1, 77, 0xF, 409 * C), 400 * C);                    // within the hold
+  EXPECT_EQ(lrc.merge(1, 77, 0xF, 410 * C), RequestCoalescer::kNoMerge);  // hold over
+  EXPECT_EQ(lrc.merge(1, 77, 0xF, 99 * C), RequestCoalescer::kNoMerge);   // before it arrived
+  EXPECT_EQ(lrc.merge(2, 77, 0xF, 150 * C), RequestCoalescer::kNoMerge);  // another slice's table
+  EXPECT_EQ(lrc.merge(1, 78, 0xF, 150 * C), RequestCoalescer::kNoMerge);  // another line
+  lrc.open(1, 77, 0x3, 500 * C, 600 * C);                                // a half line opens nothing
+  EXPECT_EQ(lrc.merge(1, 77, 0xF, 550 * C), RequestCoalescer::kNoMerge);
+  lrc.open(1, 77, 0xF, 500 * C, 600 * C);
+  lrc.clear();
+  EXPECT_EQ(lrc.merge(1, 77, 0xF, 550 * C), RequestCoalescer::kNoMerge);
+  EXPECT_FALSE(RequestCoalescer(4, 0, 0).enabled());
+}
+
+TEST(RequestCoalescer, ATableOfOneEntryKeepsOnlyTheLatestLine) {
+  RequestCoalescer lrc(1, 1, 0);
+  lrc.open(0, 5, 0xF, 0, 1000 * C);
+  lrc.open(0, 6, 0xF, 0, 1000 * C);  // same (only) slot: line 5 stops merging
+  EXPECT_EQ(lrc.merge(0, 5, 0xF, 10 * C), RequestCoalescer::kNoMerge);
+  EXPECT_EQ(lrc.merge(0, 6, 0xF, 10 * C), 1000 * C);
+}
+
+LoadedConfigs h100(std::vector<std::string> sets) {
+  sets.push_back("gpu.l2.partition_mode=none");  // one slice per line: the merge is easy to see
+  return load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"), "", std::move(sets)});
+}
+
+TEST(L2Coalescer, ASecondSmReadingALineInFlightIsAnsweredByTheSameLookup) {
+  for (const char* entries : {"16", "0"}) {
+    auto cfg = h100({std::string("gpu.l2.coalescer_entries=") + entries, "gpu.l2.coalescer_hold=0"});
+    MemorySystem mem(cfg.gpu.value);
+    const Region line{0x40000, 1, 128, 0};
+    const Tick t = 1000 * C;
+    const Tick first = mem.load(AccessCtx{0, t, nullptr}, line, true);       // DRAM miss
+    const Tick second = mem.load(AccessCtx{7, t + 50 * C, nullptr}, line, true);  // while it is in flight
+    const MemCounters& m = mem.counters();
+    EXPECT_EQ(m.l2_requested_sectors, 8u);
+    EXPECT_EQ(m.l2_read_requests, 2u);
+    if (std::string(entries) == "16") {
+      EXPECT_EQ(m.l2_coalesced_sectors, 4u);
+      EXPECT_EQ(m.l2_first_lookup_sectors, 4u);
+      EXPECT_EQ(m.l2_read_sectors, 4u);  // one lookup
+      EXPECT_EQ(second, first);          // one reply, delivered to both
+    } else {
+      EXPECT_EQ(m.l2_coalesced_sectors, 0u);
+      EXPECT_EQ(m.l2_read_sectors, 8u);  // two lookups, the second a hit on the fill in flight
+    }
+    // Long after the reply left the slice the line is looked up again (an L2 hit).
+    const Tick later = t + 5000 * C;
+    EXPECT_EQ(mem.load(AccessCtx{3, later, nullptr}, line, true), later + cycles_to_ticks(cfg.gpu.value.l2.hit_latency));
+    EXPECT_EQ(mem.counters().l2_coalesced_sectors, std::string(entries) == "16" ? 4u : 0u);
+  }
+}
+
+TEST(L2Coalescer, HalfLineRequestsPassThrough) {
+  // gms-l2-ubench: 64 lines read by every warp of the grid merge 74 % as whole lines, 10 % as halves.
+  auto cfg = h100({"gpu.l2.coalescer_entries=16"});
+  MemorySystem mem(cfg.gpu.value);
+  const Region half{0x40000, 1, 64, 0};
+  const Tick t = 1000 * C;
+  mem.load(AccessCtx{0, t, nullptr}, half, true);
+  mem.load(AccessCtx{7, t + 50 * C, nullptr}, half, true);
+  EXPECT_EQ(mem.counters().l2_coalesced_sectors, 0u);
+  EXPECT_EQ(mem.counters().l2_read_sectors, 4u);
+}
+
+// 64 reads of one (cached) line from one SM at once queue at its home slice: their completion is
+// set by the slice's bandwidth, which counts L2 cycles when clock.l2 is given.
+Tick burst_end(std::vector<std::string> sets) {
+  // No coalescer: the 64 reads would merge into one.
+  sets.insert(sets.begin(), "gpu.l2.coalescer_entries=0");
+  sets.insert(sets.end(), {"gpu.l2.slice_bytes_per_cycle=1", "gpu.icnt.sm_bytes_per_cycle=100000",
+                           "gpu.sm.lsu_bytes_per_cycle=100000", "gpu.clock.sm=1000MHz"});
+  auto cfg = h100(std::move(sets));
+  MemorySystem mem(cfg.gpu.value);
+  const Region line{0x40000, 1, 128, 0};
+  mem.load(AccessCtx{0, 0, nullptr}, line, true);
+  Tick end = 0;
+  for (int i = 0; i < 64; ++i) end = std::max(end, mem.load(AccessCtx{0, 100000 * C, nullptr}, line, true));
+  return end - 100000 * C;
+}
+
+TEST(L2Clock, SliceBandwidthCountsL2CyclesWhenTheL2HasItsOwnClock) {
+  const Tick same = burst_end({"gpu.clock.l2=0MHz"});  // counted in SM cycles
+  const Tick twice = burst_end({"gpu.clock.l2=2000MHz"});  // the L2 runs at twice the SM clock
+  const Tick half = burst_end({"gpu.clock.l2=500MHz"});
+  // 64 x 128 B at 1 B per L2 cycle: 8192 L2 cycles of transfer dominate the fixed latency.
+  EXPECT_NEAR(static_cast<double>(same) / twice, 2.0, 0.1);
+  EXPECT_NEAR(static_cast<double>(half) / same, 2.0, 0.1);
+  EXPECT_EQ(burst_end({"gpu.clock.l2=1000MHz"}), same);  // the SM's clock: nothing changes
+}
+
+TEST(PowerClock, AWgmmaGemmIsSimulatedAgainAtTheClockItIsTimedAt) {
+  auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"),
+                                       test::source_path("configs/workloads/gemm-8192-grouped8.yaml"),
+                                       {"workload.m=2048", "workload.n=2048", "workload.k=2048", "workload.mma=wgmma",
+                                        "gpu.l2.slice_bytes_per_cycle=100000", "gpu.dram.bandwidth=1000TB/s"}});
+  const double configured = cfg.gpu.value.sm_clock;  // clock.sm_tensor
+  RunOutput run = simulate(cfg);
+  auto m = compute_metrics(run.result, cfg.gpu.value, *run.kernel);
+  const double simulated = find_metric(m, "gpumemsim__sm_clock_simulated")->value;
+  const double timed = find_metric(m, "sm__cycles_elapsed.avg.per_second")->value;
+  // The busy wgmma pipe lowers the clock well over 2 %: the run was repeated at that clock, and the
+  // clock of the repeat is close to it (the repeat has the same activity).
+  EXPECT_LT(timed, 0.95 * configured);
+  EXPECT_LT(simulated, 0.95 * configured);
+  EXPECT_NEAR(timed / simulated, 1.0, 0.02);
+  // A GEMV runs at clock.sm: simulated once, at it.
+  auto gemv = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"),
+                                        test::source_path("configs/workloads/seed001-gemv-llcc.yaml")});
+  RunOutput g = simulate(gemv);
+  EXPECT_EQ(g.result.simulated_clock, gemv.gpu.value.sm_clock);
+}
+
+}  // namespace
+}  // namespace gms
