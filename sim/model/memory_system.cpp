@@ -142,6 +142,12 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
   std::vector<Tick>& ring = mshr_ring_[sm];
   std::uint32_t& next = mshr_next_[sm];
   Tick start = std::max(t, ring[next]);
+  // The request holds its MSHR until its data is back.
+  auto retire = [&](Tick done) {
+    ring[next] = done;
+    next = next + 1 == ring.size() ? 0 : next + 1;
+    return done;
+  };
   Tick arrive = start + icnt_ticks_;
 
   std::uint64_t line_index = line >> l2_line_shift_;
@@ -158,10 +164,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
     if (open_ready != RequestCoalescer::kNoMerge) {
       counters_.l2_coalesced_sectors += popc(mask);
       counters_.l2_hit_bytes += static_cast<std::uint64_t>(popc(mask)) * sector;
-      Tick done = std::max(open_ready, arrive) + l2_return_ticks_;
-      ring[next] = done;
-      next = next + 1 == ring.size() ? 0 : next + 1;
-      return done;
+      return retire(std::max(open_ready, arrive) + l2_return_ticks_);
     }
   }
   counters_.l2_first_lookup_sectors += popc(mask);
@@ -203,10 +206,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
   }
   // Open from its arrival (requests queued behind it at the slice merge too) until its data leaves.
   if (coalescer_.enabled()) coalescer_.open(first_slice, line_index, mask, arrive, std::max(ready, served));
-  Tick done = ready + l2_return_ticks_;
-  ring[next] = done;
-  next = next + 1 == ring.size() ? 0 : next + 1;
-  return done;
+  return retire(ready + l2_return_ticks_);
 }
 
 Tick MemorySystem::load(const AccessCtx& ctx, const Region& region, bool bypass_l1, EvictHint hint) {
