@@ -29,10 +29,7 @@ std::uint32_t widen(std::uint32_t mask, std::uint32_t unit) {
 
 }  // namespace
 
-MemorySystem::MemorySystem(const GpuConfig& gpu)
-    : gpu_(gpu),
-      coalescer_(gpu.l2.slices, gpu.l2.coalescer_entries, cycles_to_ticks(gpu.l2.coalescer_hold),
-                 gpu.l2.line / gpu.l2.sector >= 32 ? ~0u : (1u << (gpu.l2.line / gpu.l2.sector)) - 1) {
+MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   const double T = static_cast<double>(kTicksPerCycle);
   // L2 cycles per SM cycle: the slices keep their clock when the SM clock falls under load.
   const double l2_per_sm_cycle = gpu.l2_clock > 0 ? gpu.l2_clock / gpu.sm_clock : 1.0;
@@ -63,6 +60,8 @@ MemorySystem::MemorySystem(const GpuConfig& gpu)
   l2_ = std::make_unique<TagArray>(gpu.l2.size / gpu.l2.slices, gpu.l2.line, gpu.l2.sector, gpu.l2.assoc, l2_policy,
                                    gpu.l2.slices);
   slice_hash_ = make_slice_hash(gpu.l2.hash, static_cast<std::uint32_t>(gpu.l2.slices));
+  coalescer_ = RequestCoalescer(gpu.l2.slices, gpu.l2.coalescer_entries, cycles_to_ticks(gpu.l2.coalescer_hold),
+                                l2_->full_mask());
 
   DramTiming dt;
   dt.channels = static_cast<std::uint32_t>(gpu.dram.channels);

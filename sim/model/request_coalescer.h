@@ -22,6 +22,7 @@ class RequestCoalescer {
  public:
   // `entries_per_slice` 0 disables merging. `hold_ticks`: how long after the slice sent its reply a
   // request stays open. `full_mask`: the sectors of a whole line.
+  RequestCoalescer() = default;  // disabled
   RequestCoalescer(int slices, int entries_per_slice, Tick hold_ticks, std::uint32_t full_mask = 0xF);
 
   bool enabled() const { return entries_ > 0; }
@@ -32,13 +33,13 @@ class RequestCoalescer {
   Tick merge(std::uint32_t slice, std::uint64_t line_index, std::uint32_t mask, Tick arrive) const {
     if (mask != full_mask_) return kNoMerge;
     const Open& o = table_[slot(slice, line_index)];
-    if (o.line_index != line_index || (mask & ~o.mask) != 0 || arrive < o.from || arrive >= o.until) return kNoMerge;
+    if (o.line_index != line_index || arrive < o.from || arrive >= o.ready + hold_ticks_) return kNoMerge;
     return o.ready;
   }
   // Records the request a slice serves: arrived at `from`, data leaving the slice at `ready`.
   void open(std::uint32_t slice, std::uint64_t line_index, std::uint32_t mask, Tick from, Tick ready) {
     if (mask != full_mask_) return;
-    table_[slot(slice, line_index)] = Open{line_index, from, ready + hold_ticks_, ready, mask};
+    table_[slot(slice, line_index)] = Open{line_index, from, ready};
   }
   void prefetch(std::uint32_t slice, std::uint64_t line_index) const {
     if (enabled()) __builtin_prefetch(&table_[slot(slice, line_index)]);
@@ -46,10 +47,9 @@ class RequestCoalescer {
   void clear();
 
  private:
-  struct Open {
+  struct Open {  // always a whole line
     std::uint64_t line_index = ~std::uint64_t{0};
-    Tick from = 0, until = 0, ready = 0;
-    std::uint32_t mask = 0;
+    Tick from = 0, ready = 0;
   };
   std::size_t slot(std::uint32_t slice, std::uint64_t line_index) const {
     // Lines of one slice are spread over the slice's entries by a multiplicative hash.
@@ -57,9 +57,9 @@ class RequestCoalescer {
     return static_cast<std::size_t>(slice) * entries_ + static_cast<std::size_t>(h % entries_);
   }
 
-  std::uint32_t entries_;
-  Tick hold_ticks_;
-  std::uint32_t full_mask_;
+  std::uint32_t entries_ = 0;
+  Tick hold_ticks_ = 0;
+  std::uint32_t full_mask_ = 0;
   std::vector<Open> table_;
 };
 
