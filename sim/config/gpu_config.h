@@ -76,7 +76,8 @@ struct L2Config {
   std::uint64_t far_extra_latency = 0;
   // A request for a far line is looked up in the near partition and at the home slice (both
   // counted; the home lookup of a read that hits the near copy moves no data), as H100's counters show.
-  bool far_lookups_in_both_partitions = false;
+  bool far_read_hits_at_home = false;
+  bool far_reductions_in_both_partitions = false;
   double fabric_bytes_per_cycle = 0;    // between partitions, total; 0 = unlimited
   std::string sm_partition_map = "halves";
 };

@@ -167,11 +167,13 @@ Schema<GpuConfig> make_schema() {
   p.push_back(quantity_param<G>("l2.fabric_bytes_per_cycle", Q::kBytesPerCycle, "0", 0, 1e6,
                                 "bandwidth between partitions, all directions (0 = unlimited)",
                                 [](G& c) -> auto& { return c.l2.fabric_bytes_per_cycle; }));
-  p.push_back(bool_param<G>("l2.far_lookups_in_both_partitions", false,
-                            "requests for far lines are looked up in the near partition and at the home slice: "
-                            "a read hitting the near copy is also counted as a home lookup (tags only, no data "
-                            "bandwidth), a far reduction is counted in both partitions",
-                            [](G& c) -> auto& { return c.l2.far_lookups_in_both_partitions; }));
+  p.push_back(bool_param<G>("l2.far_read_hits_at_home", false,
+                            "a read of a far line that hits the near partition's copy is also counted as a lookup at "
+                            "its home slice (tags only, no data bandwidth)",
+                            [](G& c) -> auto& { return c.l2.far_read_hits_at_home; }));
+  p.push_back(bool_param<G>("l2.far_reductions_in_both_partitions", false,
+                            "a reduction to a far line is counted as a lookup in the near partition and at its home slice",
+                            [](G& c) -> auto& { return c.l2.far_reductions_in_both_partitions; }));
   p.push_back(choice_param<G>("l2.sm_partition_map", {"halves", "interleave"}, "halves",
                               "which partition an SM is near: first/second half of SM ids, or even/odd ids",
                               [](G& c) -> auto& { return c.l2.sm_partition_map; }));

@@ -136,7 +136,8 @@ Tick MemorySystem::home_slice_read(std::uint32_t slice, Addr line, std::uint32_t
   return ready;
 }
 
-Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, CtaMemCounts* cta, EvictHint hint) {
+Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, CtaMemCounts* cta, EvictHint hint,
+                                bool may_merge) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   std::vector<Tick>& ring = mshr_ring_[sm];
   std::uint32_t& next = mshr_next_[sm];
@@ -158,7 +159,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
   const std::uint32_t first_slice = via_replica ? replica_slice(my_part, line_index) : home;
   ++counters_.l2_read_requests;
   counters_.l2_requested_sectors += popc(mask);
-  if (coalescer_.enabled()) {
+  if (may_merge && coalescer_.enabled()) {
     const Tick open_ready = coalescer_.merge(first_slice, line_index, mask, arrive);
     if (open_ready != RequestCoalescer::kNoMerge) {
       counters_.l2_coalesced_sectors += popc(mask);
@@ -178,7 +179,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
     auto a = tags.access(replica, hashed_set(line_index, tags.sets()), line, mask, false, s, priority_of(hint));
     count_read_lookup(sm, s, popc(a.hit), popc(a.miss), cta, false);
     counters_.l2_replica_hit_sectors += popc(a.hit);
-    if (a.hit && gpu_.l2.far_lookups_in_both_partitions) {
+    if (a.hit && gpu_.l2.far_read_hits_at_home) {
       // The copy answers; the home slice's tags are consulted too. That lookup moves no data, so
       // it is counted but costs no slice bandwidth (charging it as data slowed the GEMM replays
       // 14-20 % past silicon), and it leaves the home LRU state alone.
@@ -204,12 +205,36 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
     ready = home_slice_read(home, line, mask, at, sm, cta, hint, &served) + (far ? far_ticks_ : 0);
   }
   // Open from its arrival (requests queued behind it at the slice merge too) until its data leaves.
-  if (coalescer_.enabled()) coalescer_.open(first_slice, line_index, mask, arrive, std::max(ready, served));
+  if (may_merge && coalescer_.enabled()) coalescer_.open(first_slice, line_index, mask, arrive, std::max(ready, served));
   return retire(ready + l2_return_ticks_);
 }
 
 Tick MemorySystem::load(const AccessCtx& ctx, const Region& region, bool bypass_l1, EvictHint hint) {
-  return load_lines(ctx, region_lines(region), bypass_l1, hint);
+  if (region.shared_dest < 0 || !(bypass_l1 || !l1_)) return load_lines(ctx, region_lines(region), bypass_l1, hint);
+  // A copy into shared memory past L1: the t-stage counts the shared sectors written, and global
+  // sectors split over two of them are read twice (shared_copy.h).
+  ++counters_.ld_requests;
+  load_batch_.clear();
+  for_each_copy_line(region, gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask, SharedCopySectors c) {
+    load_batch_.push_back({line, mask, c.twice});
+    if (l1_) counters_.l1_ld_sectors += c.written;
+    prefetch_l2(ctx.sm, line, ctx.now);
+  });
+  return read_batch(ctx, hint);
+}
+
+Tick MemorySystem::read_batch(const AccessCtx& ctx, EvictHint hint) {
+  const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
+  Tick done = ctx.now;
+  for (const BatchLine& b : load_batch_) {
+    Tick t = sm_port(ctx.sm, ctx.now, popc(b.mask) * sector);
+    done = std::max(done, l2_read_line(ctx.sm, b.line, b.mask, t, ctx.cta, hint));
+    if (b.twice) {
+      t = sm_port(ctx.sm, ctx.now, popc(b.twice) * sector);
+      done = std::max(done, l2_read_line(ctx.sm, b.line, b.twice, t, ctx.cta, hint, false));
+    }
+  }
+  return done;
 }
 
 Tick MemorySystem::load(const AccessCtx& ctx, const LaneAccess& lanes, bool bypass_l1, EvictHint hint) {
@@ -281,18 +306,15 @@ Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool b
   ++counters_.ld_requests;
   if (bypass_l1 || !l1_) {
     // The lines of one load are listed and their sets prefetched before any is timed: the lookups
-    // are host-cache misses into tag arrays of tens of MB, and this way they overlap.
-    const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
+    // are host-cache misses into tag arrays of tens of MB, and this way they overlap. The t-stage
+    // counts the sectors though nothing is cached (ld.global.cg and LDGSTS.BYPASS on the H100).
     load_batch_.clear();
     each_line(gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
-      load_batch_.emplace_back(line, mask);
+      load_batch_.push_back({line, mask, 0});
+      if (l1_) counters_.l1_ld_sectors += popc(mask);
       prefetch_l2(sm, line, ctx.now);
     });
-    for (const auto& [line, mask] : load_batch_) {
-      Tick t = sm_port(sm, ctx.now, popc(mask) * sector);
-      done = std::max(done, l2_read_line(sm, line, mask, t, ctx.cta, hint));
-    }
-    return done;
+    return read_batch(ctx, hint);
   }
   // Through L1, at L1 line and sector size (which may differ from L2's): each missing L1 sector
   // is fetched as the L2 sectors that cover it.
@@ -396,7 +418,7 @@ Tick MemorySystem::reduce_lines(const AccessCtx& ctx, EachLine&& each_line) {
     auto a = tags.access(h.slice, h.set, line, mask, false, h.start);
     counters_.l2_red_sectors += popc(mask);
     counters_.l2_red_hit_sectors += popc(a.hit);
-    if (h.far && gpu_.l2.far_lookups_in_both_partitions) {  // passed through the near partition
+    if (h.far && gpu_.l2.far_reductions_in_both_partitions) {  // passed through the near partition
       counters_.l2_red_sectors += popc(mask);
       counters_.l2_red_hit_sectors += popc(mask);
     }

@@ -14,17 +14,22 @@
 #include "model/dram.h"
 #include "model/mem_counters.h"
 #include "model/request_coalescer.h"
+#include "model/shared_copy.h"
 #include "model/tag_array.h"
 #include "model/timeline.h"
 
 namespace gms {
 
 // `rows` runs of `row_bytes` contiguous bytes, `stride` bytes apart: a warp's share of a tile.
+// A copy into shared memory (cp.async) says where its rows land: row i at shared byte offset
+// shared_dest + i x shared_pitch (shared_dest < 0: not a copy into shared memory).
 struct Region {
   Addr base = 0;
   std::uint32_t rows = 0;
   std::uint32_t row_bytes = 0;
   std::uint64_t stride = 0;
+  std::int64_t shared_dest = -1;
+  std::uint32_t shared_pitch = 0;
 };
 
 // Calls fn(line_address, sector_mask) for every line the region touches, in address order per row.
@@ -41,6 +46,23 @@ void for_each_line(const Region& r, int line_bytes, int sector_bytes, Fn&& fn) {
       std::uint32_t last = static_cast<std::uint32_t>((hi - 1 - line) / sector_bytes);
       std::uint32_t mask = ((last - first + 1) >= 32 ? ~0u : ((1u << (last - first + 1)) - 1)) << first;
       fn(line, mask);
+    }
+  }
+}
+
+// The same for a copy into shared memory: fn(line, sector_mask, shared_copy_sectors(...)).
+template <class Fn>
+void for_each_copy_line(const Region& r, int line_bytes, int sector_bytes, Fn&& fn) {
+  const Addr line_mask = ~static_cast<Addr>(line_bytes - 1);
+  for (std::uint32_t row = 0; row < r.rows; ++row) {
+    const Addr begin = r.base + row * r.stride, end = begin + r.row_bytes;
+    const std::uint64_t dest = static_cast<std::uint64_t>(r.shared_dest) + static_cast<std::uint64_t>(row) * r.shared_pitch;
+    for (Addr line = begin & line_mask; line < end; line += line_bytes) {
+      const Addr lo = begin > line ? begin : line, hi = end < line + line_bytes ? end : line + line_bytes;
+      const auto first = static_cast<std::uint32_t>((lo - line) / sector_bytes);
+      const auto last = static_cast<std::uint32_t>((hi - 1 - line) / sector_bytes);
+      const std::uint32_t mask = ((last - first + 1) >= 32 ? ~0u : ((1u << (last - first + 1)) - 1)) << first;
+      fn(line, mask, shared_copy_sectors(line, lo, hi, dest + (lo - begin), static_cast<std::uint32_t>(sector_bytes)));
     }
   }
 }
@@ -133,7 +155,12 @@ class MemorySystem {
     return static_cast<std::uint32_t>(part) * slices_per_partition_ +
            reduce_range(static_cast<std::uint32_t>(mix64(line_index) >> 7), slices_per_partition_);
   }
-  Tick l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, CtaMemCounts* cta, EvictHint hint);
+  // `may_merge` false: a second fetch of sectors the same load is fetching (a copy's shared-sector
+  // split) neither merges into nor opens a coalescer entry; silicon looks each one up.
+  Tick l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, CtaMemCounts* cta, EvictHint hint,
+                    bool may_merge = true);
+  // Times the L1-bypassing reads listed in load_batch_ (lines whose sets are prefetched).
+  Tick read_batch(const AccessCtx& ctx, EvictHint hint);
   // `served`, when given, receives when the slice started on the request.
   Tick home_slice_read(std::uint32_t slice, Addr line, std::uint32_t mask, Tick arrive, int sm,
                        CtaMemCounts* cta, EvictHint hint, Tick* served = nullptr);
@@ -185,7 +212,11 @@ class MemorySystem {
   MemCounters counters_;
   std::vector<std::pair<Addr, std::uint32_t>> red_scratch_;  // reused by reduce()
   std::vector<LineRequest> lane_scratch_;                     // reused by the lane forms
-  std::vector<std::pair<Addr, std::uint32_t>> load_batch_;    // one load's lines, reused
+  struct BatchLine {
+    Addr line;
+    std::uint32_t mask, twice;  // sectors read, and those read a second time (copies into shared)
+  };
+  std::vector<BatchLine> load_batch_;  // one load's lines, reused
   std::vector<Addr> lane_addr_scratch_;
   Timeline* timeline_ = nullptr;
 };

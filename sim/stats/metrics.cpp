@@ -136,7 +136,7 @@ std::vector<Metric> compute_metrics(const SimResult& r, const GpuConfig& gpu, co
       {"gpumemsim__bytes_served_dram.sum", static_cast<double>(m.dram_served_bytes), "byte",
        "load bytes that came from DRAM"},
       {"gpumemsim__l2_home_check_sectors.sum", static_cast<double>(m.l2_home_check_sectors), "sector",
-       "replica hits also looked up at their home slice (l2.far_lookups_in_both_partitions)"},
+       "replica hits also looked up at their home slice (l2.far_read_hits_at_home)"},
       {"gpumemsim__l2_coalesced_sectors.sum", static_cast<double>(m.l2_coalesced_sectors), "sector",
        "read sectors merged into an open request by the L2 request coalescer (no lookup)"},
       {"gpumemsim__l2_replica_hit_sectors.sum", static_cast<double>(m.l2_replica_hit_sectors), "sector",

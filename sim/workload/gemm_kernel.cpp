@@ -110,11 +110,23 @@ Region GemmKernel::warp_share(Region whole, int warp) const {
   std::uint32_t r1 = static_cast<std::uint32_t>(static_cast<std::uint64_t>(whole.rows) * (warp + 1) / cfg_.warps);
   whole.base += r0 * whole.stride;
   whole.rows = r1 - r0;
+  if (whole.shared_dest >= 0) whole.shared_dest += static_cast<std::int64_t>(r0) * whole.shared_pitch;
   return whole;
 }
 
 // A[m][k]: tile rows m0.., columns k0..; masked at the matrix edge.
-Region GemmKernel::a_region(const WarpCursor& c, std::int64_t kt) const {
+Region GemmKernel::a_region(const WarpCursor& c, std::int64_t kt) const { return warp_share(a_tile(c, kt), c.warp); }
+Region GemmKernel::b_region(const WarpCursor& c, std::int64_t kt) const { return warp_share(b_tile(c, kt), c.warp); }
+
+// The warp's share of a cp.async of tile kt into stage `slot`, with the shared rows it writes.
+Region GemmKernel::copy_region(const WarpCursor& c, bool a, std::int64_t kt, int slot) const {
+  Region r = a ? a_tile(c, kt) : b_tile(c, kt);
+  r.shared_dest = a ? slot * plan_.shared_stage_a : cfg_.stages * plan_.shared_stage_a + slot * plan_.shared_stage_b;
+  r.shared_pitch = a ? plan_.shared_pitch_a : plan_.shared_pitch_b;
+  return warp_share(r, c.warp);
+}
+
+Region GemmKernel::a_tile(const WarpCursor& c, std::int64_t kt) const {
   std::int64_t m0 = c.tile_m * cfg_.tile.m, k0 = kt * cfg_.tile.k;
   std::int64_t rows_m = std::min<std::int64_t>(cfg_.tile.m, cfg_.m - m0);
   std::int64_t cols_k = std::min<std::int64_t>(cfg_.tile.k, cfg_.k - k0);
@@ -126,10 +138,10 @@ Region GemmKernel::a_region(const WarpCursor& c, std::int64_t kt) const {
     r = {a_base_ + static_cast<Addr>((k0 * cfg_.m + m0) * ea_), static_cast<std::uint32_t>(cols_k),
          static_cast<std::uint32_t>(rows_m * ea_), static_cast<std::uint64_t>(cfg_.m * ea_)};
   }
-  return warp_share(r, c.warp);
+  return r;
 }
 
-Region GemmKernel::b_region(const WarpCursor& c, std::int64_t kt) const {
+Region GemmKernel::b_tile(const WarpCursor& c, std::int64_t kt) const {
   std::int64_t n0 = c.tile_n * cfg_.tile.n, k0 = kt * cfg_.tile.k;
   std::int64_t cols_n = std::min<std::int64_t>(cfg_.tile.n, cfg_.n - n0);
   std::int64_t rows_k = std::min<std::int64_t>(cfg_.tile.k, cfg_.k - k0);
@@ -141,7 +153,7 @@ Region GemmKernel::b_region(const WarpCursor& c, std::int64_t kt) const {
     r = {b_base_ + static_cast<Addr>((n0 * cfg_.k + k0) * ea_), static_cast<std::uint32_t>(cols_n),
          static_cast<std::uint32_t>(rows_k * ea_), static_cast<std::uint64_t>(cfg_.k * ea_)};
   }
-  return warp_share(r, c.warp);
+  return r;
 }
 
 Region GemmKernel::c_region(const WarpCursor& c) const {
@@ -188,7 +200,7 @@ bool GemmKernel::emit(const WarpCursor& c, const Step& s, std::int64_t kt, Instr
     case Micro::kCopyB: {
       if (pre >= k_tiles_) return false;
       const bool a = s.op == Micro::kCopyA;
-      out = copy(a ? a_region(c, pre) : b_region(c, pre), a ? plan_.copy_instructions_a : plan_.copy_instructions_b,
+      out = copy(copy_region(c, a, pre, static_cast<int>(pre % S)), a ? plan_.copy_instructions_a : plan_.copy_instructions_b,
                  a ? plan_.copy_wavefronts_a : plan_.copy_wavefronts_b, static_cast<int>(pre % S));
       return out.region.rows > 0;
     }
@@ -278,11 +290,11 @@ void GemmKernel::next(WarpCursor& c, Instr& out) const {
         }
         int slot = static_cast<int>(c.step % S);
         if (c.sub == 0) {
-          out = data_path_ ? copy(a_region(c, c.step), plan_.copy_instructions_a, plan_.copy_wavefronts_a, slot)
+          out = data_path_ ? copy(copy_region(c, true, c.step, slot), plan_.copy_instructions_a, plan_.copy_wavefronts_a, slot)
                           : load(a_region(c, c.step), slot);
           c.sub = 1;
         } else {
-          out = data_path_ ? copy(b_region(c, c.step), plan_.copy_instructions_b, plan_.copy_wavefronts_b, slot)
+          out = data_path_ ? copy(copy_region(c, false, c.step, slot), plan_.copy_instructions_b, plan_.copy_wavefronts_b, slot)
                           : load(b_region(c, c.step), slot);
           c.sub = 0;
           ++c.step;

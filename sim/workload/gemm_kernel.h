@@ -35,8 +35,11 @@ class GemmKernel final : public Kernel {
   static int registers_needed(const GemmConfig& cfg);
 
  private:
-  Region a_region(const WarpCursor& c, std::int64_t kt) const;
+  Region a_tile(const WarpCursor& c, std::int64_t kt) const;  // the whole CTA's tile
+  Region b_tile(const WarpCursor& c, std::int64_t kt) const;
+  Region a_region(const WarpCursor& c, std::int64_t kt) const;  // the warp's share
   Region b_region(const WarpCursor& c, std::int64_t kt) const;
+  Region copy_region(const WarpCursor& c, bool a, std::int64_t kt, int slot) const;
   Region c_region(const WarpCursor& c) const;
   Region warp_share(Region whole, int warp) const;
   Instr load(const Region& r, int slot) const;

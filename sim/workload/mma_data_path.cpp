@@ -96,7 +96,11 @@ MmaPlan plan_mma(const GemmConfig& cfg, const GpuConfig& gpu, const std::string&
   SmemTile sb{b_rows_k ? cfg.tile.k : cfg.tile.n, b_rows_k ? cfg.tile.n : cfg.tile.k, 0, swz};
   sa.ld = sa.cols + pad;
   sb.ld = sb.cols + pad;
-  p.shared_bytes_per_stage = static_cast<std::int64_t>(sa.rows) * sa.ld * elem + static_cast<std::int64_t>(sb.rows) * sb.ld * elem;
+  p.shared_pitch_a = static_cast<std::uint32_t>(sa.ld * elem);
+  p.shared_pitch_b = static_cast<std::uint32_t>(sb.ld * elem);
+  p.shared_stage_a = static_cast<std::int64_t>(sa.rows) * p.shared_pitch_a;
+  p.shared_stage_b = static_cast<std::int64_t>(sb.rows) * p.shared_pitch_b;
+  p.shared_bytes_per_stage = p.shared_stage_a + p.shared_stage_b;
 
   BankGeometry geo;
   geo.warp_size = static_cast<std::uint32_t>(gpu.sm.warp_size);

@@ -36,6 +36,10 @@ struct MmaPlan {
   std::uint32_t copy_instructions_a = 0, copy_instructions_b = 0;
   std::uint32_t copy_wavefronts_a = 0, copy_wavefronts_b = 0;
   std::int64_t shared_bytes_per_stage = 0;  // A + B tile, padding included
+  // Where the copies land (the validate kernel's layout: every stage of A, then every stage of B):
+  // bytes between shared rows, and of one stage of each operand.
+  std::uint32_t shared_pitch_a = 0, shared_pitch_b = 0;
+  std::int64_t shared_stage_a = 0, shared_stage_b = 0;
 };
 
 // Throws ConfigError when the GPU lacks the class (wgmma without sm.wgmma_fraction).

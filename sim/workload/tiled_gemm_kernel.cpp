@@ -248,7 +248,17 @@ bool TiledGemmKernel::emit(const WarpCursor& c, const Step& s, std::int64_t kt, 
         out.region.rows = r1 - r0;
       }
       if (out.region.rows == 0 || count == 0) return false;
-      out.slot = static_cast<std::uint8_t>(kCopySlot0 + (cfg_.stages == 2 ? copy_kt % 2 : 0));
+      const int stage = cfg_.stages == 2 ? static_cast<int>(copy_kt % 2) : 0;
+      if (cfg_.copy_async && (a ? cfg_.layout_a == "m_major" : cfg_.layout_b == "n_major")) {
+        // Rows of k land ld apart (every stage of A, then of B, as the ladder kernel lays them out);
+        // the warp's share starts at its first row. Swizzles move whole 16-byte vectors, which keeps
+        // each global sector's two halves in one shared sector, so only the padding matters here.
+        const std::int64_t ld = static_cast<std::int64_t>(a ? lda_ : ldb_) * kElem, tile = static_cast<std::int64_t>(cfg_.tile.k) * ld;
+        const std::int64_t first_row = static_cast<std::int64_t>(cfg_.tile.k) * c.warp / warps_;  // as in warp_share
+        out.region.shared_pitch = static_cast<std::uint32_t>(ld);
+        out.region.shared_dest = (a ? 0 : cfg_.stages * static_cast<std::int64_t>(cfg_.tile.k) * lda_ * kElem) + stage * tile + first_row * ld;
+      }
+      out.slot = static_cast<std::uint8_t>(kCopySlot0 + stage);
       out.issue_cycles = count;
       out.bypass_l1 = cfg_.copy_async;  // cp.async.cg skips L1; plain LDG caches
       out.async_copy = cfg_.copy_async;

@@ -61,11 +61,11 @@ TEST(Gemv, SeedCaseMovesTheSeedsBytesAndOneReductionPerProgramColumn) {
   EXPECT_LT(dram, 58742784.0 * 1.01);
   // Coalesced reductions (one atomic per warp-wide vector, no double count of far lines): 32 K
   // chunks x 7168 fp16 outputs = 32 x 448 sectors.
-  auto one = seed001("h100", "llcc", {"workload.reduction_lane_elements=1", "gpu.l2.far_lookups_in_both_partitions=false"});
+  auto one = seed001("h100", "llcc", {"workload.reduction_lane_elements=1", "gpu.l2.far_reductions_in_both_partitions=false"});
   EXPECT_EQ(metric(one, simulate(one), "lts__t_sectors_op_red.sum"), 32.0 * 7168 * 2 / 32);
   // Each lane adding 8 consecutive outputs, one atomic each: 8 instructions, each touching every
   // sector of the block once (two fp16 lanes share a sector, and one request carries both).
-  auto eight = seed001("h100", "llcc", {"gpu.l2.far_lookups_in_both_partitions=false"});
+  auto eight = seed001("h100", "llcc", {"gpu.l2.far_reductions_in_both_partitions=false"});
   EXPECT_EQ(metric(eight, simulate(eight), "lts__t_sectors_op_red.sum"), 8 * 32.0 * 7168 * 2 / 32);
   // H100 counts far reductions in both partitions: between 1x and 2x of that.
   double both = metric(cfg, run, "lts__t_sectors_op_red.sum");

@@ -150,15 +150,38 @@ TEST(Engine, SharedPipeServesOneWavefrontACycleAndWaitsAreShortScoreboard) {
 }
 
 TEST(TiledGemm, PaddingThatRemovesNoConflictChangesNothingAndSameInputsRepeat) {
-  auto base = rung({"workload.cta_limit=264", "workload.k=512", "workload.copy.vector=4", "workload.copy.async=true",
-                    "workload.stages=2"});
-  auto padded = rung({"workload.cta_limit=264", "workload.k=512", "workload.copy.vector=4", "workload.copy.async=true",
-                      "workload.stages=2", "workload.smem.pad=4"});
+  // 8 floats (32 B) of padding keeps every shared row on the sector alignment of its global row.
+  const std::vector<std::string> async = {"workload.cta_limit=264", "workload.k=512", "workload.copy.vector=4",
+                                          "workload.copy.async=true", "workload.stages=2"};
+  auto with = [&](std::vector<std::string> more) {
+    more.insert(more.begin(), async.begin(), async.end());
+    return rung(more);
+  };
+  auto base = with({}), padded = with({"workload.smem.pad=8"});
   auto r1 = simulate(base), r2 = simulate(padded), r3 = simulate(base);
   EXPECT_EQ(r1.result.end, r2.result.end);
   EXPECT_EQ(r1.result.end, r3.result.end);
   EXPECT_EQ(metric(base, r1, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
             metric(padded, r2, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"));
+}
+
+TEST(TiledGemm, SixteenBytesOfPaddingMakeTheAsyncCopiesFetchOddRowsTwice) {
+  // Seed 002's r5 rung (pad 4 floats): every other shared row of k is 16 B off its sector alignment;
+  // silicon counts 1.125x the t-stage sectors of r4 (validate/results/h100/seed002), and the copies
+  // receive 1.5x (validate/results/h100/ldgsts/).
+  const std::vector<std::string> async = {"workload.cta_limit=264", "workload.k=512", "workload.copy.vector=4",
+                                          "workload.copy.async=true", "workload.stages=2"};
+  auto base = rung(async);
+  auto more = async;
+  more.push_back("workload.smem.pad=4");
+  auto padded = rung(more);
+  auto r1 = simulate(base), r2 = simulate(padded);
+  const double t1 = metric(base, r1, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+  EXPECT_DOUBLE_EQ(metric(padded, r2, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") / t1, 1.125);
+  EXPECT_DOUBLE_EQ(metric(padded, r2, "l1tex__m_xbar2l1tex_read_sectors.sum") /
+                       metric(base, r1, "l1tex__m_xbar2l1tex_read_sectors.sum"),
+                   1.5);
+  EXPECT_GE(r2.result.end, r1.result.end);
 }
 
 }  // namespace

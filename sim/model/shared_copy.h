@@ -1,0 +1,40 @@
+#pragma once
+// Copies from global into shared memory that bypass L1 (cp.async.cg, LDGSTS.BYPASS) are fetched
+// per 32-byte shared sector they write: a global sector whose bytes land in two shared sectors (its
+// destination is 16 bytes off the sector alignment of its source, as in a tile whose rows are
+// padded by 16 bytes) is delivered by L2 twice and looked up twice, and the L1's t-stage counts one
+// sector per shared sector written. Measured on the H100 (gms-ldgsts-ubench,
+// validate/results/h100/ldgsts/): rows shifted by 16 B receive 2.0x the requested sectors and count
+// 1.25x in the t-stage; the WMMA GEMM's 80 B- and 272 B-pitched tiles 1.5x and 1.19x. Through L1
+// (cp.async.ca) the L1 serves the second fetch: no extra sectors.
+#include <algorithm>
+#include <cstdint>
+
+#include "common/types.h"
+
+namespace gms {
+
+struct SharedCopySectors {
+  std::uint32_t twice = 0;   // sectors of the line delivered a second time (bit i = sector i)
+  std::uint32_t written = 0;  // shared sectors the line's bytes are written to (t-stage sectors)
+};
+
+// The bytes [lo, hi) of the line at `line` (lo, hi absolute addresses within one line) are written to
+// shared memory starting at shared byte offset `dest` (of byte lo).
+inline SharedCopySectors shared_copy_sectors(Addr line, Addr lo, Addr hi, std::uint64_t dest, std::uint32_t sector) {
+  SharedCopySectors s;
+  if (hi <= lo) return s;
+  // Shared offset of global byte g: g + shift (mod sector); only the residue matters.
+  const std::uint64_t shift = (dest + sector - (lo % sector)) % sector;
+  auto shared_sector = [&](Addr g) { return (g + shift) / sector; };
+  s.written = static_cast<std::uint32_t>(shared_sector(hi - 1) - shared_sector(lo) + 1);
+  if (shift == 0) return s;
+  const Addr first = (lo - line) / sector, last = (hi - 1 - line) / sector;
+  for (Addr i = first; i <= last; ++i) {
+    const Addr a = std::max<Addr>(lo, line + i * sector), b = std::min<Addr>(hi, line + (i + 1) * sector);
+    if (shared_sector(b - 1) != shared_sector(a)) s.twice |= 1u << i;
+  }
+  return s;
+}
+
+}  // namespace gms
