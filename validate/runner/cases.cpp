@@ -25,6 +25,8 @@ std::string GemmCase::workload_json(int registers) const {
          ", \"n\": " + std::to_string(n) + ", \"k\": " + std::to_string(k) +
          ", \"dtype\": \"fp16\", \"c_dtype\": \"fp16\", \"layout\": {\"a\": \"row\", \"b\": \"row\"}"
          ", \"tile\": {\"m\": 128, \"n\": 128, \"k\": 32}, \"warps\": 4, \"stages\": 3, \"bypass_l1\": true"
+         // gemm_kernel.cuh's shared rows: kPadA = kPadB = 8 halves of padding, no swizzle.
+         ", \"smem\": {\"pad\": 8, \"swizzle\": \"none\"}"
          ", \"cta_order\": {\"kind\": \"" +
          order_name(order_kind) + "\", \"group_m\": " + std::to_string(group_m) +
          "}, \"registers_per_thread\": " + std::to_string(registers) + "}";
