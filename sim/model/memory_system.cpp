@@ -210,7 +210,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
 }
 
 Tick MemorySystem::load(const AccessCtx& ctx, const Region& region, bool bypass_l1, EvictHint hint) {
-  if (region.shared_dest < 0 || !(bypass_l1 || !l1_)) return load_lines(ctx, region_lines(region), bypass_l1, hint);
+  if (region.shared_dest < 0 || (l1_ && !bypass_l1)) return load_lines(ctx, region_lines(region), bypass_l1, hint);
   // A copy into shared memory past L1: the t-stage counts the shared sectors written, and global
   // sectors split over two of them are read twice (shared_copy.h).
   ++counters_.ld_requests;

@@ -13,10 +13,11 @@
 // Each warp reads its own 64 lines `reps` times (16.5 MB over the grid: L2-resident after the first
 // launch). Prints one JSON object per pattern: median time of 20 launches and the bytes requested;
 // --profile launches each pattern twice (warm-up, then the one ncu's script keeps) and times nothing.
-#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <vector>
+
+#include "../include/event_timer.h"
 
 namespace {
 
@@ -118,9 +119,7 @@ int main(int argc, char** argv) {
   cudaMalloc(&buf, bytes);
   cudaMalloc(&sink, warps * sizeof(int));
   cudaMemset(buf, 1, bytes);
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
+  gmsv::Timer timer;
   for (int p = 0; p < kPatterns; ++p) {
     KernelFn k = kernel_of(p);
     if (profile) {
@@ -129,17 +128,7 @@ int main(int argc, char** argv) {
       continue;
     }
     k<<<grid, kThreads>>>(buf, sink);  // warm: the buffer in L2
-    std::vector<float> ms;
-    for (int i = 0; i < 20; ++i) {
-      cudaEventRecord(e0);
-      k<<<grid, kThreads>>>(buf, sink);
-      cudaEventRecord(e1);
-      cudaEventSynchronize(e1);
-      float t = 0;
-      cudaEventElapsedTime(&t, e0, e1);
-      ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
+    const std::vector<double> ms = timer.sorted_ms([&] { k<<<grid, kThreads>>>(buf, sink); }, 20);
     const double med = ms[ms.size() / 2];
     std::printf("{\"measurement\": \"l2_read\", \"pattern\": \"%s\", \"grid\": %d, \"threads\": %d, "
                 "\"buffer_bytes\": %zu, \"requested_bytes\": %.0f, \"ms.median\": %.5f, \"ms.min\": %.5f, "

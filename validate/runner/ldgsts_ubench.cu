@@ -16,10 +16,11 @@
 // together are not all fetched: the first version of gms-l2-ubench lost 92 % of its bytes that way);
 // the copies complete (wait_all) before the next repetition. The buffer (17.3 MB) stays in L2.
 // Prints one JSON object per pattern (median of 20 launches); --profile launches each twice, untimed.
-#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <vector>
+
+#include "../include/event_timer.h"
 
 namespace {
 
@@ -94,9 +95,7 @@ int main(int argc, char** argv) {
   cudaMemset(buf, 1, bytes);
   cudaFuncSetAttribute(ldgsts<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
   cudaFuncSetAttribute(ldgsts<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
+  gmsv::Timer timer;
   for (const Pattern& p : kPatterns) {
     auto launch = [&] {
       if (p.ca) ldgsts<true><<<grid, kThreads, smem>>>(buf, p.row_bytes, p.dest_pitch, p.dest_shift, sink);
@@ -108,17 +107,7 @@ int main(int argc, char** argv) {
       continue;
     }
     launch();  // warm: the buffer in L2
-    std::vector<float> ms;
-    for (int i = 0; i < 20; ++i) {
-      cudaEventRecord(e0);
-      launch();
-      cudaEventRecord(e1);
-      cudaEventSynchronize(e1);
-      float t = 0;
-      cudaEventElapsedTime(&t, e0, e1);
-      ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
+    const std::vector<double> ms = timer.sorted_ms(launch, 20);
     const double med = ms[ms.size() / 2];
     const double requested = static_cast<double>(warps) * kReps * kInstr * 512;
     std::printf("{\"measurement\": \"ldgsts\", \"pattern\": \"%s\", \"row_bytes\": %d, \"dest_pitch\": %d, "

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "../include/event_timer.h"
 #include "../include/gpu_port.h"
 #include "../kernels/ubench_kernels.cuh"
 #include "record.h"
@@ -46,28 +47,6 @@ inline Env environment(const Options& o) {
   e.json = buf;
   return e;
 }
-
-struct Timer {
-  gpuEvent_t a, b;
-  Timer() {
-    GPU_CHECK(gpuEventCreate(&a));
-    GPU_CHECK(gpuEventCreate(&b));
-  }
-  ~Timer() {
-    (void)gpuEventDestroy(a);
-    (void)gpuEventDestroy(b);
-  }
-  template <class F>
-  double ns(F&& launch) {
-    GPU_CHECK(gpuEventRecord(a));
-    launch();
-    GPU_CHECK(gpuEventRecord(b));
-    GPU_CHECK(gpuEventSynchronize(b));
-    float ms = 0;
-    GPU_CHECK(gpuEventElapsedTime(&ms, a, b));
-    return ms * 1e6;
-  }
-};
 
 template <class T>
 struct DeviceBuffer {
