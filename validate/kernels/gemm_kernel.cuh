@@ -14,11 +14,13 @@
 namespace gmsv {
 
 constexpr int kGemmBM = 128, kGemmBN = 128, kGemmThreads = 128;
-constexpr int kPadA = 8, kPadB = 8;  // halves of padding per shared row (bank-conflict relief; WMMA ldm % 8 == 0)
+// PAD: halves of padding per shared row of A and B (default 8: ldmatrix conflict-free, but every
+// other 16-byte copy of A then lands across two 32-byte shared sectors; WMMA needs ldm % 8 == 0).
+constexpr int kGemmDefaultPad = 8;
 
-template <int BK, int STAGES>
+template <int BK, int STAGES, int PAD = kGemmDefaultPad>
 constexpr int gemm_smem_bytes() {
-  return STAGES * (kGemmBM * (BK + kPadA) + BK * (kGemmBN + kPadB)) * 2;
+  return STAGES * (kGemmBM * (BK + PAD) + BK * (kGemmBN + PAD)) * 2;
 }
 
 __device__ inline void copy16_async(void* smem, const void* gmem) {
@@ -41,13 +43,13 @@ __device__ inline void copy_wait() {
 #endif
 }
 
-template <int BK, int STAGES>
+template <int BK, int STAGES, int PAD = kGemmDefaultPad>
 __global__ void __launch_bounds__(kGemmThreads) gemm_fp16_kernel(const __half* __restrict__ A,
                                                                  const __half* __restrict__ B, __half* __restrict__ C,
                                                                  int M, int N, int K, CtaOrderParams order) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   __half* smem = reinterpret_cast<__half*>(smem_raw);
-  constexpr int kAStage = kGemmBM * (BK + kPadA), kBStage = BK * (kGemmBN + kPadB);
+  constexpr int kAStage = kGemmBM * (BK + PAD), kBStage = BK * (kGemmBN + PAD);
   __half* sA = smem;                      // [STAGES][128][BK + pad]
   __half* sB = smem + STAGES * kAStage;   // [STAGES][BK][128 + pad]
   const int tiles_m = M / kGemmBM, tiles_n = N / kGemmBN;
@@ -62,12 +64,12 @@ __global__ void __launch_bounds__(kGemmThreads) gemm_fp16_kernel(const __half* _
     constexpr int a_chunks_per_row = BK / 8, a_chunks = kGemmBM * a_chunks_per_row;
     for (int c = tid; c < a_chunks; c += kGemmThreads) {
       int r = c / a_chunks_per_row, col = (c % a_chunks_per_row) * 8;
-      copy16_async(sA + slot * kAStage + r * (BK + kPadA) + col, a_tile + static_cast<size_t>(r) * K + kt * BK + col);
+      copy16_async(sA + slot * kAStage + r * (BK + PAD) + col, a_tile + static_cast<size_t>(r) * K + kt * BK + col);
     }
     constexpr int b_chunks_per_row = kGemmBN / 8, b_chunks = BK * b_chunks_per_row;
     for (int c = tid; c < b_chunks; c += kGemmThreads) {
       int r = c / b_chunks_per_row, col = (c % b_chunks_per_row) * 8;
-      copy16_async(sB + slot * kBStage + r * (kGemmBN + kPadB) + col,
+      copy16_async(sB + slot * kBStage + r * (kGemmBN + PAD) + col,
                    b_tile + static_cast<size_t>(kt * BK + r) * N + col);
     }
   };
@@ -101,17 +103,17 @@ __global__ void __launch_bounds__(kGemmThreads) gemm_fp16_kernel(const __half* _
       wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa[4];
       wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> fb[4];
       for (int i = 0; i < 4; ++i)
-        wmma::load_matrix_sync(fa[i], a + (warp_m * 64 + i * 16) * (BK + kPadA) + kk, BK + kPadA);
+        wmma::load_matrix_sync(fa[i], a + (warp_m * 64 + i * 16) * (BK + PAD) + kk, BK + PAD);
       for (int j = 0; j < 4; ++j)
-        wmma::load_matrix_sync(fb[j], b + kk * (kGemmBN + kPadB) + warp_n * 64 + j * 16, kGemmBN + kPadB);
+        wmma::load_matrix_sync(fb[j], b + kk * (kGemmBN + PAD) + warp_n * 64 + j * 16, kGemmBN + PAD);
       for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j) wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
     }
 #else
     for (int kk = 0; kk < BK; ++kk)
       for (int i = 0; i < 16; ++i) {
-        float av = __half2float(a[(pr + i) * (BK + kPadA) + kk]);
-        for (int j = 0; j < 8; ++j) acc[i][j] += av * __half2float(b[kk * (kGemmBN + kPadB) + pc + j]);
+        float av = __half2float(a[(pr + i) * (BK + PAD) + kk]);
+        for (int j = 0; j < 8; ++j) acc[i][j] += av * __half2float(b[kk * (kGemmBN + PAD) + pc + j]);
       }
 #endif
   }

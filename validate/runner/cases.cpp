@@ -17,6 +17,7 @@ std::string GemmCase::name() const {
   std::string n_ = "gemm_" + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + "_" +
                    order_name(order_kind);
   if (order_kind == kGrouped) n_ += std::to_string(group_m);
+  if (pad != 8) n_ += "_pad" + std::to_string(pad);  // the default pad keeps the names of the first records
   return n_;
 }
 
@@ -25,8 +26,8 @@ std::string GemmCase::workload_json(int registers) const {
          ", \"n\": " + std::to_string(n) + ", \"k\": " + std::to_string(k) +
          ", \"dtype\": \"fp16\", \"c_dtype\": \"fp16\", \"layout\": {\"a\": \"row\", \"b\": \"row\"}"
          ", \"tile\": {\"m\": 128, \"n\": 128, \"k\": 32}, \"warps\": 4, \"stages\": 3, \"bypass_l1\": true"
-         // gemm_kernel.cuh's shared rows: kPadA = kPadB = 8 halves of padding, no swizzle.
-         ", \"smem\": {\"pad\": 8, \"swizzle\": \"none\"}"
+         // gemm_kernel.cuh's shared rows: PAD halves of padding, no swizzle.
+         ", \"smem\": {\"pad\": " + std::to_string(pad) + ", \"swizzle\": \"none\"}"
          ", \"cta_order\": {\"kind\": \"" +
          order_name(order_kind) + "\", \"group_m\": " + std::to_string(group_m) +
          "}, \"registers_per_thread\": " + std::to_string(registers) + "}";
@@ -50,6 +51,19 @@ std::vector<GemmCase> gemm_cases(const std::string& set) {
   if (set == "smoke") {
     out.push_back({512, 384, 256, kGrouped, 2});
     out.push_back({256, 512, 128, kColumnMajor, 1});
+    return out;
+  }
+  if (set == "gemm_pad") {
+    // The copy/ldmatrix trade of the shared-row padding: pad 0 (rows on the 32-byte sector grid,
+    // ldmatrix 4-/8-way conflicts), 8 (conflict-free, split sectors fetched twice), 16 (on the grid,
+    // 2-way conflicts); each pad on three cases, the default pad measured again in the same call.
+    const GemmCase cases[] = {{8192, 8192, 8192, kGrouped, 8}, {8192, 8192, 8192, kColumnMajor, 1},
+                              {16384, 16384, 2048, kGrouped, 8}};
+    for (int pad : {0, 8, 16})
+      for (GemmCase c : cases) {
+        c.pad = pad;
+        out.push_back(c);
+      }
     return out;
   }
   if (set != "gemm") throw std::invalid_argument("unknown GEMM case set '" + set + "'");

@@ -10,6 +10,7 @@ struct GemmCase {
   int m, n, k;
   int order_kind;  // OrderKind
   int group_m;
+  int pad = 8;  // halves of padding per shared row (gemm_kernel.cuh's PAD; 8 unless a set varies it)
   std::string name() const;
   // Tile 128x128x32, 4 warps, 3 stages, as the kernel runs; `registers` as the compiler allocated.
   std::string workload_json(int registers) const;
@@ -23,7 +24,7 @@ struct GemvCase {
   std::string workload_json(int registers) const;
 };
 
-// Sets: "gemm", "gemv", "smoke" (tiny, for a quick correctness pass); unknown names throw.
+// Sets: "gemm", "gemm_pad" (shared-row padding 0/8/16 on three cases), "gemv", "smoke" (tiny, for a quick correctness pass); unknown names throw.
 std::vector<GemmCase> gemm_cases(const std::string& set);
 std::vector<GemvCase> gemv_cases(const std::string& set);
 

@@ -36,11 +36,12 @@ std::string check_json(bool ok, double err, double tol, const std::string& what)
 }
 
 // ---------------------------------------------------------------------------------------------------
-void run_gemm(const GemmCase& c, const Options& o, const Env& env, std::ofstream& out) {
+template <int PAD>
+void run_gemm_padded(const GemmCase& c, const Options& o, const Env& env, std::ofstream& out) {
   constexpr int BK = 32, STAGES = 3;
   if (c.m % kGemmBM || c.n % kGemmBN || c.k % BK) throw std::invalid_argument(c.name() + ": shape not tile-aligned");
-  auto kernel = gemm_fp16_kernel<BK, STAGES>;
-  const int smem = gemm_smem_bytes<BK, STAGES>();
+  auto kernel = gemm_fp16_kernel<BK, STAGES, PAD>;
+  const int smem = gemm_smem_bytes<BK, STAGES, PAD>();
   GPU_CHECK(gpuFuncSetAttribute(kernel, gpuFuncAttributeMaxDynamicSharedMemorySize, smem));
   const size_t na = static_cast<size_t>(c.m) * c.k, nb = static_cast<size_t>(c.k) * c.n, nc = static_cast<size_t>(c.m) * c.n;
   const int sets = o.profile ? 1 : rotation((na + nb) * 2, env);
@@ -103,6 +104,16 @@ void run_gemm(const GemmCase& c, const Options& o, const Env& env, std::ofstream
   out.flush();
   std::printf("%-40s %9.1f us %7.1f TFLOP/s  err %.1e %s\n", c.name().c_str(), tm.median_ns / 1e3,
               flops / tm.median_ns / 1e3, err, err <= tol ? "ok" : "FAILED");
+}
+
+// The shared-row padding is a template parameter of the kernel: the pads the case sets use.
+void run_gemm(const GemmCase& c, const Options& o, const Env& env, std::ofstream& out) {
+  switch (c.pad) {
+    case 0: return run_gemm_padded<0>(c, o, env, out);
+    case 8: return run_gemm_padded<8>(c, o, env, out);
+    case 16: return run_gemm_padded<16>(c, o, env, out);
+    default: throw std::invalid_argument(c.name() + ": pad " + std::to_string(c.pad) + " not built (0, 8, 16)");
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -223,7 +234,7 @@ int main(int argc, char** argv) {
     else if (a == "--reps") o.reps = std::stoi(value());
     else if (a == "--profile") o.profile = true;
     else if (a == "--help") {
-      std::printf("usage: gms-validate --set gemm|gemv|ubench|smoke [--set ...] [--out DIR] [--reps N] [--profile]\n");
+      std::printf("usage: gms-validate --set gemm|gemm_pad|gemv|ubench|smoke [--set ...] [--out DIR] [--reps N] [--profile]\n");
       return 0;
     } else {
       std::fprintf(stderr, "gms-validate: unknown argument %s\n", a.c_str());
@@ -239,14 +250,14 @@ int main(int argc, char** argv) {
       if (set == "ubench") {
         std::ofstream out(o.out + "/ubench.jsonl"), yaml(o.out + "/preset_lines.yaml");
         gmsv::run_ubench(o, env, out, yaml);
-      } else if (set == "gemm" || set == "gemv" || set == "smoke") {
+      } else if (set == "gemm" || set == "gemm_pad" || set == "gemv" || set == "smoke") {
         std::ofstream out(o.out + "/" + set + suffix + ".jsonl");
         if (set != "gemv")
           for (const auto& c : gmsv::gemm_cases(set)) gmsv::run_gemm(c, o, env, out);
-        if (set != "gemm")
+        if (set == "gemv" || set == "smoke")
           for (const auto& c : gmsv::gemv_cases(set)) gmsv::run_gemv(c, o, env, out);
       } else {
-        throw std::invalid_argument("unknown case set '" + set + "' (gemm, gemv, ubench, smoke)");
+        throw std::invalid_argument("unknown case set '" + set + "' (gemm, gemm_pad, gemv, ubench, smoke)");
       }
     }
   } catch (const std::exception& e) {

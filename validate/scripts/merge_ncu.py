@@ -36,7 +36,10 @@ WANTED = ["gpu__time_duration.sum", "sm__cycles_elapsed.max", "dram__bytes_read.
           "smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct",
           "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct", "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
           "smsp__sass_inst_executed_op_shared_ld.sum", "smsp__sass_inst_executed_op_shared_st.sum",
-          "sm__cycles_elapsed.avg.per_second"]
+          "sm__cycles_elapsed.avg.per_second",
+          # shared-memory bank conflicts (device_gemm_pad.sh)
+          "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+          "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"]
 
 
 def number(text):
