@@ -1,7 +1,8 @@
 // gpumemsim recommend: which tiling, warps, stages and CTA order to use for one GEMM/GEMV shape on
 // one GPU, by simulating the space that fits (sim/recommend). Prints the top configurations with
 // predicted time, DRAM bytes, L2 hit rate and the limiting resource; --json for scripts (the
-// validate script measures exactly these); --report DIR writes recommend.md/csv/json.
+// validate script measures exactly these); --report DIR writes recommend.md/csv/json. Under
+// mpirun/srun the candidates are split over ranks (the same ranking for any number of ranks).
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include "cli/options.h"
 #include "common/error.h"
 #include "common/files.h"
+#include "dist/ranks.h"
 #include "recommend/recommend.h"
 
 namespace gms::cli {
@@ -131,7 +133,9 @@ int cmd_recommend(const std::vector<std::string>& args) {
   }
   if (!warps.empty()) req.space.warps = parse_list<int>(warps, "--warps");
 
+  if (dist::size() > 1) req.map = dist::map_all;  // under mpirun/srun: candidates over ranks
   const RecommendResult r = recommend(req);
+  if (!dist::is_root()) return 0;  // every rank ranks the same results; rank 0 speaks and writes
   const std::size_t shown = std::min<std::size_t>(static_cast<std::size_t>(std::max(top, 1)), r.ranked.size());
   std::ostringstream md;
   md << "gpumemsim recommend: " << (req.kind == "gemm" ? "GEMM " : "GEMV ") << req.m << "x" << req.n << "x" << req.k

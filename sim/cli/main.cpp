@@ -44,8 +44,8 @@ int dispatch(const std::vector<std::string>& args) {
   std::vector<std::string> rest(args.begin() + 1, args.end());
   try {
     // Every rank would repeat the whole job and write the same files.
-    if (gms::dist::size() > 1 && cmd != "sweep" && cmd != "compare" && cmd != "calibrate")
-      throw gms::ConfigError("'" + cmd + "' does not split over MPI ranks (sweep, compare and calibrate do): run it "
+    if (gms::dist::size() > 1 && cmd != "sweep" && cmd != "compare" && cmd != "calibrate" && cmd != "recommend")
+      throw gms::ConfigError("'" + cmd + "' does not split over MPI ranks (sweep, compare, calibrate and recommend do): run it "
                              "without mpirun");
     if (cmd == "run") return gms::cli::cmd_run(rest);
     if (cmd == "config") return gms::cli::cmd_config(rest);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "common/error.h"
@@ -177,30 +178,48 @@ RecommendResult recommend(const RecommendRequest& req) {
   std::vector<std::size_t> todo;
   for (std::size_t i = 0; i < cands.size(); ++i)
     if (cands[i].excluded.empty()) todo.push_back(i);
-  parallel_for(
-      todo.size(), std::max(1u, req.jobs),
-      [&](std::size_t j) {
-        Candidate& c = cands[todo[j]];
-        ConfigInputs in = base;
-        in.overrides.insert(in.overrides.end(), c.set.begin(), c.set.end());
-        try {
-          const LoadedConfigs cfg = load_configs(in);
-          const RunOutput run = simulate(cfg);
-          std::map<std::string, double> m;
-          for (const auto& x : compute_metrics(run.result, cfg.gpu.value, *run.kernel)) m[x.name] = x.value;
-          c.time_ns = metric(m, "gpu__time_duration.sum");
-          c.dram_bytes = metric(m, "dram__bytes_read.sum") + metric(m, "dram__bytes_write.sum");
-          c.l2_hit_pct = metric(m, "lts__t_sector_hit_rate.pct");
-          c.tflops = c.time_ns > 0 ? metric(m, "gpumemsim__flop.sum") / c.time_ns / 1e3 : 0;
-          c.ctas_per_sm = run.result.occupancy.ctas_per_sm;
-          if (req.kind == "gemv") c.registers = run.result.occupancy.registers_per_thread;
-          name_limiter(c, m, cfg.gpu.value);
-        } catch (const ConfigError& e) {
-          std::string why = e.what();
-          c.excluded = "does not fit: " + why.substr(why.rfind(": ") == std::string::npos ? 0 : why.rfind(": ") + 2);
-        }
-      },
-      [](std::size_t) {});
+  // A candidate's outcome travels as JSON text (exact: doubles are written to round-trip), so the
+  // same code gathers it from a thread or from another MPI rank.
+  const std::vector<std::string> outcomes = req.map(todo.size(), std::max(1u, req.jobs), [&](std::size_t j) {
+    Candidate c = cands[todo[j]];
+    ConfigInputs in = base;
+    in.overrides.insert(in.overrides.end(), c.set.begin(), c.set.end());
+    try {
+      const LoadedConfigs cfg = load_configs(in);
+      const RunOutput run = simulate(cfg);
+      std::map<std::string, double> m;
+      for (const auto& x : compute_metrics(run.result, cfg.gpu.value, *run.kernel)) m[x.name] = x.value;
+      c.time_ns = metric(m, "gpu__time_duration.sum");
+      c.dram_bytes = metric(m, "dram__bytes_read.sum") + metric(m, "dram__bytes_write.sum");
+      c.l2_hit_pct = metric(m, "lts__t_sector_hit_rate.pct");
+      c.tflops = c.time_ns > 0 ? metric(m, "gpumemsim__flop.sum") / c.time_ns / 1e3 : 0;
+      c.ctas_per_sm = run.result.occupancy.ctas_per_sm;
+      if (req.kind == "gemv") c.registers = run.result.occupancy.registers_per_thread;
+      name_limiter(c, m, cfg.gpu.value);
+    } catch (const ConfigError& e) {
+      std::string why = e.what();
+      c.excluded = "does not fit: " + why.substr(why.rfind(": ") == std::string::npos ? 0 : why.rfind(": ") + 2);
+    }
+    return nlohmann::json{{"excluded", c.excluded}, {"time_ns", c.time_ns}, {"dram_bytes", c.dram_bytes},
+                          {"l2_hit_pct", c.l2_hit_pct}, {"tflops", c.tflops}, {"ctas_per_sm", c.ctas_per_sm},
+                          {"registers", c.registers}, {"limiter", c.limiter}, {"why", c.why}}
+        .dump();
+  });
+  SIM_ASSERT(outcomes.size() == todo.size(), "recommend: " << outcomes.size() << " outcomes for " << todo.size()
+                                                             << " candidates");
+  for (std::size_t j = 0; j < todo.size(); ++j) {
+    const auto o = nlohmann::json::parse(outcomes[j]);
+    Candidate& c = cands[todo[j]];
+    o.at("excluded").get_to(c.excluded);
+    o.at("time_ns").get_to(c.time_ns);
+    o.at("dram_bytes").get_to(c.dram_bytes);
+    o.at("l2_hit_pct").get_to(c.l2_hit_pct);
+    o.at("tflops").get_to(c.tflops);
+    o.at("ctas_per_sm").get_to(c.ctas_per_sm);
+    o.at("registers").get_to(c.registers);
+    o.at("limiter").get_to(c.limiter);
+    o.at("why").get_to(c.why);
+  }
   for (auto& c : cands) (c.excluded.empty() ? out.ranked : out.excluded).push_back(std::move(c));
   if (out.ranked.empty())
     throw ConfigError("recommend: no configuration of the space runs on " + gpu.name + " (the first: " +

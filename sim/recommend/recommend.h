@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "api/simulation.h"
+#include "common/parallel.h"
 
 namespace gms {
 
@@ -35,6 +36,9 @@ struct RecommendRequest {
   std::vector<std::string> overrides; // gpu.* overrides for every candidate
   RecommendSpace space;
   unsigned jobs = 1;
+  // How the candidates' simulations are spread: this process's threads by default; the CLI swaps in
+  // dist::map_all under mpirun/srun. Each candidate is independent, so the ranking is the same.
+  ParallelMap map = local_parallel_map;
 };
 
 struct Candidate {

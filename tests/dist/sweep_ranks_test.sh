@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 14: `mpirun -n N gpumemsim sweep` equals the single-process sweep bit for bit for N = 1, 2, 3
 # (ranks on localhost, oversubscribed), --resume keeps the rows an interrupted run finished, and
-# compare / calibrate under mpirun give the single-process report and fitted file.
+# compare / calibrate / recommend under mpirun give the single-process report, fitted file and ranking.
 # usage: sweep_ranks_test.sh GPUMEMSIM SOURCE_DIR
 set -euo pipefail
 bin=$1 src=$2
@@ -52,6 +52,13 @@ mpirun -n 2 "$bin" calibrate "${fit[@]}" -j 1 -o "$work/cal2.yaml" --report "$wo
 cmp "$work/cal1.yaml" "$work/cal2.yaml"
 cmp "$work/cal1.json" "$work/cal2.json"
 grep -q "Fitted dram.efficiency: 0.92 -> " "$work/cal1.yaml"
+# recommend: the candidates over ranks; the same ranking, table and JSON as one process.
+rec=(recommend -g h100 --gemm 1024,1024,512 --tiles 64x128x64,128x128x64 --warps 4,8 --stages 3 --group-m 8)
+"$bin" "${rec[@]}" -j 2 --json "$work/rec1.json" >"$work/rec1.txt" 2>/dev/null
+mpirun -n 3 "$bin" "${rec[@]}" -j 1 --json "$work/rec3.json" >"$work/rec3.txt" 2>/dev/null
+cmp "$work/rec1.json" "$work/rec3.json"
+cmp "$work/rec1.txt" "$work/rec3.txt"
+grep -q "4 simulated" "$work/rec1.txt"
 # Commands that do not split over ranks refuse to run under mpirun rather than repeat the job per rank.
 set +e
 mpirun -n 2 "$bin" run -g h100 -w "$src/configs/workloads/gemm-8192-grouped8.yaml" >"$work/run.log" 2>&1
