@@ -4,6 +4,7 @@
 // validate script measures exactly these); --report DIR writes recommend.md/csv/json. Under
 // mpirun/srun the candidates are split over ranks (the same ranking for any number of ranks).
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -18,6 +19,10 @@
 #include "common/files.h"
 #include "dist/ranks.h"
 #include "recommend/recommend.h"
+#include "report/recommend_plot.h"
+#include "report/report_writer.h"
+#include "stats/metrics.h"
+#include "stats/report.h"
 
 namespace gms::cli {
 namespace {
@@ -72,6 +77,56 @@ nlohmann::ordered_json candidate_json(const Candidate& c) {
   return j;
 }
 
+
+// --report's pictures: the searched space (space.png/svg), and the first pick's L2 hit rate per
+// output tile beside the same configuration launched in the other CTA order (heatmaps/: what the
+// order buys, with `gpumemsim heatmap`'s figures of both runs under runs/).
+std::vector<std::string> write_recommend_figures(const RecommendRequest& req, const RecommendResult& r,
+                                                 const std::filesystem::path& dir) {
+  std::vector<std::string> files;
+  const CategoryGrid g = recommend_space_grid(r);
+  double worst = 1.05;
+  for (double v : g.grid.v)
+    if (!std::isnan(v)) worst = std::max(worst, v);
+  const ColorScale scale{1.0, std::min(worst, 3.0), false, "time / first pick"};
+  const std::string shape = std::to_string(req.m) + "x" + std::to_string(req.n) + "x" + std::to_string(req.k);
+  const Figure fig{"Predicted time over the searched space (us; outlined: the first pick)",
+                   (req.kind == "gemm" ? "GEMM " : "GEMV ") + shape + " " + req.dtype + " on " + r.gpu_name,
+                   req.kind == "gemm" ? "warps, stages (each cell: its best GROUP_SIZE_M)" : "warps, load order",
+                   "grey: left out (spill: needs more registers than a thread has; smem: shared memory does not fit)"};
+  draw_category_figure((dir / "space.png").string(), ImageFormat::kPng, fig, g, scale);
+  draw_category_figure((dir / "space.svg").string(), ImageFormat::kSvg, fig, g, scale);
+  files = {"space.png", "space.svg"};
+  if (req.kind != "gemm") return files;
+  const Candidate& first = r.ranked.front();
+  const bool grouped = std::none_of(first.set.begin(), first.set.end(),
+                                    [](const std::string& s) { return s == "workload.cta_order.kind=row_major"; });
+  std::vector<std::string> other = first.set;
+  if (grouped) other.push_back("workload.cta_order.kind=row_major");
+  else other.insert(other.end(), {"workload.cta_order.kind=grouped", "workload.cta_order.group_m=8"});
+  const std::pair<std::string, std::vector<std::string>> runs[] = {
+      {"first_pick", first.set}, {grouped ? "first_pick_row_major" : "first_pick_grouped8", other}};
+  std::vector<RunData> data;
+  for (const auto& [name, set] : runs) {
+    const LoadedConfigs cfg = load_configs(candidate_inputs(req, r, set));
+    const RunOutput run = simulate(cfg);
+    const auto metrics = compute_metrics(run.result, cfg.gpu.value, *run.kernel);
+    const auto run_dir = dir / "runs" / name;
+    std::filesystem::create_directories(run_dir);
+    write_file_atomically(run_dir / "stats.json", stats_json(cfg, run, metrics).dump(2) + "\n");
+    std::ostringstream csv;
+    write_cta_csv(csv, run.result);
+    write_file_atomically(run_dir / "ctas.csv", csv.str());
+    data.push_back(load_run(run_dir.string()));
+    data.back().dir = "runs/" + name;  // the figure names the runs; the whole path would not fit
+    files.push_back("runs/" + name + "/stats.json");
+    files.push_back("runs/" + name + "/ctas.csv");
+  }
+  ReportOptions opt;
+  for (const auto& f : write_report(data[0], &data[1], (dir / "heatmaps").string(), opt)) files.push_back("heatmaps/" + f);
+  return files;
+}
+
 }  // namespace
 
 int cmd_recommend(const std::vector<std::string>& args) {
@@ -96,7 +151,9 @@ int cmd_recommend(const std::vector<std::string>& args) {
       "set,s", po::value(&req.overrides)->composing(), "GPU override for every candidate (gpu.KEY=V)")(
       "jobs,j", po::value(&req.jobs), "simulations at once (default: all cores)")(
       "json", po::value(&json_path), "write every candidate (ranked and excluded) as JSON")(
-      "report", po::value(&report_dir), "directory for recommend.md, recommend.csv (tables of every candidate)");
+      "report", po::value(&report_dir),
+      "directory for recommend.md/csv/json (every candidate), space.png/svg (the space as a heatmap) and "
+      "heatmaps/ (the first pick's tiles beside its other CTA order)");
   if (!parse_options(args, desc, vm,
                      "usage: gpumemsim recommend --gpu G (--gemm M,N,K | --gemv N,K) [--dtype fp16] [--top 5] [--json F] "
                      "[--report DIR]"))
@@ -183,7 +240,10 @@ int cmd_recommend(const std::vector<std::string>& args) {
         csv += line;
       }
       write_file_atomically(std::filesystem::path(report_dir) / "recommend.csv", csv);
-      std::cout << "wrote " << report_dir << "/recommend.md, recommend.csv, recommend.json\n";
+      const auto figures = write_recommend_figures(req, r, report_dir);
+      std::cout << "wrote " << report_dir << "/recommend.md, recommend.csv, recommend.json";
+      for (const auto& f : figures) std::cout << ", " << f;
+      std::cout << "\n";
     }
   }
   return 0;

@@ -120,6 +120,14 @@ RecommendSpace default_gemv_space() {
   return s;
 }
 
+ConfigInputs candidate_inputs(const RecommendRequest& req, const RecommendResult& r, const std::vector<std::string>& set) {
+  ConfigInputs in(req.gpu, "", req.overrides);
+  in.workload_text = r.workload_text;
+  in.workload_text_name = "<recommend workload>";
+  in.overrides.insert(in.overrides.end(), set.begin(), set.end());
+  return in;
+}
+
 RecommendResult recommend(const RecommendRequest& req) {
   if (req.kind != "gemm" && req.kind != "gemv") throw ConfigError("recommend: kind must be gemm or gemv");
   if (req.m <= 0 || req.n <= 0 || req.k <= 0)
@@ -132,8 +140,6 @@ RecommendResult recommend(const RecommendRequest& req) {
   std::string mma = req.mma;
   if (req.kind == "gemm" && mma == "auto") mma = gpu.sm.compute_capability >= 90 ? "wgmma" : "mma_sync";
   out.workload_text = base_workload(req, mma);
-  base.workload_text = out.workload_text;
-  base.workload_text_name = "<recommend workload>";
 
   std::vector<Candidate> cands;
   if (req.kind == "gemm") {
@@ -182,8 +188,7 @@ RecommendResult recommend(const RecommendRequest& req) {
   // same code gathers it from a thread or from another MPI rank.
   const std::vector<std::string> outcomes = req.map(todo.size(), std::max(1u, req.jobs), [&](std::size_t j) {
     Candidate c = cands[todo[j]];
-    ConfigInputs in = base;
-    in.overrides.insert(in.overrides.end(), c.set.begin(), c.set.end());
+    const ConfigInputs in = candidate_inputs(req, out, c.set);
     try {
       const LoadedConfigs cfg = load_configs(in);
       const RunOutput run = simulate(cfg);

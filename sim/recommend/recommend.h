@@ -61,4 +61,8 @@ struct RecommendResult {
 // ConfigError for a bad request (unknown preset, empty space, no candidate runs).
 RecommendResult recommend(const RecommendRequest& req);
 
+// The inputs that simulate one configuration of a recommend result: the request's GPU and
+// overrides, the result's base workload, then `set` (a candidate's, plus any extra workload.* keys).
+ConfigInputs candidate_inputs(const RecommendRequest& req, const RecommendResult& r, const std::vector<std::string>& set);
+
 }  // namespace gms

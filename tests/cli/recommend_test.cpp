@@ -43,6 +43,15 @@ TEST(Recommend, RanksTheGemmSpaceAndExplainsWhatItLeftOut) {
   EXPECT_EQ(ranked.size() + j["excluded"].size(), 12u);
   EXPECT_TRUE(std::filesystem::exists(dir / "rep" / "recommend.md"));
   EXPECT_TRUE(std::filesystem::exists(dir / "rep" / "recommend.csv"));
+  // The pictures: the space, and the first pick beside its other CTA order (both runs kept).
+  for (const char* f : {"space.png", "space.svg", "heatmaps/compare_tiles.png", "heatmaps/report.html",
+                        "runs/first_pick/stats.json", "runs/first_pick_row_major/ctas.csv"})
+    EXPECT_TRUE(std::filesystem::exists(dir / "rep" / f)) << f;
+  const auto first = nlohmann::json::parse(slurp(dir / "rep" / "runs" / "first_pick" / "stats.json"));
+  const auto other = nlohmann::json::parse(slurp(dir / "rep" / "runs" / "first_pick_row_major" / "stats.json"));
+  EXPECT_EQ(first["metrics"]["gpu__time_duration.sum"], ranked[0]["gpu__time_duration.sum"])
+      << "the report's first run is the first pick";
+  EXPECT_NE(first["config"]["workload"]["cta_order"]["kind"], other["config"]["workload"]["cta_order"]["kind"]);
   // Same ranking with one thread.
   r = run(std::string(kSmallGemm) + "-j 1 --json " + (dir / "two.json").string());
   ASSERT_EQ(r.code, 0) << r.out;

@@ -10,6 +10,7 @@
 #include "access/access_spec.h"
 #include "report/access_plot.h"
 #include "report/plots.h"
+#include "report/recommend_plot.h"
 #include "report/report_writer.h"
 #include "report/run_data.h"
 #include "test_util.h"
@@ -139,6 +140,50 @@ TEST(Report, AccessTileOutlinesConflictingLanes) {
   expect_near(conflicted.rgb(51, 75), {217, 26, 26}, "conflicting lane outline");
   auto p = padded.rgb(51, 75);
   EXPECT_FALSE(p[0] > 200 && p[1] < 60 && p[2] < 60) << "no red outline without a conflict";
+}
+
+// gpumemsim recommend --report: candidates fold into (tile, warps+stages) cells in natural order, a
+// cell keeps its fastest GROUP_SIZE_M, left-out cells say why, and the first pick's cell is outlined.
+TEST(Report, RecommendSpaceGridFoldsCandidatesIntoCells) {
+  RecommendResult r;
+  auto ranked = [&](const std::string& label, double ns) {
+    Candidate c;
+    c.label = label;
+    c.time_ns = ns;
+    r.ranked.push_back(c);
+  };
+  ranked("128x128x64 w8 s3 g8", 100e3);  // fastest first, as recommend() returns them
+  ranked("128x128x64 w8 s3 g1", 110e3);  // same cell, slower order: folded away
+  ranked("64x128x64 w4 s12 g8", 150e3);
+  ranked("64x128x64 w4 s3 g8", 200e3);
+  Candidate spill;
+  spill.label = "128x256x64 w4 s3 g8";
+  spill.excluded = "spills: needs ~312 registers per thread (max 255); spill time is not modelled";
+  r.excluded.push_back(spill);
+  const CategoryGrid g = recommend_space_grid(r);
+  EXPECT_EQ(g.rows, (std::vector<std::string>{"64x128x64", "128x128x64", "128x256x64"}));
+  EXPECT_EQ(g.cols, (std::vector<std::string>{"w4 s3", "w4 s12", "w8 s3"}));
+  EXPECT_DOUBLE_EQ(g.grid.at(1, 2), 1.0);
+  EXPECT_EQ(g.grid.label[1 * 3 + 2], "100.0");
+  EXPECT_DOUBLE_EQ(g.grid.at(0, 1), 1.5);
+  EXPECT_DOUBLE_EQ(g.grid.at(0, 0), 2.0);
+  EXPECT_TRUE(std::isnan(g.grid.at(2, 0)));
+  EXPECT_EQ(g.grid.label[2 * 3 + 0], "spill");
+  EXPECT_TRUE(std::isnan(g.grid.at(2, 2)));  // never in the space: empty, grey
+  EXPECT_EQ(g.grid.label[2 * 3 + 2], "");
+  EXPECT_EQ(std::make_pair(g.best_row, g.best_col), std::make_pair(1, 2));
+
+  auto dir = test::temp_dir("recommend_space");
+  const ColorScale scale{1.0, 2.0, false, "time / first pick"};
+  const auto path = (dir / "space.png").string();
+  const GridLayout L = draw_category_figure(path, ImageFormat::kPng, Figure{"t", "s", "x", "y"}, g, scale);
+  Png png(path);
+  ASSERT_TRUE(png.ok());
+  // A cell's colour away from its text; the first pick's black outline on its cell's edge.
+  expect_near(png.rgb(L.x0 + 0 * L.cell_w + 4, L.y0 + 0 * L.cell_h + 4), to255(scale.color(2.0)), "64x128x64 w4 s3");
+  expect_near(png.rgb(L.x0 + 2 * L.cell_w + 4, L.y0 + 2 * L.cell_h + 4), to255(kMissingColor), "left out");
+  // The 3 px outline is centred 1 px inside the cell: pixel column +1 lies wholly under it.
+  expect_near(png.rgb(L.x0 + 2 * L.cell_w + 1, L.center_y(1)), {0, 0, 0}, "first pick outline");
 }
 
 }  // namespace
