@@ -16,31 +16,31 @@ Replacement replacement_from_name(const std::string& name) {
 
 namespace {
 constexpr Addr kInvalidTag = ~Addr{0};
-}
+// evict_last lines sit above every normal stamp; the offset leaves room for 2^40 accesses.
+constexpr std::uint64_t kProtectedStamp = 1ull << 40;
+}  // namespace
 
 TagArray::TagArray(std::int64_t size_bytes, int line_bytes, int sector_bytes, int assoc, Replacement policy, int banks)
     : sets_(static_cast<std::uint32_t>(size_bytes / (static_cast<std::int64_t>(line_bytes) * assoc))),
       assoc_(assoc),
       sectors_per_line_(line_bytes / sector_bytes),
+      state_words_(static_cast<std::size_t>(1 + line_bytes / sector_bytes)),
       full_mask_(sectors_per_line_ >= 32 ? ~0u : ((1u << sectors_per_line_) - 1)),
       policy_(policy),
       clock_(static_cast<std::size_t>(banks), 1) {
   SIM_ASSERT(sets_ >= 1, "cache of " << size_bytes << " B cannot hold one set of " << assoc << " x " << line_bytes);
   SIM_ASSERT(banks >= 1, banks << " banks");
+  SIM_ASSERT(sectors_per_line_ <= 32, sectors_per_line_ << " sectors per line (masks are 32-bit)");
   size_t slots = static_cast<size_t>(sets_) * assoc_ * banks;
   tag_.assign(slots, kInvalidTag);
   stamp_.assign(slots, 0);
-  valid_.assign(slots, 0);
-  dirty_.assign(slots, 0);
-  ready_.assign(slots * sectors_per_line_, 0);
+  state_.assign(slots * state_words_, 0);
 }
 
 void TagArray::invalidate_all() {
   std::fill(tag_.begin(), tag_.end(), kInvalidTag);
   std::fill(stamp_.begin(), stamp_.end(), 0);
-  std::fill(valid_.begin(), valid_.end(), 0);
-  std::fill(dirty_.begin(), dirty_.end(), 0);
-  std::fill(ready_.begin(), ready_.end(), 0);
+  std::fill(state_.begin(), state_.end(), 0);
 }
 
 std::uint32_t TagArray::victim(std::uint32_t base, std::uint64_t clock) {
@@ -60,74 +60,73 @@ std::uint32_t TagArray::victim(std::uint32_t base, std::uint64_t clock) {
   return best;
 }
 
-namespace {
-// evict_last lines sit above every normal stamp; the offset leaves room for 2^40 accesses.
-constexpr std::uint64_t kProtectedStamp = 1ull << 40;
-}  // namespace
-
 TagArray::Access TagArray::access(std::uint32_t bank, std::uint32_t set, Addr line, std::uint32_t sectors, bool write,
                                   Tick now, InsertPriority priority) {
   SIM_ASSERT(set < sets_ && bank < clock_.size(), "set " << set << " of " << sets_ << ", bank " << bank << " of " << clock_.size());
   const std::uint64_t clock = ++clock_[bank];
+  const Addr tag = line;
   Access out;
   const std::uint32_t base = static_cast<std::uint32_t>(first_slot(bank, set));
   std::uint32_t slot = ~0u;
   for (int w = 0; w < assoc_; ++w)
-    if (tag_[base + w] == line) {
+    if (tag_[base + w] == tag) {
       slot = base + w;
       break;
     }
+  std::uint64_t* st;
   if (slot == ~0u) {
     slot = victim(base, clock);
-    if (tag_[slot] != kInvalidTag && dirty_[slot]) {
-      out.evicted_dirty = dirty_[slot];
+    st = state(slot);
+    if (tag_[slot] != kInvalidTag && dirty_of(st)) {
+      out.evicted_dirty = dirty_of(st);
       out.evicted_line = tag_[slot];
     }
-    tag_[slot] = line;
-    valid_[slot] = 0;
-    dirty_[slot] = 0;
+    tag_[slot] = tag;
+    st[0] = 0;  // no sector valid, none dirty
     stamp_[slot] = priority == InsertPriority::kFirst  ? 0
                    : priority == InsertPriority::kLast ? clock + kProtectedStamp
                                                        : clock;
-  } else if (policy_ == Replacement::kLru && priority != InsertPriority::kFirst) {
-    stamp_[slot] = clock + (priority == InsertPriority::kLast || stamp_[slot] >= kProtectedStamp ? kProtectedStamp : 0);
+  } else {
+    st = state(slot);
+    if (policy_ == Replacement::kLru && priority != InsertPriority::kFirst)
+      stamp_[slot] = clock + (priority == InsertPriority::kLast || stamp_[slot] >= kProtectedStamp ? kProtectedStamp : 0);
   }
+  const std::uint32_t valid = valid_of(st);
   out.slot = slot;
-  out.valid = valid_[slot];
-  out.hit = valid_[slot] & sectors;
-  out.miss = sectors & ~valid_[slot];
+  out.valid = valid;
+  out.hit = valid & sectors;
+  out.miss = sectors & ~valid;
   Tick ready = now;
-  const Tick* r = &ready_[static_cast<size_t>(slot) * sectors_per_line_];
+  const std::uint64_t* r = st + 1;
   for (std::uint32_t m = out.hit; m; m &= m - 1) {
     Tick t = r[std::countr_zero(m)];
     if (t > ready) ready = t;
   }
   out.ready = ready;
   if (write) {
-    valid_[slot] |= sectors;
-    dirty_[slot] |= sectors;
-    Tick* rw = &ready_[static_cast<size_t>(slot) * sectors_per_line_];
-    for (std::uint32_t m = out.miss; m; m &= m - 1) rw[std::countr_zero(m)] = now;
+    st[0] |= static_cast<std::uint64_t>(sectors) | (static_cast<std::uint64_t>(sectors) << 32);
+    for (std::uint32_t m = out.miss; m; m &= m - 1) st[1 + std::countr_zero(m)] = now;
   }
   return out;
 }
 
 void TagArray::fill(std::uint32_t slot, std::uint32_t sectors, Tick ready) {
-  valid_[slot] |= sectors;
-  Tick* r = &ready_[static_cast<size_t>(slot) * sectors_per_line_];
-  for (std::uint32_t m = sectors; m; m &= m - 1) r[std::countr_zero(m)] = ready;
+  std::uint64_t* st = state(slot);
+  st[0] |= sectors;
+  for (std::uint32_t m = sectors; m; m &= m - 1) st[1 + std::countr_zero(m)] = ready;
 }
 
 bool TagArray::contains(std::uint32_t bank, std::uint32_t set, Addr line) const {
   const std::size_t base = first_slot(bank, set);
+  const Addr tag = line;
   for (int w = 0; w < assoc_; ++w)
-    if (tag_[base + w] == line) return true;
+    if (tag_[base + w] == tag) return true;
   return false;
 }
 
 std::uint64_t TagArray::dirty_sectors() const {
   std::uint64_t n = 0;
-  for (auto d : dirty_) n += std::popcount(d);
+  for (std::size_t s = 0; s < tag_.size(); ++s) n += std::popcount(dirty_of(state(static_cast<std::uint32_t>(s))));
   return n;
 }
 
