@@ -15,7 +15,6 @@ Replacement replacement_from_name(const std::string& name) {
 }
 
 namespace {
-constexpr Addr kInvalidTag = ~Addr{0};
 // evict_last lines sit above every normal stamp; the offset leaves room for 2^40 accesses.
 constexpr std::uint64_t kProtectedStamp = 1ull << 40;
 }  // namespace
@@ -24,7 +23,7 @@ TagArray::TagArray(std::int64_t size_bytes, int line_bytes, int sector_bytes, in
     : sets_(static_cast<std::uint32_t>(size_bytes / (static_cast<std::int64_t>(line_bytes) * assoc))),
       assoc_(assoc),
       sectors_per_line_(line_bytes / sector_bytes),
-      state_words_(static_cast<std::size_t>(1 + line_bytes / sector_bytes)),
+      state_words_(static_cast<std::size_t>(2 + line_bytes / sector_bytes)),
       full_mask_(sectors_per_line_ >= 32 ? ~0u : ((1u << sectors_per_line_) - 1)),
       policy_(policy),
       clock_(static_cast<std::size_t>(banks), 1) {
@@ -32,13 +31,13 @@ TagArray::TagArray(std::int64_t size_bytes, int line_bytes, int sector_bytes, in
   SIM_ASSERT(banks >= 1, banks << " banks");
   SIM_ASSERT(sectors_per_line_ <= 32, sectors_per_line_ << " sectors per line (masks are 32-bit)");
   size_t slots = static_cast<size_t>(sets_) * assoc_ * banks;
-  tag_.assign(slots, kInvalidTag);
+  print_.assign(slots, 0);
   stamp_.assign(slots, 0);
   state_.assign(slots * state_words_, 0);
 }
 
 void TagArray::invalidate_all() {
-  std::fill(tag_.begin(), tag_.end(), kInvalidTag);
+  std::fill(print_.begin(), print_.end(), 0);
   std::fill(stamp_.begin(), stamp_.end(), 0);
   std::fill(state_.begin(), state_.end(), 0);
 }
@@ -48,13 +47,13 @@ std::uint32_t TagArray::victim(std::uint32_t base, std::uint64_t clock) {
     std::uint64_t x = clock * 0x9E3779B97F4A7C15ull;
     x ^= x >> 29;
     for (int w = 0; w < assoc_; ++w)
-      if (tag_[base + w] == kInvalidTag) return base + w;
+      if (print_[base + w] == 0) return base + w;
     return base + static_cast<std::uint32_t>(x % assoc_);
   }
   std::uint32_t best = base;
   for (int w = 0; w < assoc_; ++w) {
     std::uint32_t s = base + w;
-    if (tag_[s] == kInvalidTag) return s;
+    if (print_[s] == 0) return s;
     if (stamp_[s] < stamp_[best]) best = s;
   }
   return best;
@@ -64,25 +63,20 @@ TagArray::Access TagArray::access(std::uint32_t bank, std::uint32_t set, Addr li
                                   Tick now, InsertPriority priority) {
   SIM_ASSERT(set < sets_ && bank < clock_.size(), "set " << set << " of " << sets_ << ", bank " << bank << " of " << clock_.size());
   const std::uint64_t clock = ++clock_[bank];
-  const Addr tag = line;
   Access out;
   const std::uint32_t base = static_cast<std::uint32_t>(first_slot(bank, set));
-  std::uint32_t slot = ~0u;
-  for (int w = 0; w < assoc_; ++w)
-    if (tag_[base + w] == tag) {
-      slot = base + w;
-      break;
-    }
+  std::uint32_t slot = find(base, line);
   std::uint64_t* st;
   if (slot == ~0u) {
     slot = victim(base, clock);
     st = state(slot);
-    if (tag_[slot] != kInvalidTag && dirty_of(st)) {
+    if (print_[slot] != 0 && dirty_of(st)) {
       out.evicted_dirty = dirty_of(st);
-      out.evicted_line = tag_[slot];
+      out.evicted_line = tag_of(st);
     }
-    tag_[slot] = tag;
-    st[0] = 0;  // no sector valid, none dirty
+    print_[slot] = fingerprint(line);
+    st[0] = line;
+    st[1] = 0;  // no sector valid, none dirty
     stamp_[slot] = priority == InsertPriority::kFirst  ? 0
                    : priority == InsertPriority::kLast ? clock + kProtectedStamp
                                                        : clock;
@@ -97,36 +91,40 @@ TagArray::Access TagArray::access(std::uint32_t bank, std::uint32_t set, Addr li
   out.hit = valid & sectors;
   out.miss = sectors & ~valid;
   Tick ready = now;
-  const std::uint64_t* r = st + 1;
+  const std::uint64_t* r = st + 2;
   for (std::uint32_t m = out.hit; m; m &= m - 1) {
     Tick t = r[std::countr_zero(m)];
     if (t > ready) ready = t;
   }
   out.ready = ready;
   if (write) {
-    st[0] |= static_cast<std::uint64_t>(sectors) | (static_cast<std::uint64_t>(sectors) << 32);
-    for (std::uint32_t m = out.miss; m; m &= m - 1) st[1 + std::countr_zero(m)] = now;
+    st[1] |= static_cast<std::uint64_t>(sectors) | (static_cast<std::uint64_t>(sectors) << 32);
+    for (std::uint32_t m = out.miss; m; m &= m - 1) st[2 + std::countr_zero(m)] = now;
   }
   return out;
 }
 
 void TagArray::fill(std::uint32_t slot, std::uint32_t sectors, Tick ready) {
   std::uint64_t* st = state(slot);
-  st[0] |= sectors;
-  for (std::uint32_t m = sectors; m; m &= m - 1) st[1 + std::countr_zero(m)] = ready;
+  st[1] |= sectors;
+  for (std::uint32_t m = sectors; m; m &= m - 1) st[2 + std::countr_zero(m)] = ready;
+}
+
+std::uint32_t TagArray::find(std::uint32_t base, Addr line) const {
+  const std::uint16_t fp = fingerprint(line);
+  for (int w = 0; w < assoc_; ++w)
+    if (print_[base + w] == fp && tag_of(state(base + w)) == line) return base + w;
+  return ~0u;
 }
 
 bool TagArray::contains(std::uint32_t bank, std::uint32_t set, Addr line) const {
-  const std::size_t base = first_slot(bank, set);
-  const Addr tag = line;
-  for (int w = 0; w < assoc_; ++w)
-    if (tag_[base + w] == tag) return true;
-  return false;
+  return find(static_cast<std::uint32_t>(first_slot(bank, set)), line) != ~0u;
 }
 
 std::uint64_t TagArray::dirty_sectors() const {
   std::uint64_t n = 0;
-  for (std::size_t s = 0; s < tag_.size(); ++s) n += std::popcount(dirty_of(state(static_cast<std::uint32_t>(s))));
+  for (std::size_t s = 0; s < print_.size(); ++s)
+    if (print_[s]) n += std::popcount(dirty_of(state(static_cast<std::uint32_t>(s))));
   return n;
 }
 

@@ -47,14 +47,10 @@ class TagArray {
   // effect) that lets the lookups of one load group overlap their host cache misses.
   void prefetch(std::uint32_t bank, std::uint32_t set) const {
     const std::size_t base = first_slot(bank, set);
-    __builtin_prefetch(&tag_[base]);
-    __builtin_prefetch(&tag_[base + assoc_ - 1]);
+    __builtin_prefetch(&print_[base]);
     __builtin_prefetch(&stamp_[base]);
     __builtin_prefetch(&stamp_[base + assoc_ - 1]);
   }
-  // The same for the state of the way a lookup found (valid/dirty masks and arrival ticks).
-  void prefetch_slot(std::uint32_t slot) const { __builtin_prefetch(&state_[static_cast<std::size_t>(slot) * state_words_]); }
-
   std::uint32_t sets() const { return sets_; }  // per bank
   int banks() const { return static_cast<int>(clock_.size()); }
   int sectors_per_line() const { return sectors_per_line_; }
@@ -73,28 +69,35 @@ class TagArray {
     return (static_cast<std::size_t>(bank) * sets_ + set) * assoc_;
   }
 
-  // A slot's state: word 0 holds the valid (low 32 bits) and dirty (high 32 bits) sector masks,
-  // words 1.. the arrival tick of each sector. One record (40 bytes for 4 sectors) instead of three
-  // arrays: a lookup that found its way reads one or two host cache lines for all of it. Not padded
-  // to 64 bytes: the smaller footprint (L2 of an H100: 16 MB instead of 26 MB) keeps more of it in
-  // the host's last-level cache, which measured faster (docs/performance.md).
+  // A slot's record: word 0 the line address (its tag), word 1 the valid (low 32 bits) and dirty
+  // (high 32 bits) sector masks, words 2.. the arrival tick of each sector (48 bytes for 4 sectors).
+  // A lookup scans the set's 16-bit fingerprints (an H100's L2: 800 KB, which stays in the host's
+  // cache) and reads the record of a way whose fingerprint matches: one or two host cache lines,
+  // instead of the set's 128 bytes of tags plus the found way's state (docs/performance.md).
   std::uint64_t* state(std::uint32_t slot) { return &state_[static_cast<std::size_t>(slot) * state_words_]; }
   const std::uint64_t* state(std::uint32_t slot) const { return &state_[static_cast<std::size_t>(slot) * state_words_]; }
-  static std::uint32_t valid_of(const std::uint64_t* st) { return static_cast<std::uint32_t>(st[0]); }
-  static std::uint32_t dirty_of(const std::uint64_t* st) { return static_cast<std::uint32_t>(st[0] >> 32); }
+  static Addr tag_of(const std::uint64_t* st) { return st[0]; }
+  static std::uint32_t valid_of(const std::uint64_t* st) { return static_cast<std::uint32_t>(st[1]); }
+  static std::uint32_t dirty_of(const std::uint64_t* st) { return static_cast<std::uint32_t>(st[1] >> 32); }
+  // 1..65535 for a line (0 marks an empty way): a multiplicative hash of the line number.
+  static std::uint16_t fingerprint(Addr line) {
+    const auto h = static_cast<std::uint16_t>(((line >> 5) * 0x9E3779B97F4A7C15ull) >> 48);
+    return h ? h : 1;
+  }
+  std::uint32_t find(std::uint32_t base, Addr line) const;
 
   std::uint32_t sets_;
   int assoc_;
   int sectors_per_line_;
-  std::size_t state_words_;       // 64-bit words per slot state: 1 + sectors per line
+  std::size_t state_words_;       // 64-bit words per slot record: 2 + sectors per line
   std::uint32_t full_mask_;
   Replacement policy_;
   std::vector<std::uint64_t> clock_;  // per bank: access counter driving LRU/FIFO stamps and the random victim
   template <class T>
   using Array = std::vector<T, HugePageAllocator<T>>;
-  Array<Addr> tag_;               // line address (a set's 16 ways: two host cache lines)
+  Array<std::uint16_t> print_;    // per slot: fingerprint of its line, 0 = empty
   Array<std::uint64_t> stamp_;    // replacement order (scanned only to pick a victim)
-  Array<std::uint64_t> state_;    // slot * state_words_: masks, then per-sector arrival ticks
+  Array<std::uint64_t> state_;    // slot * state_words_: tag, masks, per-sector arrival ticks
 };
 
 }  // namespace gms

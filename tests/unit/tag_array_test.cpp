@@ -131,5 +131,31 @@ TEST(TagArray, EvictLastLinesOutliveNormalOnes) {
   EXPECT_TRUE(t.contains(0, 0, 0x0000));
 }
 
+// Lookups compare a 16-bit fingerprint first and the full line address after: among 200,000 other
+// lines, ~50 share a fingerprint with one of the 16 held ones, and none may be taken for it.
+TEST(TagArray, FingerprintCollisionsNeverHit) {
+  TagArray t(16 * 128, 128, 32, 16, Replacement::kLru);  // one set of 16 ways
+  std::vector<Addr> held;
+  for (Addr i = 0; i < 16; ++i) {
+    const Addr line = (0x7f0000000000ull + i * 0x9d3800ull) & ~Addr{127};
+    auto a = t.access(0, 0, line, 0b1111, false, 0);
+    t.fill(a.slot, a.miss, 7);
+    held.push_back(line);
+  }
+  for (Addr line : held) EXPECT_TRUE(t.contains(0, 0, line));
+  int found = 0;
+  for (Addr i = 1; i <= 200000; ++i) {
+    const Addr line = 0x100000000ull + i * 128;
+    found += t.contains(0, 0, line);
+  }
+  EXPECT_EQ(found, 0);
+  // A miss on a colliding line allocates and evicts the LRU way, whose state does not leak into it.
+  auto a = t.access(0, 0, 0x100000000ull + 128, 0b0001, false, 100);
+  EXPECT_EQ(a.hit, 0u);
+  EXPECT_EQ(a.valid, 0u);
+  EXPECT_FALSE(t.contains(0, 0, held[0]));
+  for (std::size_t k = 1; k < held.size(); ++k) EXPECT_TRUE(t.contains(0, 0, held[k]));
+}
+
 }  // namespace
 }  // namespace gms
