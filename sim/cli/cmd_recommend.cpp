@@ -99,13 +99,9 @@ std::vector<std::string> write_recommend_figures(const RecommendRequest& req, co
   files = {"space.png", "space.svg"};
   if (req.kind != "gemm") return files;
   const Candidate& first = r.ranked.front();
-  const bool grouped = std::none_of(first.set.begin(), first.set.end(),
-                                    [](const std::string& s) { return s == "workload.cta_order.kind=row_major"; });
-  std::vector<std::string> other = first.set;
-  if (grouped) other.push_back("workload.cta_order.kind=row_major");
-  else other.insert(other.end(), {"workload.cta_order.kind=grouped", "workload.cta_order.group_m=8"});
-  const std::pair<std::string, std::vector<std::string>> runs[] = {
-      {"first_pick", first.set}, {grouped ? "first_pick_row_major" : "first_pick_grouped8", other}};
+  const OtherOrder other = other_cta_order(first);
+  const std::pair<std::string, std::vector<std::string>> runs[] = {{"first_pick", first.set},
+                                                                   {"first_pick_" + other.name, other.set}};
   std::vector<RunData> data;
   for (const auto& [name, set] : runs) {
     const LoadedConfigs cfg = load_configs(candidate_inputs(req, r, set));

@@ -14,6 +14,9 @@
 namespace gms {
 namespace {
 
+// A GEMM candidate's order: GROUP_SIZE_M on the base workload's grouped order, or this (1 = row-major).
+constexpr const char* kRowMajorOrder = "workload.cta_order.kind=row_major";
+
 std::string fmt(double v, int digits = 0) {
   std::ostringstream s;
   s.setf(std::ios::fixed);
@@ -120,6 +123,19 @@ RecommendSpace default_gemv_space() {
   return s;
 }
 
+OtherOrder other_cta_order(const Candidate& c) {
+  OtherOrder o{c.set, ""};
+  const bool row_major = std::find(c.set.begin(), c.set.end(), kRowMajorOrder) != c.set.end();
+  if (row_major) {
+    o.set.insert(o.set.end(), {"workload.cta_order.kind=grouped", "workload.cta_order.group_m=8"});
+    o.name = "grouped8";
+  } else {
+    o.set.push_back(kRowMajorOrder);
+    o.name = "row_major";
+  }
+  return o;
+}
+
 ConfigInputs candidate_inputs(const RecommendRequest& req, const RecommendResult& r, const std::vector<std::string>& set) {
   ConfigInputs in(req.gpu, "", req.overrides);
   in.workload_text = r.workload_text;
@@ -153,8 +169,7 @@ RecommendResult recommend(const RecommendRequest& req) {
             c.set = {"workload.tile.m=" + std::to_string(t[0]), "workload.tile.n=" + std::to_string(t[1]),
                      "workload.tile.k=" + std::to_string(t[2]), "workload.warps=" + std::to_string(w),
                      "workload.stages=" + std::to_string(s),
-                     g <= 1 ? std::string("workload.cta_order.kind=row_major")
-                            : "workload.cta_order.group_m=" + std::to_string(g)};
+                     g <= 1 ? std::string(kRowMajorOrder) : "workload.cta_order.group_m=" + std::to_string(g)};
             GemmConfig gc;
             gc.tile = {t[0], t[1], t[2]};
             gc.warps = w;

@@ -65,4 +65,12 @@ RecommendResult recommend(const RecommendRequest& req);
 // overrides, the result's base workload, then `set` (a candidate's, plus any extra workload.* keys).
 ConfigInputs candidate_inputs(const RecommendRequest& req, const RecommendResult& r, const std::vector<std::string>& set);
 
+// A GEMM candidate launched in the other CTA order (grouped GROUP_SIZE_M <-> row-major; a row-major
+// one gets GROUP_SIZE_M 8): its `set` and a name for it ("row_major", "grouped8").
+struct OtherOrder {
+  std::vector<std::string> set;
+  std::string name;
+};
+OtherOrder other_cta_order(const Candidate& c);
+
 }  // namespace gms
