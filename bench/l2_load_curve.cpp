@@ -1,0 +1,134 @@
+// The model's side of gms-l2-load-ubench (validate/results/h100/l2_load): L2 hit latency under L2
+// load, from the memory system alone. Per SM, W load warps each keep 64 whole lines in flight (the
+// ubench's 16 independent 4-line loads) and issue the next 64 when they return; one probe per SM
+// chases single lines (the next when the last returned). Lines are L2-resident (a 16 MB buffer
+// read once before). Prints, per W, the L2 read bandwidth and the probe's cycles per hop, next to
+// the silicon curve when a results file is given.
+//   build/l2_load_curve [configs/gpus/h100.yaml] [validate/results/h100/l2_load/l2_load_ubench.jsonl] [gpu.KEY=V ...]
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "api/simulation.h"
+#include "model/memory_system.h"
+
+namespace {
+
+constexpr std::uint32_t kLinesPerLoad = 64;
+constexpr gms::Addr kBufferBase = 0x7f0000000000ull, kProbeBase = 0x7f8000000000ull;
+constexpr std::uint64_t kBufferLines = (16ull << 20) / 128;
+constexpr int kProbeHops = 512, kProbeRing = 64;
+
+struct Point {
+  double tb_per_s = 0, hop_cycles = 0;
+};
+
+Point measure(const gms::GpuConfig& gpu, int load_warps) {
+  gms::MemorySystem mem(gpu);
+  const int sms = gpu.sm.count;
+  const std::uint64_t windows = kBufferLines / kLinesPerLoad;
+  auto window = [&](std::uint64_t w) {
+    return gms::Region{kBufferBase + (w % windows) * kLinesPerLoad * 128, 1, kLinesPerLoad * 128, 0, -1, 0};
+  };
+  // Warm: every buffer line and every probe ring in L2 (one pass, spaced out so nothing queues).
+  gms::Tick t = 0;
+  for (std::uint64_t w = 0; w < windows; ++w, t += gms::cycles_to_ticks(200))
+    mem.load({static_cast<int>(w % sms), t, nullptr}, window(w), true, gms::EvictHint::kNormal);
+  for (int s = 0; s < sms; ++s)
+    for (int k = 0; k < kProbeRing; ++k, t += gms::cycles_to_ticks(20))
+      mem.load({s, t, nullptr}, gms::Region{kProbeBase + (static_cast<gms::Addr>(s) * kProbeRing + k) * 128, 1, 4, 0, -1, 0},
+               true, gms::EvictHint::kNormal);
+  const gms::Tick start = t + gms::cycles_to_ticks(100000);
+  // Events: (time, sm, warp); warp 0 is the probe. Ties in (sm, warp) order: deterministic.
+  using Ev = std::tuple<gms::Tick, int, int>;
+  std::priority_queue<Ev, std::vector<Ev>, std::greater<>> q;
+  std::vector<std::uint64_t> next_window(static_cast<std::size_t>(sms) * (load_warps + 1));
+  for (int s = 0; s < sms; ++s)
+    for (int w = 0; w <= load_warps; ++w) {
+      q.emplace(start, s, w);
+      next_window[static_cast<std::size_t>(s) * (load_warps + 1) + w] = static_cast<std::uint64_t>(s) * load_warps + w;
+    }
+  std::vector<int> hops(sms, 0);
+  std::vector<gms::Tick> probe_begin(sms, 0), probe_end(sms, 0);
+  int probes_done = 0;
+  std::vector<gms::Tick> load_done;  // when each 64-line load returned
+  const std::uint64_t total_warps = static_cast<std::uint64_t>(sms) * load_warps;
+  while (!q.empty() && probes_done < sms) {
+    auto [now, s, w] = q.top();
+    q.pop();
+    if (w == 0) {
+      // The probe: kProbeRing warm-up-free hops through its own lines, timed from the first.
+      if (hops[s] == 0) probe_begin[s] = now;
+      if (hops[s] == kProbeHops) {
+        probe_end[s] = now;
+        ++probes_done;
+        continue;
+      }
+      const gms::Addr line = kProbeBase + (static_cast<gms::Addr>(s) * kProbeRing + (hops[s] * 37) % kProbeRing) * 128;
+      ++hops[s];
+      q.emplace(mem.load({s, now, nullptr}, gms::Region{line, 1, 4, 0, -1, 0}, true, gms::EvictHint::kNormal), s, 0);
+      continue;
+    }
+    auto& nw = next_window[static_cast<std::size_t>(s) * (load_warps + 1) + w];
+    const gms::Tick done = mem.load({s, now, nullptr}, window(nw), true, gms::EvictHint::kNormal);
+    nw += total_warps;
+    load_done.push_back(done);
+    q.emplace(done, s, w);
+  }
+  std::vector<double> per_hop;
+  gms::Tick probe_last = start;
+  for (int s = 0; s < sms; ++s) {
+    per_hop.push_back(gms::ticks_to_cycles(probe_end[s] - probe_begin[s]) / kProbeHops);
+    probe_last = std::max(probe_last, probe_end[s]);
+  }
+  std::sort(per_hop.begin(), per_hop.end());
+  Point p;
+  p.hop_cycles = per_hop[per_hop.size() / 2];
+  // Bandwidth over the probes' window: the loads that returned inside it (a saturated model queues
+  // requests into the future; counting what was issued would overstate what was delivered).
+  const double seconds = gms::ticks_to_cycles(probe_last - start) / gpu.sm_clock;
+  const auto delivered = std::count_if(load_done.begin(), load_done.end(), [&](gms::Tick d) { return d <= probe_last; });
+  p.tb_per_s = load_warps ? static_cast<double>(delivered) * kLinesPerLoad * 128 / seconds / 1e12 : 0;
+  return p;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const std::string gpu_file = argc > 1 ? argv[1] : "configs/gpus/h100.yaml";
+    std::vector<std::string> overrides;  // further arguments: gpu.KEY=VALUE
+    for (int i = 3; i < argc; ++i) overrides.push_back(argv[i]);
+    const auto cfg = gms::load_configs(gms::ConfigInputs{gpu_file, "", overrides});
+    std::map<int, nlohmann::json> silicon;
+    if (argc > 2) {
+      std::ifstream in(argv[2]);
+      for (std::string line; std::getline(in, line);)
+        if (!line.empty()) {
+          auto j = nlohmann::json::parse(line);
+          silicon[j.at("load_warps_per_sm").get<int>()] = j;
+        }
+    }
+    std::printf("load warps/SM | model TB/s | model cycles/hop | silicon TB/s | silicon cycles/hop\n");
+    for (int w : {0, 1, 2, 4, 8, 12, 16, 24, 31}) {
+      const Point p = measure(cfg.gpu.value, w);
+      std::printf("%13d | %10.2f | %16.1f", w, p.tb_per_s, p.hop_cycles);
+      if (silicon.count(w))
+        std::printf(" | %12.2f | %18.1f", silicon[w].value("l2_read_tb_per_s", 0.0),
+                    silicon[w].value("probe_cycles_per_hop.median", 0.0));
+      std::printf("\n");
+      std::fflush(stdout);
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "l2_load_curve: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}
