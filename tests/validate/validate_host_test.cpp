@@ -159,30 +159,31 @@ TEST(ValidateResults, TritonGemmRecordsReplayOnTheWgmmaPath) {
 TEST(ValidateResults, PaddedWmmaGemmSharedAndCopyCountersEqualSilicon) {
   namespace fs = std::filesystem;
   int n = 0;
-  for (const std::string gpu : {"h100", "h200"})
-  for (const auto& e : fs::directory_iterator(gms::test::source_path("validate/results/" + gpu + "/padding"))) {
-    if (e.path().extension() != ".json") continue;
-    const auto rec = nlohmann::json::parse(std::ifstream(e.path()));
-    const auto& hw = rec.at("ncu").at("counters");
-    auto hw_per = [&](const char* num, const char* den) { return hw.at(num).get<double>() / hw.at(den).get<double>(); };
-    gms::ConfigInputs in{gms::test::source_path("configs/gpus/" + gpu + ".yaml"), e.path().string(), {"workload.cta_limit=132"}};
-    in.workload_from_record = true;
-    const auto cfg = gms::load_configs(in);
-    const auto run = gms::simulate(cfg);
-    const auto metrics = gms::compute_metrics(run.result, cfg.gpu.value, *run.kernel);
-    auto sim = [&](const char* name) { return gms::find_metric(metrics, name)->value; };
-    const double ldsm = sim("smsp__sass_inst_executed_op_ldsm.sum"), ldgsts = sim("smsp__sass_inst_executed_op_ldgsts.sum");
-    ASSERT_GT(ldsm, 0) << e.path();
-    const std::string c = gpu + " " + rec.at("case").get<std::string>();
-    // 1 % + 0.05 per instruction: silicon counts ~0.02 conflicts per ldmatrix beyond what the layout gives
-    // (pad 8: 1.5e6 of 2.7e8 wavefronts; source not identified).
-    const double wf = hw_per("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__sass_inst_executed_op_ldsm.sum");
-    const double bc = hw_per("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "smsp__sass_inst_executed_op_ldsm.sum");
-    EXPECT_NEAR(sim("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") / ldsm, wf, 0.01 * wf + 0.05) << c;
-    EXPECT_NEAR(sim("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") / ldsm, bc, 0.01 * bc + 0.05) << c;
-    EXPECT_NEAR(sim("l1tex__m_xbar2l1tex_read_sectors.sum") / ldgsts,
-                hw_per("l1tex__m_xbar2l1tex_read_sectors.sum", "smsp__sass_inst_executed_op_ldgsts.sum"), 0.01) << c;
-    ++n;
+  for (const std::string gpu : {"h100", "h200"}) {
+    for (const auto& e : fs::directory_iterator(gms::test::source_path("validate/results/" + gpu + "/padding"))) {
+      if (e.path().extension() != ".json") continue;
+      const auto rec = nlohmann::json::parse(std::ifstream(e.path()));
+      const auto& hw = rec.at("ncu").at("counters");
+      auto hw_per = [&](const char* num, const char* den) { return hw.at(num).get<double>() / hw.at(den).get<double>(); };
+      gms::ConfigInputs in{gms::test::source_path("configs/gpus/" + gpu + ".yaml"), e.path().string(), {"workload.cta_limit=132"}};
+      in.workload_from_record = true;
+      const auto cfg = gms::load_configs(in);
+      const auto run = gms::simulate(cfg);
+      const auto metrics = gms::compute_metrics(run.result, cfg.gpu.value, *run.kernel);
+      auto sim = [&](const char* name) { return gms::find_metric(metrics, name)->value; };
+      const double ldsm = sim("smsp__sass_inst_executed_op_ldsm.sum"), ldgsts = sim("smsp__sass_inst_executed_op_ldgsts.sum");
+      ASSERT_GT(ldsm, 0) << e.path();
+      const std::string c = gpu + " " + rec.at("case").get<std::string>();
+      // 1 % + 0.05 per instruction: silicon counts ~0.02 conflicts per ldmatrix beyond what the layout gives
+      // (pad 8: 1.5e6 of 2.7e8 wavefronts; source not identified).
+      const double wf = hw_per("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__sass_inst_executed_op_ldsm.sum");
+      const double bc = hw_per("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "smsp__sass_inst_executed_op_ldsm.sum");
+      EXPECT_NEAR(sim("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") / ldsm, wf, 0.01 * wf + 0.05) << c;
+      EXPECT_NEAR(sim("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") / ldsm, bc, 0.01 * bc + 0.05) << c;
+      EXPECT_NEAR(sim("l1tex__m_xbar2l1tex_read_sectors.sum") / ldgsts,
+                  hw_per("l1tex__m_xbar2l1tex_read_sectors.sum", "smsp__sass_inst_executed_op_ldgsts.sum"), 0.01) << c;
+      ++n;
+    }
   }
   EXPECT_EQ(n, 18);
 }
