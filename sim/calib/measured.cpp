@@ -14,15 +14,40 @@
 namespace gms {
 namespace {
 
+std::string shape_of(const nlohmann::json& w) {
+  return std::to_string(w.value("m", 0)) + "x" + std::to_string(w.value("n", 0)) + "x" + std::to_string(w.value("k", 0));
+}
+
+// A GEMM's tiling as the records say it: tile, warps, stages, the MMA class and shared-row padding
+// when the record names them (the WMMA kernel's pads 0/8/16 are three tilings of one shape).
+std::string tiling_of(const nlohmann::json& w) {
+  std::string t;
+  if (w.contains("tile") && w["tile"].is_object())
+    t = std::to_string(w["tile"].value("m", 0)) + "x" + std::to_string(w["tile"].value("n", 0)) + "x" +
+        std::to_string(w["tile"].value("k", 0));
+  t += " w" + std::to_string(w.value("warps", 0)) + " s" + std::to_string(w.value("stages", 0));
+  if (w.contains("mma") && w["mma"].is_string()) t += " " + w["mma"].get<std::string>();
+  if (w.contains("smem") && w["smem"].is_object() && w["smem"].contains("pad"))
+    t += " pad" + std::to_string(w["smem"].value("pad", 0));
+  return t;
+}
+
+std::string order_of(const nlohmann::json& w) {
+  if (!w.contains("cta_order") || !w["cta_order"].is_object()) return "default order";
+  const std::string kind = w["cta_order"].value("kind", "grouped");
+  return kind == "grouped" ? "grouped" + std::to_string(w["cta_order"].value("group_m", 0)) : kind;
+}
+
 std::string group_of(const std::string& kind, const nlohmann::json& w) {
-  if (kind == "gemm")
-    return "gemm " + std::to_string(w.value("m", 0)) + "x" + std::to_string(w.value("n", 0)) + "x" +
-           std::to_string(w.value("k", 0)) + " (CTA orders)";
-  if (kind == "tiled_gemm")
-    return "tiled_gemm " + std::to_string(w.value("m", 0)) + "x" + std::to_string(w.value("n", 0)) + "x" +
-           std::to_string(w.value("k", 0)) + " (tilings and data paths)";
+  if (kind == "gemm") return "gemm " + shape_of(w) + " " + tiling_of(w) + " (CTA orders)";
+  if (kind == "tiled_gemm") return "tiled_gemm " + shape_of(w) + " (tilings and data paths)";
   return kind + " " + std::to_string(w.value("m", 1)) + "x" + std::to_string(w.value("k", 0)) + "x" +
          std::to_string(w.value("n", 0)) + " (warps x order)";
+}
+
+std::string tiling_group_of(const std::string& kind, const nlohmann::json& w) {
+  if (kind == "gemm") return "gemm " + shape_of(w) + " " + order_of(w) + " (tilings)";
+  return "";  // the GEMV and tiled-GEMM groups already hold every variant of their shape
 }
 
 // ncu prints numbers with thousands separators; "n/a" and empty cells carry no value.
@@ -104,6 +129,8 @@ std::vector<MeasuredCase> load_records(const std::vector<std::string>& paths) {
     c.name = rec.value("case", std::filesystem::path(f).stem().string());
     c.kind = rec.value("kind", rec["workload"].value("kind", ""));
     c.group = group_of(c.kind, rec["workload"]);
+    c.tiling_group = tiling_group_of(c.kind, rec["workload"]);
+    c.record_set = std::filesystem::path(f).parent_path().filename().string();
     const nlohmann::json* counters = nullptr;
     if (rec.contains("ncu") && rec["ncu"].is_object() && rec["ncu"].contains("counters")) counters = &rec["ncu"]["counters"];
     for (const auto& m : compared_metrics())

@@ -11,7 +11,9 @@ namespace gms {
 struct MeasuredCase {
   std::string name;
   std::string kind;    // gemm | gemv | tiled_gemm
-  std::string group;   // cases that differ only in CTA order or warps/order share a group (for ranks)
+  std::string group;   // cases that differ only in CTA order (GEMM: one tiling) or warps/order share a group
+  std::string tiling_group;  // GEMM: cases of one shape and CTA order (the tilings); "" otherwise
+  std::string record_set;    // the directory the record came from (gemm, triton_gemm, gemv, padding, ...)
   std::string source;  // the file the measurement came from
   std::string workload_file;
   bool workload_from_record = false;  // workload_file is a record whose "workload" object is the workload

@@ -38,11 +38,25 @@ Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<Metric
   }
   std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> groups;
   const std::string t = "gpu__time_duration.sum";
+  auto add_error = [&](std::map<std::string, MetricSummary>& by, const std::string& key, double err) {
+    MetricSummary& m = by[key];
+    m.metric = t;
+    m.mean_abs_error += std::fabs(err);  // a sum until the division below
+    ++m.n;
+  };
   for (size_t i = 0; i < cases.size(); ++i)
     if (cases[i].measured.count(t) && simulated[i].count(t)) {
-      groups[cases[i].group].first.push_back(cases[i].measured.at(t));
-      groups[cases[i].group].second.push_back(simulated[i].at(t));
+      for (const std::string* g : {&cases[i].group, &cases[i].tiling_group}) {
+        if (g->empty()) continue;
+        groups[*g].first.push_back(cases[i].measured.at(t));
+        groups[*g].second.push_back(simulated[i].at(t));
+      }
+      const double err = metric_error(t, cases[i].measured.at(t), simulated[i].at(t));
+      if (!cases[i].record_set.empty()) add_error(card.time_by_set, cases[i].record_set, err);
+      add_error(card.time_by_group, cases[i].group, err);
     }
+  for (auto* by : {&card.time_by_set, &card.time_by_group})
+    for (auto& [k, m] : *by) m.mean_abs_error /= static_cast<double>(m.n);
   for (const auto& [g, v] : groups) {
     card.group_sizes[g] = v.first.size();
     if (v.first.size() >= 3) card.spearman_time[g] = spearman(v.first, v.second);

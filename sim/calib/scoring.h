@@ -23,8 +23,13 @@ struct MetricSummary {
 
 struct Scorecard {
   std::vector<MetricSummary> metrics;              // in compared_metrics() order, only those measured
-  std::map<std::string, double> spearman_time;     // group -> rho (groups of >= 3 cases)
+  // group -> rho over the group's times (groups of >= 3 cases): the CTA orders of one tiling, and for
+  // GEMMs also the tilings of one shape and order.
+  std::map<std::string, double> spearman_time;
   std::map<std::string, std::size_t> group_sizes;
+  // Time MAPE (%) per record set (the kernel: gemm, triton_gemm, gemv, ...) and per CTA-order group
+  // (one tiling of one kernel): where the error sits.
+  std::map<std::string, MetricSummary> time_by_set, time_by_group;
   const MetricSummary* find(const std::string& metric) const;
 };
 

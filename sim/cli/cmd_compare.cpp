@@ -1,7 +1,8 @@
 // gpumemsim compare: replays measured cases (validate records, or a raw ncu CSV with a workload)
 // and sets simulation beside silicon, metric by metric, with per-metric error summaries, the rank
-// correlation of time in every group of cases that differ only in CTA order or warps/order, and
-// optional accuracy targets (--require) that make the exit code 1 when missed.
+// correlation of time in every group (CTA orders of one tiling; tilings of one GEMM shape and order;
+// GEMV variants), the time MAPE per record set and per tiling, and optional accuracy targets
+// (--require) that make the exit code 1 when missed.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -62,6 +63,8 @@ int cmd_compare(const std::vector<std::string>& args) {
   std::printf("%-44s %-28s %14s %14s %9s\n", "case", "metric", "measured", "simulated", "error");
   for (size_t i = 0; i < cases.size(); ++i) {
     nlohmann::ordered_json c = {{"case", cases[i].name}, {"group", cases[i].group}, {"metrics", nlohmann::ordered_json::object()}};
+    if (!cases[i].tiling_group.empty()) c["tiling_group"] = cases[i].tiling_group;
+    c["record_set"] = cases[i].record_set;
     for (const auto& m : compared_metrics()) {
       auto meas = cases[i].measured.find(m);
       auto sim = simulated[i].find(m);
@@ -91,6 +94,21 @@ int cmd_compare(const std::vector<std::string>& args) {
   }
   out["summary"] = summary;
   out["spearman_time"] = rho;
+  // Where the time error sits: per record set (kernel) and per tiling (its CTA-order group).
+  nlohmann::ordered_json by_set = nlohmann::ordered_json::object(), by_group = nlohmann::ordered_json::object();
+  if (card.time_by_set.size() > 1 || card.time_by_group.size() > 1) {
+    std::printf("\ntime MAPE by record set, and by tiling (its CTA-order group)\n");
+    for (const auto& [k, m] : card.time_by_set) {
+      std::printf("  %-75s %6.1f %% over %zu\n", k.c_str(), m.mean_abs_error, m.n);
+      by_set[k] = {{"mape_pct", m.mean_abs_error}, {"n", m.n}};
+    }
+    for (const auto& [k, m] : card.time_by_group) {
+      std::printf("  %-75s %6.1f %% over %zu\n", k.c_str(), m.mean_abs_error, m.n);
+      by_group[k] = {{"mape_pct", m.mean_abs_error}, {"n", m.n}};
+    }
+  }
+  out["time_mape_by_record_set"] = by_set;
+  out["time_mape_by_group"] = by_group;
   bool all_passed = true;
   if (!reqs.empty()) {
     std::printf("\ntargets\n");

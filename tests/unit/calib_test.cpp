@@ -2,6 +2,8 @@
 // scoring and targets, the fitters, and the calibrated-YAML writer.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <cmath>
 
 #include "calib/calibrated_yaml.h"
@@ -42,6 +44,28 @@ TEST(Measured, RecordsPreferNsightTimeAndSkipMicrobenchmarks) {
   EXPECT_THROW(load_records({"/no/such/dir"}), ConfigError);
 }
 
+// GEMM records group twice: the CTA orders of one tiling (pads are tilings), and the tilings of one
+// shape and order; the directory a record came from names its kernel.
+TEST(Measured, GemmRecordsGroupByTilingAndByOrder) {
+  auto cases = load_records({source_path("validate/results/h100/padding")});
+  ASSERT_EQ(cases.size(), 9u);
+  std::map<std::string, int> groups, tilings;
+  for (const auto& c : cases) {
+    ++groups[c.group];
+    ++tilings[c.tiling_group];
+    EXPECT_EQ(c.record_set, "padding");
+  }
+  EXPECT_EQ(groups.size(), 6u);  // 2 shapes x 3 pads
+  EXPECT_EQ(groups.at("gemm 8192x8192x8192 128x128x32 w4 s3 pad16 (CTA orders)"), 2);
+  EXPECT_EQ(tilings.size(), 3u);  // 8192^3 grouped-8 and column-major, 16384x16384x2048 grouped-8
+  EXPECT_EQ(tilings.at("gemm 8192x8192x8192 grouped8 (tilings)"), 3);
+  EXPECT_EQ(tilings.at("gemm 8192x8192x8192 column_major (tilings)"), 3);
+  auto triton = load_records({source_path("validate/results/h100/triton_gemm/triton_gemm_4096x4096x4096_128x256x64_w8_s4_grouped8.json")});
+  ASSERT_EQ(triton.size(), 1u);
+  EXPECT_EQ(triton[0].group, "gemm 4096x4096x4096 128x256x64 w8 s4 wgmma (CTA orders)");
+  EXPECT_EQ(triton[0].record_set, "triton_gemm");
+}
+
 TEST(Replay, IdenticalLaunchSequencesShareOneSimulation) {
   auto cfg = [](const std::string& rec) {
     return load_configs({source_path("configs/gpus/h100.yaml"), source_path("validate/results/h100/gemm/" + rec), {}, true});
@@ -69,6 +93,15 @@ TEST(Scoring, ErrorsSummariesRanksAndTargets) {
   EXPECT_DOUBLE_EQ(card.find("lts__t_sector_hit_rate.pct")->mean_abs_error, 3.0);
   EXPECT_NEAR(card.find("gpu__time_duration.sum")->mean_abs_error, 100.0 * (100. / 100 + 109. / 101 + 118. / 102 + 127. / 103) / 4, 1e-9);
   EXPECT_DOUBLE_EQ(card.spearman_time.at("gemm 1x1x1"), 1.0);
+  // The breakdowns: one group, no record set named; a second set shows up on its own.
+  EXPECT_EQ(card.time_by_group.at("gemm 1x1x1").n, 4u);
+  EXPECT_DOUBLE_EQ(card.time_by_group.at("gemm 1x1x1").mean_abs_error, card.find("gpu__time_duration.sum")->mean_abs_error);
+  EXPECT_TRUE(card.time_by_set.empty());
+  cases[3].record_set = "other";
+  cases[3].tiling_group = "gemm 1x1x1 grouped8 (tilings)";
+  const Scorecard split = score(cases, sim);
+  EXPECT_NEAR(split.time_by_set.at("other").mean_abs_error, 100.0 * 127. / 103, 1e-9);
+  EXPECT_EQ(split.group_sizes.at("gemm 1x1x1 grouped8 (tilings)"), 1u);
   auto res = check({parse_requirement("lts__t_sector_hit_rate.pct:mae<=5"), parse_requirement("gpu__time_duration.sum:mape<=20"),
                     parse_requirement("spearman:gemm>=0.8"), parse_requirement("spearman:gemv>=0.8")},
                    card);
