@@ -12,6 +12,7 @@
 #include <map>
 #include <queue>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -64,7 +65,8 @@ Point measure(const gms::GpuConfig& gpu, int load_warps) {
     auto [now, s, w] = q.top();
     q.pop();
     if (w == 0) {
-      // The probe: kProbeRing warm-up-free hops through its own lines, timed from the first.
+      // The probe: kProbeHops dependent hops around its ring of kProbeRing lines, timed from the first
+      // (no warm-up hops: the load warps start at the same tick).
       if (hops[s] == 0) probe_begin[s] = now;
       if (hops[s] == kProbeHops) {
         probe_end[s] = now;

@@ -65,7 +65,8 @@ TagArray::Access TagArray::access(std::uint32_t bank, std::uint32_t set, Addr li
   const std::uint64_t clock = ++clock_[bank];
   Access out;
   const std::uint32_t base = static_cast<std::uint32_t>(first_slot(bank, set));
-  std::uint32_t slot = find(base, line);
+  const std::uint16_t fp = fingerprint(line);
+  std::uint32_t slot = find(base, line, fp);
   std::uint64_t* st;
   if (slot == ~0u) {
     slot = victim(base, clock);
@@ -74,7 +75,7 @@ TagArray::Access TagArray::access(std::uint32_t bank, std::uint32_t set, Addr li
       out.evicted_dirty = dirty_of(st);
       out.evicted_line = tag_of(st);
     }
-    print_[slot] = fingerprint(line);
+    print_[slot] = fp;
     st[0] = line;
     st[1] = 0;  // no sector valid, none dirty
     stamp_[slot] = priority == InsertPriority::kFirst  ? 0
@@ -110,15 +111,14 @@ void TagArray::fill(std::uint32_t slot, std::uint32_t sectors, Tick ready) {
   for (std::uint32_t m = sectors; m; m &= m - 1) st[2 + std::countr_zero(m)] = ready;
 }
 
-std::uint32_t TagArray::find(std::uint32_t base, Addr line) const {
-  const std::uint16_t fp = fingerprint(line);
+std::uint32_t TagArray::find(std::uint32_t base, Addr line, std::uint16_t fp) const {
   for (int w = 0; w < assoc_; ++w)
     if (print_[base + w] == fp && tag_of(state(base + w)) == line) return base + w;
   return ~0u;
 }
 
 bool TagArray::contains(std::uint32_t bank, std::uint32_t set, Addr line) const {
-  return find(static_cast<std::uint32_t>(first_slot(bank, set)), line) != ~0u;
+  return find(static_cast<std::uint32_t>(first_slot(bank, set)), line, fingerprint(line)) != ~0u;
 }
 
 std::uint64_t TagArray::dirty_sectors() const {

@@ -43,8 +43,8 @@ class TagArray {
   // Marks `sectors` of the line at `slot` valid, arriving at `ready`.
   void fill(std::uint32_t slot, std::uint32_t sectors, Tick ready);
 
-  // Asks the host CPU to bring `set`'s tags and stamps into its cache: a pure hint (no simulated
-  // effect) that lets the lookups of one load group overlap their host cache misses.
+  // Asks the host CPU to bring `set`'s fingerprints and stamps into its cache: a pure hint (no
+  // simulated effect) that lets the lookups of one load group overlap their host cache misses.
   void prefetch(std::uint32_t bank, std::uint32_t set) const {
     const std::size_t base = first_slot(bank, set);
     __builtin_prefetch(&print_[base]);
@@ -84,7 +84,8 @@ class TagArray {
     const auto h = static_cast<std::uint16_t>(((line >> 5) * 0x9E3779B97F4A7C15ull) >> 48);
     return h ? h : 1;
   }
-  std::uint32_t find(std::uint32_t base, Addr line) const;
+  // The slot of `line` in the set starting at `base` (its fingerprint `fp`), or ~0u.
+  std::uint32_t find(std::uint32_t base, Addr line, std::uint16_t fp) const;
 
   std::uint32_t sets_;
   int assoc_;
