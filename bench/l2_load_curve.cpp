@@ -26,6 +26,12 @@ constexpr std::uint32_t kLinesPerLoad = 64;
 constexpr gms::Addr kBufferBase = 0x7f0000000000ull, kProbeBase = 0x7f8000000000ull;
 constexpr std::uint64_t kBufferLines = (16ull << 20) / 128;
 constexpr int kProbeHops = 512, kProbeRing = 64;
+// A silicon load warp spends ~1,000 cycles per 64-line repetition at W <= 4 (8 KB x 132 x W /
+// bandwidth: 1004, 1041, 1239 cycles at W = 1, 2, 4), ~700 more than a hit's latency: its loop
+// (64-bit window index, the sink's dependent adds) between loads. The model's warps wait as long
+// after each load returns, and start at staggered ticks as silicon's warps fall out of step;
+// without both, all 132 x W bursts reach the slices at once, every round, and queue there.
+constexpr std::uint64_t kThinkCycles = 700, kStaggerCycles = 1000;
 
 struct Point {
   double tb_per_s = 0, hop_cycles = 0;
@@ -53,7 +59,8 @@ Point measure(const gms::GpuConfig& gpu, int load_warps) {
   std::vector<std::uint64_t> next_window(static_cast<std::size_t>(sms) * (load_warps + 1));
   for (int s = 0; s < sms; ++s)
     for (int w = 0; w <= load_warps; ++w) {
-      q.emplace(start, s, w);
+      const std::uint64_t h = (static_cast<std::uint64_t>(s) * 131 + static_cast<std::uint64_t>(w)) * 0x9E3779B97F4A7C15ull;
+      q.emplace(start + gms::cycles_to_ticks(w == 0 ? kStaggerCycles : (h >> 33) % kStaggerCycles), s, w);
       next_window[static_cast<std::size_t>(s) * (load_warps + 1) + w] = static_cast<std::uint64_t>(s) * load_warps + w;
     }
   std::vector<int> hops(sms, 0);
@@ -82,7 +89,7 @@ Point measure(const gms::GpuConfig& gpu, int load_warps) {
     const gms::Tick done = mem.load({s, now, nullptr}, window(nw), true, gms::EvictHint::kNormal);
     nw += total_warps;
     load_done.push_back(done);
-    q.emplace(done, s, w);
+    q.emplace(done + gms::cycles_to_ticks(kThinkCycles), s, w);
   }
   std::vector<double> per_hop;
   gms::Tick probe_last = start;
