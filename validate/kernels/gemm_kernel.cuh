@@ -43,10 +43,23 @@ __device__ inline void copy_wait() {
 #endif
 }
 
-template <int BK, int STAGES, int PAD = kGemmDefaultPad>
+// STAMP (gms-cta-times only): thread 0 of each CTA writes stamps[5 x blockIdx.x ..]: %globaltimer at
+// entry and after the CTA's last store, clock64 at the same two points, and %smid. Off, the kernel is
+// the one every other case set measures (the stamps pointer is never read).
+template <int BK, int STAGES, int PAD = kGemmDefaultPad, bool STAMP = false>
 __global__ void __launch_bounds__(kGemmThreads) gemm_fp16_kernel(const __half* __restrict__ A,
                                                                  const __half* __restrict__ B, __half* __restrict__ C,
-                                                                 int M, int N, int K, CtaOrderParams order) {
+                                                                 int M, int N, int K, CtaOrderParams order,
+                                                                 unsigned long long* stamps = nullptr) {
+#if !defined(__HIPCC__)
+  unsigned long long stamp_gt = 0, stamp_clk = 0;
+  if constexpr (STAMP) {
+    if (threadIdx.x == 0) {
+      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(stamp_gt));
+      stamp_clk = clock64();
+    }
+  }
+#endif
   extern __shared__ __align__(16) unsigned char smem_raw[];
   __half* smem = reinterpret_cast<__half*>(smem_raw);
   constexpr int kAStage = kGemmBM * (BK + PAD), kBStage = BK * (kGemmBN + PAD);
@@ -126,6 +139,17 @@ __global__ void __launch_bounds__(kGemmThreads) gemm_fp16_kernel(const __half* _
       __half* c = C + static_cast<size_t>(tm * kGemmBM + warp_m * 64 + i * 16) * N + tn * kGemmBN + warp_n * 64 + j * 16;
       wmma::store_matrix_sync(c, h, N, wmma::mem_row_major);
     }
+  if constexpr (STAMP) {
+    __syncthreads();  // the CTA ends when its last warp has stored
+    if (threadIdx.x == 0) {
+      unsigned long long gt, clk = clock64();
+      unsigned smid;
+      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(gt));
+      asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+      unsigned long long* s = stamps + 5ull * blockIdx.x;
+      s[0] = stamp_gt, s[1] = gt, s[2] = stamp_clk, s[3] = clk, s[4] = smid;
+    }
+  }
 #else
   for (int i = 0; i < 16; ++i)
     for (int j = 0; j < 8; ++j)

@@ -56,7 +56,7 @@ void run_gemm_padded(const GemmCase& c, const Options& o, const Env& env, std::o
   CtaOrderParams order{c.order_kind, c.group_m};
   const int grid = (c.m / kGemmBM) * (c.n / kGemmBN);
   auto launch = [&](int s) {
-    kernel<<<grid, kGemmThreads, smem>>>(A[s]->p, B[s]->p, C.p, c.m, c.n, c.k, order);
+    kernel<<<grid, kGemmThreads, smem>>>(A[s]->p, B[s]->p, C.p, c.m, c.n, c.k, order, nullptr);
     GPU_CHECK_LAUNCH();
   };
   if (o.profile) {

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""How far a GEMM's CTAs fall out of step: silicon (gms-cta-times stamps) beside the model
+(`gpumemsim run ... -o DIR` writes DIR/ctas.csv).
+
+  cta_spread.py validate/results/h100/cta_times [--model CASE=DIR ...] [--markdown]
+
+Per case: the median CTA duration, its coefficient of variation and p90/p10 ratio, and the spread
+(standard deviation) of start times within waves 1, 5 and 10 (a wave: 2 x SMs consecutive launch
+indices, the CTAs resident together at 2 per SM), for each stamped run and for the model. In
+lockstep every wave starts within a few dispatch intervals; silicon's spread grows wave by wave
+as its CTA durations vary.
+"""
+import argparse
+import csv
+import glob
+import gzip
+import json
+import os
+import statistics
+import sys
+
+
+def spread(starts, ends, per_wave):
+    dur = sorted(e - s for s, e in zip(starts, ends))
+    mean = statistics.fmean(dur)
+    out = {
+        "median_us": statistics.median(dur) / 1e3,
+        "cv": statistics.pstdev(dur) / mean if mean > 0 else 0.0,
+        "p90_p10": dur[9 * len(dur) // 10] / dur[len(dur) // 10] if dur[len(dur) // 10] > 0 else 0.0,
+    }
+    for w in (1, 5, 10):
+        wave = starts[w * per_wave:(w + 1) * per_wave]
+        out[f"wave{w}_std_us"] = statistics.pstdev(wave) / 1e3 if len(wave) > 1 else float("nan")
+    return out
+
+
+def silicon_runs(directory):
+    """{case: [stats per run]} from <case>_run<r>.csv (ns from %globaltimer)."""
+    runs = {}
+    paths = glob.glob(os.path.join(directory, "*_run*.csv")) + glob.glob(os.path.join(directory, "*_run*.csv.gz"))
+    for path in sorted(paths):
+        case = os.path.basename(path).rsplit("_run", 1)[0]
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt") as f:
+            rows = list(csv.DictReader(f))
+        rows.sort(key=lambda r: int(r["cta"]))
+        sms = len({r["sm"] for r in rows})
+        starts = [int(r["gt_start_ns"]) for r in rows]
+        ends = [int(r["gt_end_ns"]) for r in rows]
+        runs.setdefault(case, []).append(spread(starts, ends, 2 * sms))
+    return runs
+
+
+def model_run(directory):
+    """Stats of a `gpumemsim run` output directory: ctas.csv in cycles of the clock in stats.json."""
+    with open(os.path.join(directory, "stats.json")) as f:
+        clock = json.load(f)["metrics"]["sm__cycles_elapsed.avg.per_second"]  # the clock its time is given at
+    rows = list(csv.DictReader(open(os.path.join(directory, "ctas.csv"))))
+    rows.sort(key=lambda r: int(r["launch_index"]))
+    sms = len({r["sm"] for r in rows})
+    ns = 1e9 / clock
+    starts = [float(r["start_cycle"]) * ns for r in rows]
+    ends = [float(r["end_cycle"]) * ns for r in rows]
+    return spread(starts, ends, 2 * sms)
+
+
+def row(label, s):
+    return (f"| {label} | {s['median_us']:.1f} | {100 * s['cv']:.1f} % | {s['p90_p10']:.3f} | "
+            f"{s['wave1_std_us']:.2f} | {s['wave5_std_us']:.2f} | {s['wave10_std_us']:.2f} |")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("silicon_dir")
+    ap.add_argument("--model", action="append", default=[], metavar="CASE=DIR")
+    ap.add_argument("--check", action="store_true",
+                    help="exit 1 unless every silicon run drifts: wave 10's start spread > 2x wave 1's, CV 1-10 %%")
+    args = ap.parse_args()
+    runs = silicon_runs(args.silicon_dir)
+    if not runs:
+        sys.exit(f"cta_spread: no <case>_run<r>.csv[.gz] in {args.silicon_dir}")
+    models = {}
+    for m in args.model:
+        case, _, d = m.partition("=")
+        if not d:
+            sys.exit(f"cta_spread: --model wants CASE=DIR, got '{m}'")
+        models[case] = model_run(d)
+    print("| case / source | CTA duration median (us) | CV | p90/p10 | start std wave 1 (us) | wave 5 | wave 10 |")
+    print("|---|---|---|---|---|---|---|")
+    for case, stats in runs.items():
+        for i, s in enumerate(stats):
+            print(row(f"{case} silicon run {i}", s))
+        if case in models:
+            print(row(f"{case} model", models[case]))
+    if args.check:
+        bad = [f"{case} run {i}: wave 1 {s['wave1_std_us']:.2f} us, wave 10 {s['wave10_std_us']:.2f} us, CV {100 * s['cv']:.1f} %"
+               for case, stats in runs.items() for i, s in enumerate(stats)
+               if not (s["wave10_std_us"] > 2 * s["wave1_std_us"] and 0.01 <= s["cv"] <= 0.10)]
+        if bad:
+            sys.exit("cta_spread: runs that do not drift as silicon's did:\n  " + "\n  ".join(bad))
+        print(f"check: all {sum(len(v) for v in runs.values())} silicon runs drift (wave 10 spread > 2x wave 1, CV 1-10 %)")
+
+
+if __name__ == "__main__":
+    main()
