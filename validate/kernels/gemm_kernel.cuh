@@ -50,7 +50,7 @@ template <int BK, int STAGES, int PAD = kGemmDefaultPad, bool STAMP = false>
 __global__ void __launch_bounds__(kGemmThreads) gemm_fp16_kernel(const __half* __restrict__ A,
                                                                  const __half* __restrict__ B, __half* __restrict__ C,
                                                                  int M, int N, int K, CtaOrderParams order,
-                                                                 unsigned long long* stamps = nullptr) {
+                                                                 unsigned long long* stamps) {
 #if !defined(__HIPCC__)
   unsigned long long stamp_gt = 0, stamp_clk = 0;
   if constexpr (STAMP) {
