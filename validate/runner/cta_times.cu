@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,26 +21,6 @@ namespace gmsv {
 namespace {
 
 constexpr int kBK = 32, kStages = 3, kPad = 8, kStampedRuns = 3;
-
-double event_ms(const std::function<void()>& f) {
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
-  cudaEventRecord(e0);
-  f();
-  cudaEventRecord(e1);
-  cudaEventSynchronize(e1);
-  float ms = 0;
-  cudaEventElapsedTime(&ms, e0, e1);
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
-  return ms;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 void run_case(const GemmCase& c, const std::string& dir, std::ofstream& jsonl) {
   auto plain = gemm_fp16_kernel<kBK, kStages, kPad, false>;
@@ -65,11 +44,12 @@ void run_case(const GemmCase& c, const std::string& dir, std::ofstream& jsonl) {
   };
   launch(false);  // warm-up
   GPU_CHECK(cudaDeviceSynchronize());
-  std::vector<double> plain_ms, stamped_ms;
-  for (int r = 0; r < 5; ++r) plain_ms.push_back(event_ms([&] { launch(false); }));
+  Timer timer;
+  const std::vector<double> plain_ms = timer.sorted_ms([&] { launch(false); }, 5);
+  std::vector<double> stamped_ms;
   std::vector<unsigned long long> host(5ull * grid);
   for (int r = 0; r < kStampedRuns; ++r) {
-    stamped_ms.push_back(event_ms([&] { launch(true); }));
+    stamped_ms.push_back(timer.ns([&] { launch(true); }) * 1e-6);
     GPU_CHECK(cudaMemcpy(host.data(), stamps.p, host.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
     const std::string file = c.name() + "_run" + std::to_string(r) + ".csv";
     std::ofstream csv(dir + "/" + file);
@@ -79,15 +59,17 @@ void run_case(const GemmCase& c, const std::string& dir, std::ofstream& jsonl) {
       csv << b << ',' << s[4] << ',' << s[0] << ',' << s[1] << ',' << s[2] << ',' << s[3] << '\n';
     }
   }
+  std::sort(stamped_ms.begin(), stamped_ms.end());
   const cudaFuncAttributes_compat attr = func_attributes(plain);
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "{\"case\": \"%s\", \"grid\": %d, \"plain_ms.median\": %.4f, \"stamped_ms.median\": %.4f, "
                 "\"stamped_runs\": %d, \"workload\": ",
-                c.name().c_str(), grid, median(plain_ms), median(stamped_ms), kStampedRuns);
+                c.name().c_str(), grid, plain_ms[plain_ms.size() / 2], stamped_ms[stamped_ms.size() / 2], kStampedRuns);
   jsonl << buf << c.workload_json(attr.regs) << "}\n";
   jsonl.flush();
-  std::printf("%-40s plain %.3f ms, stamped %.3f ms\n", c.name().c_str(), median(plain_ms), median(stamped_ms));
+  std::printf("%-40s plain %.3f ms, stamped %.3f ms\n", c.name().c_str(), plain_ms[plain_ms.size() / 2],
+              stamped_ms[stamped_ms.size() / 2]);
 }
 
 }  // namespace

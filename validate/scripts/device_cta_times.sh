@@ -9,15 +9,9 @@ set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 BIN=/tmp/gms-cta-times
-arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
-{
-  echo "date: $(date -u +%FT%TZ)"
-  nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,power.limit,memory.total,temperature.gpu --format=csv
-  nvcc --version | tail -2
-  echo "command: validate/scripts/device_cta_times.sh; build: nvcc -O2 -gencode arch=compute_${arch},code=sm_${arch}"
-  nvcc -std=c++17 -O2 -lineinfo -gencode=arch=compute_${arch},code=sm_${arch} -o "$BIN" \
-    validate/runner/cta_times.cu validate/runner/cases.cpp validate/runner/record.cpp 2>&1
-} > "$OUT/cta_times_env.txt" 2>&1
+source "$(dirname "$0")/device_env.sh"
+device_env device_cta_times.sh validate/runner/cta_times.cu "$BIN" validate/runner/cases.cpp validate/runner/record.cpp \
+  > "$OUT/cta_times_env.txt" 2>&1
 [ -x "$BIN" ] || { echo "build failed"; cat "$OUT/cta_times_env.txt"; exit 1; }
 "$BIN" --out "$OUT" 2>&1 | tee "$OUT/cta_times_run.log"
 nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >> "$OUT/cta_times_env.txt"
