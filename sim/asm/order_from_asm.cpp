@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "trace/xz_stream.h"
 
 namespace gms {
 namespace {
@@ -100,9 +101,10 @@ AsmFormat detect(const std::string& path, const std::vector<std::string>& lines,
   if (name == "amdgcn") return AsmFormat::kAmdgcn;
   if (name == "llir") return AsmFormat::kLlvmIr;
   if (name != "auto") throw ConfigError("--format " + name + ": expected auto, ptx, sass, amdgcn or llir");
+  const std::string stem = path.size() > 3 && path.compare(path.size() - 3, 3, ".xz") == 0 ? path.substr(0, path.size() - 3) : path;
   auto ends = [&](const char* e) {
     std::string s(e);
-    return path.size() >= s.size() && path.compare(path.size() - s.size(), s.size(), s) == 0;
+    return stem.size() >= s.size() && stem.compare(stem.size() - s.size(), s.size(), s) == 0;
   };
   if (ends(".ptx")) return AsmFormat::kPtx;
   if (ends(".sass")) return AsmFormat::kSass;
@@ -225,6 +227,17 @@ void reclassify_private(const std::string& l, std::set<std::string>& priv, Line&
 
 }  // namespace
 
+std::vector<std::string> read_asm_lines(const std::string& path) {
+  if (!std::ifstream(path)) throw ConfigError(path + ": cannot open file");
+  auto in = open_trace_text(path);  // .xz listings decompress on the fly
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(*in, l);) {
+    if (!l.empty() && l.back() == '\r') l.pop_back();
+    lines.push_back(std::move(l));
+  }
+  return lines;
+}
+
 const char* asm_format_name(AsmFormat f) {
   switch (f) {
     case AsmFormat::kPtx: return "PTX";
@@ -268,10 +281,7 @@ std::string fold_order(const std::vector<AsmOp>& ops, int steps, bool pipelined)
 OrderExtract order_from_asm(const std::string& path, const std::string& format_name, const std::string& filter,
                             int steps) {
   if (steps < 0 || steps > 64) throw ConfigError("--steps " + std::to_string(steps) + ": expected 1 to 64 (0 = auto)");
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path + ": cannot open file");
-  std::vector<std::string> lines;
-  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  std::vector<std::string> lines = read_asm_lines(path);
   OrderExtract x;
   x.format = detect(path, lines, format_name);
   auto functions = find_functions(x.format, lines);

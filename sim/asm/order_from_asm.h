@@ -43,6 +43,9 @@ struct OrderExtract {
   int count(AsmOp op) const;
 };
 
+// The lines of a listing (a name ending in .xz is decompressed); ConfigError when it cannot be read.
+std::vector<std::string> read_asm_lines(const std::string& path);
+
 // `format_name`: "auto" (by extension, then content), "ptx", "sass", "amdgcn", "llir".
 // `kernel_filter`: a substring of the kernel's name ("" = the first kernel with global loads).
 // `steps`: load/compute steps to fold into; 0 = auto (1 for a software-pipelined loop, else 2).

@@ -26,6 +26,7 @@ const char* kUsage =
     "  heatmap        draw a run's cache-hit heatmaps and timelines (PNG/SVG) and an HTML report\n"
     "  access         shared-memory banks/wavefronts or global requests/sectors of a CuTe copy or lane list\n"
     "  order-from-asm read PTX / SASS / AMDGCN / LLVM IR and print the load/compute order it holds\n"
+    "  issue          a SASS loop's issue floor per iteration from its stall counts (cuobjdump -sass [+ ncu source])\n"
     "  trace info     what an Accel-Sim (NVBit) trace holds: kernels, CTAs, instructions, memory, opcodes\n"
     "  recommend      rank the tilings/warps/stages/orders of a GEMM or GEMV shape on a GPU by simulating them\n"
     "  config show    print the resolved configuration of a GPU (and workload)\n"
@@ -51,6 +52,7 @@ int dispatch(const std::vector<std::string>& args) {
     if (cmd == "config") return gms::cli::cmd_config(rest);
     if (cmd == "heatmap") return gms::cli::cmd_heatmap(rest);
     if (cmd == "order-from-asm") return gms::cli::cmd_order_from_asm(rest);
+    if (cmd == "issue") return gms::cli::cmd_issue(rest);
     if (cmd == "sweep") return gms::cli::cmd_sweep(rest);
     if (cmd == "compare") return gms::cli::cmd_compare(rest);
     if (cmd == "calibrate") return gms::cli::cmd_calibrate(rest);

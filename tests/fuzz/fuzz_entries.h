@@ -9,6 +9,7 @@
 
 #include "access/access_pattern.h"
 #include "access/bank_model.h"
+#include "asm/sass_issue.h"
 #include "common/error.h"
 #include "layout/layout.h"
 #include "layout/swizzle.h"
@@ -73,6 +74,34 @@ inline void accelsim_trace(const std::uint8_t* data, std::size_t size) {
           std::string line = format_trace_instruction(in);
           SIM_ASSERT(parse_trace_instruction(line, "again") == in, "trace instruction round trip: " << line);
         }
+  } catch (const ConfigError&) {
+  }
+}
+
+// A SASS listing either fails with ConfigError or decodes every control field in range; the
+// instructions it holds, written as an ncu source export with made-up counts, give those counts back;
+// the same bytes read as such an export give counts or a ConfigError.
+inline void sass_listing(const std::uint8_t* data, std::size_t size) {
+  std::string text(reinterpret_cast<const char*>(data), size);
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  try {
+    auto ins = parse_sass_instructions(lines, 1, static_cast<int>(lines.size()), "fuzz.sass");
+    for (const auto& i : ins)
+      SIM_ASSERT(i.stall >= 0 && i.stall <= 15 && i.write_barrier <= 7 && i.read_barrier <= 7 && i.wait_mask < 64,
+                 "control fields out of range at line " << i.line);
+    if (!ins.empty()) {
+      std::string csv = "\"Kernel Name\",\"k\"\n\"Address\",\"Source\",\"Instructions Executed\"\n";
+      for (size_t i = 0; i < ins.size(); ++i)
+        csv += "\"0x" + std::to_string(i) + "\",\"  " + ins[i].opcode + " R1 ;\",\"" + std::to_string(i * 7) + "\"\n";
+      try {
+        auto counts = executed_counts(csv, ins, "fuzz.csv");
+        for (size_t i = 0; i < counts.size(); ++i) SIM_ASSERT(counts[i] == static_cast<double>(i * 7), "count " << i);
+      } catch (const ConfigError&) {  // an opcode with a quote or comma does not survive the CSV cell
+      }
+    }
+    (void)executed_counts(text, ins, "fuzz.csv");
   } catch (const ConfigError&) {
   }
 }

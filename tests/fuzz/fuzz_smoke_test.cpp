@@ -52,6 +52,15 @@ TEST(FuzzSmoke, LaneLists) {
              gms::fuzz::lane_list, 20000);
 }
 
+TEST(FuzzSmoke, SassListings) {
+  run_corpus({"        /*0a30*/                   HMMA.16816.F32 R4, R8, R12, R4 ;   /* 0x0000000c0804723c */\n"
+              "                                                                      /* 0x004fe40000001804 */\n"
+              "        /*0a40*/              @!P0 BRA 0xa30 ;                      /* 0xfffffffc00f88947 */\n"
+              "                                                                      /* 0x000fea000383ffff */\n",
+              "\"Kernel Name\",\"k\"\n\"Address\",\"Source\",\"Instructions Executed\"\n\"0x1\",\"  HMMA.16816.F32 R4 ;\",\"5\"\n"},
+             gms::fuzz::sass_listing, 20000);
+}
+
 TEST(FuzzSmoke, AccelSimTraces) {
   const std::string head =
       "-kernel name = k\n-grid dim = (2,1,1)\n-block dim = (64,1,1)\n-accelsim tracer version = 5\n#c\n";

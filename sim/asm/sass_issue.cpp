@@ -1,0 +1,194 @@
+#include "asm/sass_issue.h"
+
+#include <algorithm>
+#include <regex>
+#include <sstream>
+
+#include "asm/order_from_asm.h"
+#include "common/csv.h"
+#include "common/error.h"
+
+namespace gms {
+namespace {
+
+// "@!P0 BRA `(.L_x_3) ;" -> "BRA"; "HMMA.16816.F32 R4, ..." -> "HMMA.16816.F32".
+std::string opcode_of(const std::string& text) {
+  size_t i = text.find_first_not_of(" \t");
+  if (i == std::string::npos) return "";
+  if (text[i] == '@') {
+    i = text.find_first_of(" \t", i);
+    if (i == std::string::npos) return "";
+    i = text.find_first_not_of(" \t", i);
+    if (i == std::string::npos) return "";
+  }
+  size_t j = text.find_first_of(" \t;", i);
+  return text.substr(i, j == std::string::npos ? std::string::npos : j - i);
+}
+
+std::string base_of(const std::string& opcode) { return opcode.substr(0, opcode.find('.')); }
+
+}  // namespace
+
+std::vector<SassInstruction> parse_sass_instructions(const std::vector<std::string>& lines, int first, int last,
+                                                     const std::string& file) {
+  static const std::regex ins(R"(^\s*/\*([0-9a-fA-F]{4,8})\*/\s+([^;]*;)\s*/\*\s*0x([0-9a-fA-F]{16})\s*\*/)"),
+      word(R"(^\s*/\*\s*0x([0-9a-fA-F]{16})\s*\*/\s*$)");
+  std::vector<SassInstruction> out;
+  first = std::max(first, 1);
+  last = std::min(last, static_cast<int>(lines.size()));
+  std::smatch m, w;
+  for (int i = first; i <= last; ++i) {
+    const std::string& l = lines[static_cast<size_t>(i - 1)];
+    if (!std::regex_search(l, m, ins)) continue;
+    if (i >= static_cast<int>(lines.size()) || !std::regex_search(lines[static_cast<size_t>(i)], w, word))
+      throw ConfigError(file + ":" + std::to_string(i + 1) +
+                        ": expected the instruction's second 64-bit word (/* 0x... */) on the next line; give the "
+                        "listing exactly as cuobjdump -sass prints it (sm_70 or newer)");
+    SassInstruction s;
+    s.line = i;
+    s.offset = static_cast<std::uint32_t>(std::stoul(m[1], nullptr, 16));
+    s.opcode = opcode_of(m[2]);
+    const std::uint64_t hi = std::stoull(w[1], nullptr, 16);
+    // Control bits 105-125 of the 128-bit instruction = bits 41-61 of its second word.
+    s.stall = static_cast<int>((hi >> 41) & 0xF);
+    s.yield = ((hi >> 45) & 1) != 0;
+    s.write_barrier = static_cast<int>((hi >> 46) & 7);
+    s.read_barrier = static_cast<int>((hi >> 49) & 7);
+    s.wait_mask = static_cast<int>((hi >> 52) & 0x3F);
+    out.push_back(std::move(s));
+    ++i;
+  }
+  return out;
+}
+
+std::vector<double> executed_counts(const std::string& csv_text, const std::vector<SassInstruction>& function,
+                                    const std::string& file) {
+  struct Section {
+    std::vector<std::string> opcodes;
+    std::vector<std::string> counts;
+    int line = 0;
+  };
+  std::vector<Section> sections;
+  std::istringstream in(csv_text);
+  int column = -1, source = -1, n = 0;
+  for (std::string l; std::getline(in, l);) {
+    ++n;
+    std::vector<std::string> c = split_csv(l);
+    if (c.empty()) continue;
+    if (c[0] == "Kernel Name") {
+      sections.push_back({});
+      sections.back().line = n;
+      column = source = -1;
+      continue;
+    }
+    if (c[0] == "Address") {
+      for (size_t i = 0; i < c.size(); ++i) {
+        if (c[i] == "Instructions Executed") column = static_cast<int>(i);
+        if (c[i] == "Source") source = static_cast<int>(i);
+      }
+      continue;
+    }
+    if (sections.empty() || column < 0 || source < 0 || static_cast<int>(c.size()) <= std::max(column, source)) continue;
+    sections.back().opcodes.push_back(base_of(opcode_of(c[static_cast<size_t>(source)])));
+    sections.back().counts.push_back(c[static_cast<size_t>(column)]);
+  }
+  for (const Section& s : sections) {
+    if (s.opcodes.size() != function.size()) continue;
+    bool same = true;
+    for (size_t i = 0; i < function.size() && same; ++i) same = s.opcodes[i] == base_of(function[i].opcode);
+    if (!same) continue;
+    std::vector<double> out;
+    for (size_t i = 0; i < s.counts.size(); ++i) {
+      std::string t = s.counts[i];
+      t.erase(std::remove(t.begin(), t.end(), ','), t.end());
+      char* end = nullptr;
+      const double v = t.empty() ? -1 : std::strtod(t.c_str(), &end);
+      if (t.empty() || *end != '\0' || !(v >= 0))
+        throw ConfigError(file + ": section at line " + std::to_string(s.line) + ", instruction " + std::to_string(i + 1) +
+                          ": 'Instructions Executed' is '" + s.counts[i] + "', not a count");
+      out.push_back(v);
+    }
+    return out;
+  }
+  throw ConfigError(file + ": no kernel section (of " + std::to_string(sections.size()) + ") lists the same " +
+                    std::to_string(function.size()) +
+                    " instructions as the listing's kernel; export it with ncu -i REPORT --page source --csv "
+                    "--print-source sass from a profile of the same binary");
+}
+
+const char* issue_class_name(IssueClass c) {
+  switch (c) {
+    case IssueClass::kMma: return "mma";
+    case IssueClass::kLdsm: return "ldsm";
+    case IssueClass::kSharedLoad: return "shared_load";
+    case IssueClass::kSharedStore: return "shared_store";
+    case IssueClass::kAsyncCopy: return "async_copy";
+    case IssueClass::kGlobal: return "global";
+    case IssueClass::kBarrier: return "barrier";
+    case IssueClass::kOther: return "other";
+    case IssueClass::kCount: break;
+  }
+  return "?";
+}
+
+IssueClass classify_issue(const std::string& opcode) {
+  const std::string b = base_of(opcode);
+  if (b == "HMMA" || b == "HGMMA" || b == "IMMA" || b == "IGMMA" || b == "QGMMA" || b == "DMMA" || b == "BMMA") return IssueClass::kMma;
+  if (b == "LDSM") return IssueClass::kLdsm;
+  if (b == "LDS") return IssueClass::kSharedLoad;
+  if (b == "STS") return IssueClass::kSharedStore;
+  if (b == "LDGSTS" || b == "UBLKCP" || b == "UTMALDG") return IssueClass::kAsyncCopy;
+  if (b == "LDG" || b == "STG" || b == "RED" || b == "ATOM" || b == "ATOMG" || b == "LD" || b == "ST") return IssueClass::kGlobal;
+  if (b == "BAR") return IssueClass::kBarrier;
+  return IssueClass::kOther;
+}
+
+double IssueProfile::total_instructions() const {
+  double s = 0;
+  for (double v : instructions) s += v;
+  return s;
+}
+
+double IssueProfile::total_stall_cycles() const {
+  double s = 0;
+  for (double v : stall_cycles) s += v;
+  return s;
+}
+
+IssueProfile sass_issue_profile(const std::string& sass_path, const std::string& kernel, const std::string& executed_csv) {
+  const OrderExtract x = order_from_asm(sass_path, "sass", kernel, 0);
+  const std::vector<std::string> lines = read_asm_lines(sass_path);
+  const auto function = parse_sass_instructions(lines, x.kernel.first_line, x.kernel.last_line, sass_path);
+  IssueProfile p;
+  p.kernel = x.kernel.name;
+  p.body_first = x.kernel.body_first;
+  p.body_last = x.kernel.body_last;
+  p.loop = x.kernel.loop;
+  std::vector<double> weight(function.size(), 1.0);
+  size_t lo = function.size(), hi = 0;
+  for (size_t i = 0; i < function.size(); ++i)
+    if (function[i].line >= p.body_first && function[i].line <= p.body_last) lo = std::min(lo, i), hi = i;
+  if (lo > hi) throw ConfigError(sass_path + ": kernel " + p.kernel + " has no instructions with control words in lines " +
+                                 std::to_string(p.body_first) + "-" + std::to_string(p.body_last));
+  if (!executed_csv.empty()) {
+    std::string text;
+    for (const std::string& l : read_asm_lines(executed_csv)) text += l + "\n";
+    const auto counts = executed_counts(text, function, executed_csv);
+    // The body's last instruction (the loop's closing branch) runs once per iteration of each warp.
+    p.iterations = counts[hi];
+    if (p.iterations <= 0)
+      throw ConfigError(executed_csv + ": the loop of " + p.kernel + " never ran in this profile (its closing branch at /*" +
+                        std::to_string(function[hi].offset) + "*/ executed 0 times)");
+    for (size_t i = 0; i < counts.size(); ++i) weight[i] = counts[i] / p.iterations;
+    p.executed = true;
+  }
+  for (size_t i = lo; i <= hi; ++i) {
+    const int c = static_cast<int>(classify_issue(function[i].opcode));
+    p.instructions[c] += weight[i];
+    // A stall count of 0 still spends the issue cycle.
+    p.stall_cycles[c] += weight[i] * std::max(1, function[i].stall);
+  }
+  return p;
+}
+
+}  // namespace gms

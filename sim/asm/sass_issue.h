@@ -1,0 +1,64 @@
+#pragma once
+// How fast a warp can issue its own instructions, read from the compiler's control codes. Since
+// Volta every SASS instruction carries a stall count (cycles until the same warp may issue again:
+// the fixed latency the compiler scheduled for), a yield hint and scoreboard indices; cuobjdump -sass
+// prints them in the second 64-bit word of each instruction. Over a kernel's hot loop the sum of the
+// stall counts is the warp's issue floor per iteration - what Nsight Compute calls `selected` plus
+// `wait` (fixed-latency dependencies) - before any memory, barrier or pipe waits.
+//
+// Which instructions an iteration executes depends on branches the listing cannot resolve (guarded
+// copies, edge tiles), so each instruction counts once unless an Nsight Compute source export
+// (`ncu --page source --csv --print-source sass`) gives its executed count.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gms {
+
+// One instruction of a listing with its control word decoded.
+struct SassInstruction {
+  int line = 0;                 // 1-based line of the instruction in the listing
+  std::uint32_t offset = 0;     // the /*0a30*/ address
+  std::string opcode;           // "HMMA.16816.F32" (predicate dropped)
+  int stall = 0;                // 0..15 cycles before the warp's next instruction
+  bool yield = false;
+  int write_barrier = 7;        // scoreboard the result sets (7: none)
+  int read_barrier = 7;
+  int wait_mask = 0;            // scoreboards waited on before issue
+};
+
+// The instructions on lines [first, last] (1-based, inclusive) of a cuobjdump -sass listing; each
+// instruction line must be followed by the line of its second 64-bit word. Throws ConfigError naming
+// `file:line` on an instruction without it or with a malformed word.
+std::vector<SassInstruction> parse_sass_instructions(const std::vector<std::string>& lines, int first, int last,
+                                                     const std::string& file);
+
+// Executed counts per instruction of one kernel from an ncu source export (CSV text): the section
+// whose instructions have the same opcodes, in order, as `function` (the whole function's listing).
+// Throws ConfigError when no section matches or a count is not a number.
+std::vector<double> executed_counts(const std::string& csv_text, const std::vector<SassInstruction>& function,
+                                    const std::string& file);
+
+// Instruction classes the timing model issues separately.
+enum class IssueClass : int { kMma, kLdsm, kSharedLoad, kSharedStore, kAsyncCopy, kGlobal, kBarrier, kOther, kCount };
+const char* issue_class_name(IssueClass c);
+IssueClass classify_issue(const std::string& opcode);
+
+struct IssueProfile {
+  std::string kernel;
+  int body_first = 0, body_last = 0;  // 1-based lines of the loop (or whole function) analysed
+  bool loop = false;
+  bool executed = false;              // counts weighted by an ncu source export
+  double iterations = 0;              // per-warp loop iterations summed over warps (executed only)
+  double instructions[static_cast<int>(IssueClass::kCount)] = {};  // per iteration
+  double stall_cycles[static_cast<int>(IssueClass::kCount)] = {};
+  double total_instructions() const;
+  double total_stall_cycles() const;
+};
+
+// The issue profile of the hot loop that order-from-asm finds in `sass_path` (kernel: a name
+// substring, "" = the first with global loads); `executed_csv` ("" = none) weights each instruction
+// by its executed count per iteration (the loop's closing branch counts the iterations).
+IssueProfile sass_issue_profile(const std::string& sass_path, const std::string& kernel, const std::string& executed_csv);
+
+}  // namespace gms

@@ -1,0 +1,67 @@
+#include <cstdio>
+#include <iostream>
+
+#include "asm/sass_issue.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "common/error.h"
+
+namespace gms::cli {
+
+// gpumemsim issue FILE.sass: the warp's issue floor per iteration of the hot loop, from the
+// compiler's stall counts, and the kind-gemm settings that replay it.
+int cmd_issue(const std::vector<std::string>& args) {
+  po::options_description desc("gpumemsim issue options");
+  po::positional_options_description pos;
+  pos.add("file", 1);
+  po::variables_map vm;
+  std::string file, kernel, executed;
+  int k_tiles = 1;
+  bool json = false;
+  desc.add_options()("file", po::value(&file)->required(), "SASS listing as cuobjdump -sass prints it (sm_70 or newer)")(
+      "kernel,k", po::value(&kernel)->default_value(""), "a substring of the kernel name (default: first with loads)")(
+      "executed", po::value(&executed)->default_value(""),
+      "ncu source export (ncu -i R --page source --csv --print-source sass): weight each instruction by its executed count")(
+      "k-tiles-per-iteration", po::value(&k_tiles)->default_value(1), "K tiles one loop iteration covers (unrolled loops)")(
+      "json", po::bool_switch(&json), "print JSON instead of text");
+  if (!parse_options(args, desc, vm, "usage: gpumemsim issue FILE.sass [--kernel NAME] [--executed SOURCE.csv] [--json]", &pos))
+    return 0;
+  if (k_tiles < 1 || k_tiles > 64) throw ConfigError("--k-tiles-per-iteration " + std::to_string(k_tiles) + ": expected 1 to 64");
+  const IssueProfile p = sass_issue_profile(file, kernel, executed);
+  const double n = p.total_instructions() / k_tiles, s = p.total_stall_cycles() / k_tiles;
+  char buf[256];
+  if (json) {
+    std::cout << "{\"kernel\": \"" << p.kernel << "\", \"loop\": " << (p.loop ? "true" : "false") << ", \"lines\": [" << p.body_first
+              << ", " << p.body_last << "], \"executed\": " << (p.executed ? "true" : "false") << ", \"classes\": {";
+    for (int c = 0; c < static_cast<int>(IssueClass::kCount); ++c) {
+      std::snprintf(buf, sizeof buf, "%s\"%s\": {\"instructions\": %.3f, \"stall_cycles\": %.3f}", c ? ", " : "",
+                    issue_class_name(static_cast<IssueClass>(c)), p.instructions[c] / k_tiles, p.stall_cycles[c] / k_tiles);
+      std::cout << buf;
+    }
+    std::snprintf(buf, sizeof buf, "}, \"instructions_per_k_tile\": %.3f, \"stall_cycles_per_k_tile\": %.3f}\n", n, s);
+    std::cout << buf;
+    return 0;
+  }
+  std::cout << "# issue " << file << ": kernel " << p.kernel << "\n# " << (p.loop ? "loop body" : "straight-line body")
+            << ", lines " << p.body_first << "-" << p.body_last << ", "
+            << (p.executed ? "executed counts from " + executed : std::string("each instruction once (static: give --executed "
+                                                                               "for the path the warps take)"))
+            << "\n# per K tile and warp (" << k_tiles << " per iteration):\n";
+  std::snprintf(buf, sizeof buf, "#   %-13s %9s %12s %8s\n", "class", "instr", "stall cyc", "mean");
+  std::cout << buf;
+  for (int c = 0; c < static_cast<int>(IssueClass::kCount); ++c) {
+    if (p.instructions[c] <= 0) continue;
+    std::snprintf(buf, sizeof buf, "#   %-13s %9.1f %12.1f %8.2f\n", issue_class_name(static_cast<IssueClass>(c)),
+                  p.instructions[c] / k_tiles, p.stall_cycles[c] / k_tiles, p.stall_cycles[c] / p.instructions[c]);
+    std::cout << buf;
+  }
+  std::snprintf(buf, sizeof buf, "#   %-13s %9.1f %12.1f %8.2f\n", "all", n, s, s / n);
+  std::cout << buf;
+  std::snprintf(buf, sizeof buf, "# replay (kind gemm): --set workload.issue.instructions=%.0f --set workload.issue.stall_cycles=%.0fcycles\n", n, s);
+  std::cout << buf;
+  std::snprintf(buf, sizeof buf, "issue:\n  instructions: %.0f\n  stall_cycles: %.0fcycles\n", n, s);
+  std::cout << buf;
+  return 0;
+}
+
+}  // namespace gms::cli
