@@ -35,6 +35,10 @@ struct GemmConfig {
   std::string mma = "auto";          // auto | none | mma_sync | wgmma (see workload_schema.cpp)
   int smem_pad = 0;                  // elements after each shared row (smem_swizzle none)
   std::string smem_swizzle = "auto"; // auto (conflict-free) | none | "B,M,S"
+  // The compiled main loop's issue profile per warp and K tile (`gpumemsim issue`): instructions
+  // executed (0 = only those the data path models) and the sum of their stall counts, cycles.
+  int issue_instructions = 0;
+  double issue_stall_cycles = 0;
 };
 
 // Split-K GEMV (seed 001, gemlite's revsplitK): y[m x n] += x[m x k] . W[k x n], each program doing

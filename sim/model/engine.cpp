@@ -225,7 +225,7 @@ struct Engine::Impl {
     Cta& cta = ctas[sm * occ.ctas_per_sm + local / warps_per_cta];
     CtaMemCounts* counts = &result.ctas[static_cast<size_t>(cta.record)].mem;
     Instr& in = w.instr;
-    ++result.warp_instructions;
+    result.warp_instructions += std::max<std::uint32_t>(1, in.issue_cycles) + in.other_instructions;
     account(w, WarpState::kNotSelected, t);  // ready since `accounted`, picked only now
     switch (in.op) {
       case Op::kLoad: {
@@ -237,7 +237,7 @@ struct Engine::Impl {
           result.shared.ldgsts_wavefronts += in.wavefronts;
         }
         fill_slot(w, in.slot, done, SlotKind::kLong);
-        sp.issue_free = w.ready = t + cycles_to_ticks(in.issue_cycles);
+        hold(sp, w, in, t);
         break;
       }
       case Op::kSharedLoad: {
@@ -246,7 +246,7 @@ struct Engine::Impl {
         (in.ldmatrix ? result.shared.ldsm_instructions : result.shared.ld_instructions) += in.issue_cycles;
         result.shared.ld_wavefronts += in.wavefronts;
         result.shared.ld_conflicts += in.conflicts;
-        sp.issue_free = w.ready = t + cycles_to_ticks(in.issue_cycles);
+        hold(sp, w, in, t);
         break;
       }
       case Op::kSharedStore:
@@ -254,7 +254,7 @@ struct Engine::Impl {
         result.shared.st_instructions += in.issue_cycles;
         result.shared.st_wavefronts += in.wavefronts;
         result.shared.st_conflicts += in.conflicts;
-        sp.issue_free = w.ready = t + cycles_to_ticks(in.issue_cycles);
+        hold(sp, w, in, t);
         break;
       case Op::kStore:
         if (in.lanes.present() && in.local)
@@ -263,13 +263,13 @@ struct Engine::Impl {
           mem.store(AccessCtx{sm, t, counts}, in.lanes);
         else
           mem.store(AccessCtx{sm, t, counts}, in.region);
-        sp.issue_free = w.ready = t + cycles_to_ticks(in.issue_cycles);
+        hold(sp, w, in, t);
         break;
       case Op::kReduce: {
         const AccessCtx ctx{sm, t, counts};
         Tick back = in.lanes.present() ? mem.reduce(ctx, in.lanes) : mem.reduce(ctx, in.region);
         if (in.returns) fill_slot(w, in.slot, back, SlotKind::kLong);
-        sp.issue_free = w.ready = t + cycles_to_ticks(in.issue_cycles);
+        hold(sp, w, in, t);
         break;
       }
       case Op::kCompute: {
@@ -293,19 +293,27 @@ struct Engine::Impl {
         Tick end = start + static_cast<Tick>(in.flops * pipe_ticks_per_flop[p] + 0.5);
         sp.pipe_free[p] = end;
         // A block of N instructions holds the sub-partition's issue port N cycles (one a cycle).
-        sp.issue_free = t + cycles_to_ticks(in.issue_cycles);
+        sp.issue_free = t + cycles_to_ticks(in.issue_cycles + in.other_instructions);
         result.flops += in.flops;
         if (in.pipe == Pipe::kTensor) {
           result.tensor_busy_ticks += static_cast<double>(end - start);
           result.mma_instructions += in.issue_cycles;
         }
+        const Tick floor = std::max(sp.issue_free, t + in.hold_ticks);
         if (in.async_mma) {  // wgmma: the warp goes on; a later wait on `slot` joins the MMAs
           fill_slot(w, in.slot, end, SlotKind::kLong);
-          w.ready = sp.issue_free;
-          account(w, WarpState::kSelected, w.ready);
+          w.ready = floor;
+          account(w, WarpState::kSelected, sp.issue_free);
+          account(w, WarpState::kWait, w.ready);
           break;
         }
-        w.ready = std::max(end, sp.issue_free);
+        w.ready = std::max(end, floor);
+        if (in.hold_ticks > 0) {  // the issue floor first: the pipe throttles only beyond it
+          account(w, WarpState::kSelected, sp.issue_free);
+          account(w, WarpState::kWait, floor);
+          account(w, WarpState::kMathPipeThrottle, w.ready);
+          break;
+        }
         // The block of math issues one warp instruction per cycle at best (FFMA: 2 FLOP a lane;
         // MMA: 4096 FLOP); the rest of its time the warp waits on the busy pipe.
         account(w, WarpState::kMathPipeThrottle, start);
@@ -316,9 +324,10 @@ struct Engine::Impl {
       }
       case Op::kBarrier: {
         sp.issue_free = t + kTicksPerCycle;
-        w.ready = t + kTicksPerCycle;
+        w.ready = std::max(sp.issue_free, t + in.hold_ticks);
         cta.barrier_release = std::max(cta.barrier_release, w.ready);
-        account(w, WarpState::kSelected, w.ready);
+        account(w, WarpState::kSelected, sp.issue_free);
+        account(w, WarpState::kWait, w.ready);
         // Warps that have exited count as arrived (a traced CTA may lose warps before a barrier).
         if (++cta.arrived < cta.warps_left)
           w.at_barrier = true;
@@ -341,9 +350,17 @@ struct Engine::Impl {
       case Op::kWait: SIM_ASSERT(false, "wait reached issue; fetch_next resolves waits");
     }
     if (in.op == Op::kLoad || in.op == Op::kStore || in.op == Op::kReduce || in.op == Op::kSharedLoad ||
-        in.op == Op::kSharedStore)
-      account(w, WarpState::kSelected, w.ready);
+        in.op == Op::kSharedStore) {
+      account(w, WarpState::kSelected, sp.issue_free);
+      account(w, WarpState::kWait, w.ready);
+    }
     fetch_next(w);
+  }
+
+  // A memory instruction block: the issue port for its instructions, the warp until its issue floor.
+  static void hold(SubPart& sp, Warp& w, const Instr& in, Tick t) {
+    sp.issue_free = t + cycles_to_ticks(in.issue_cycles + in.other_instructions);
+    w.ready = std::max(sp.issue_free, t + in.hold_ticks);
   }
 
   void release_barrier(int sm, int cta_slot, Cta& cta) {

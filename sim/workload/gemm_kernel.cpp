@@ -97,6 +97,36 @@ GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::s
     }
   }
   if (cfg.stages == 1) v.push_back({Micro::kBarrier});  // the single buffer is refilled next
+  plan_issue(v);
+}
+
+// The compiled loop's issue profile: the instructions the steps above do not model issue among the
+// MMAs (spread evenly over the K steps), and every instruction of the loop holds its warp the loop's
+// mean stall count.
+void GemmKernel::plan_issue(const std::vector<Step>& steps) {
+  if (cfg_.issue_instructions == 0) return;
+  std::uint32_t modelled = 0, mma_steps = 0;
+  for (const Step& s : steps) switch (s.op) {
+      case Micro::kCopyA: modelled += plan_.copy_instructions_a; break;
+      case Micro::kCopyB: modelled += plan_.copy_instructions_b; break;
+      case Micro::kBarrier: modelled += 1; break;
+      case Micro::kRead: modelled += plan_.ldsm[static_cast<size_t>(s.k_step)]; break;
+      case Micro::kMma:
+        modelled += plan_.mma_instructions * static_cast<std::uint32_t>(plan_.wgmma ? plan_.k_steps : 1);
+        ++mma_steps;
+        break;
+      default: break;
+    }
+  const auto given = static_cast<std::uint32_t>(cfg_.issue_instructions);
+  if (given < modelled)
+    throw ConfigError("workload issue.instructions = " + std::to_string(given) + ": the data path alone issues " +
+                      std::to_string(modelled) + " warp instructions per K tile (copies, ldmatrix, MMAs, barriers)");
+  const std::uint32_t other = given - modelled;
+  for (std::uint32_t i = 0; i < mma_steps; ++i)
+    other_per_mma_.push_back(static_cast<std::uint32_t>((static_cast<std::uint64_t>(other) * (i + 1)) / mma_steps -
+                                                        (static_cast<std::uint64_t>(other) * i) / mma_steps));
+  const double stall = cfg_.issue_stall_cycles > 0 ? cfg_.issue_stall_cycles : static_cast<double>(given);
+  hold_ticks_per_instruction_ = stall * static_cast<double>(kTicksPerCycle) / given;
 }
 
 double GemmKernel::compulsory_bytes() const {
@@ -226,6 +256,7 @@ bool GemmKernel::emit(const WarpCursor& c, const Step& s, std::int64_t kt, Instr
     case Micro::kMma:
       out.op = Op::kCompute;
       out.pipe = Pipe::kTensor;
+      if (!other_per_mma_.empty()) out.other_instructions = other_per_mma_[plan_.wgmma ? 0 : static_cast<size_t>(s.k_step)];
       if (plan_.wgmma) {  // the whole K tile's warpgroup MMAs, asynchronous
         out.async_mma = true;
         out.slot = static_cast<std::uint8_t>(kMmaSlot0 + kt % 2);
@@ -267,7 +298,12 @@ void GemmKernel::next_data_path(WarpCursor& c, Instr& out) const {
       c.sub = 0;
       ++c.step;
     }
-    if (emit(c, s, kt, out)) return;
+    if (emit(c, s, kt, out)) {
+      if (hold_ticks_per_instruction_ > 0 && out.op != Op::kWait)
+        out.hold_ticks = static_cast<std::uint32_t>(
+            (out.issue_cycles + out.other_instructions) * hold_ticks_per_instruction_ + 0.5);
+      return;
+    }
   }
 }
 

@@ -68,6 +68,11 @@ class GemmKernel final : public Kernel {
   bool data_path_ = false;  // mma_sync or wgmma (plan_.wgmma says which)
   MmaPlan plan_;
   std::vector<Step> tile_steps_;
+  // The loop's issue profile (workload issue.*): other instructions per MMA step, and the ticks
+  // each instruction holds its warp (0 = off).
+  void plan_issue(const std::vector<Step>& steps);
+  std::vector<std::uint32_t> other_per_mma_;
+  double hold_ticks_per_instruction_ = 0;
 };
 
 }  // namespace gms

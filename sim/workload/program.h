@@ -33,6 +33,13 @@ struct Instr {
   bool bypass_l1 = false;
   EvictHint hint = EvictHint::kNormal;
   std::uint32_t issue_cycles = 1;  // issue-port cycles (a load group counts its warp instructions)
+  // Other warp instructions (address arithmetic, loop control) issued among this block's: each takes
+  // an issue cycle and counts as executed, none of them touches memory or a modelled pipe.
+  std::uint32_t other_instructions = 0;
+  // The warp's own issue floor for the block: ticks from its first issue until the warp may issue
+  // again, from the compiler's stall counts (sass_issue.h); 0 = one cycle per instruction. The time
+  // beyond the issue cycles is Nsight's `wait` (fixed-latency dependencies).
+  std::uint32_t hold_ticks = 0;
   double flops = 0;
   // Shared-memory ops: data-path wavefronts, and those beyond one per lane group (bank conflicts).
   std::uint32_t wavefronts = 0;

@@ -68,6 +68,39 @@ TEST(MmaDataPath, SimulatedCountersFollowThePlan) {
   EXPECT_EQ(metric(cfg, run, "gpumemsim__flop.sum"), 2.0 * 1024 * 1024 * 1024);
 }
 
+// The compiled loop's issue profile (workload issue.*, from `gpumemsim issue`): the instructions the
+// data path does not model issue among the MMAs, and each K tile holds a warp at least the loop's
+// stall-count sum (the WMMA kernel on the H100: 354 instructions, 923 cycles).
+TEST(MmaDataPath, IssueProfileAddsInstructionsAndTheWarpsFloor) {
+  std::vector<std::string> small = {"workload.m=1024", "workload.n=1024", "workload.k=1024"};
+  small.insert(small.end(), kWmma.begin(), kWmma.end());
+  auto base_cfg = gemm("h100", small);
+  small.insert(small.end(), {"workload.issue.instructions=354", "workload.issue.stall_cycles=923cycles"});
+  auto cfg = gemm("h100", small);
+  auto base = simulate(base_cfg), run = simulate(cfg);
+  const double ctas = 8 * 8, k_tiles = 1024 / 32, warps = 4, modelled = 8 + 16 + 64 + 1;
+  EXPECT_EQ(metric(cfg, run, "smsp__inst_executed.sum") - metric(base_cfg, base, "smsp__inst_executed.sum"),
+            ctas * warps * k_tiles * (354 - modelled));
+  EXPECT_EQ(metric(cfg, run, "smsp__inst_executed_pipe_tensor_op_hmma.sum"),
+            metric(base_cfg, base, "smsp__inst_executed_pipe_tensor_op_hmma.sum"));
+  EXPECT_EQ(metric(base_cfg, base, "smsp__warp_issue_stalled_wait_per_warp_active.pct"), 0);
+  EXPECT_GT(metric(cfg, run, "smsp__warp_issue_stalled_wait_per_warp_active.pct"), 20);
+  // One wave (64 CTAs on 132 SMs): every warp runs its 32 K tiles at no less than the floor.
+  EXPECT_GE(metric(cfg, run, "sm__cycles_elapsed.max"), k_tiles * 923);
+  EXPECT_LT(metric(base_cfg, base, "sm__cycles_elapsed.max"), k_tiles * 923);
+}
+
+TEST(MmaDataPath, IssueProfileErrorsAreTheUsers) {
+  std::vector<std::string> w = kWmma;
+  w.push_back("workload.issue.instructions=80");  // fewer than the 89 the data path issues
+  EXPECT_THROW(simulate(gemm("h100", w)), ConfigError);
+  w.back() = "workload.issue.stall_cycles=300cycles";  // without a count to spread them over
+  EXPECT_THROW(gemm("h100", w), ConfigError);
+  w.push_back("workload.issue.instructions=354");  // fewer cycles than instructions
+  EXPECT_THROW(gemm("h100", w), ConfigError);
+  EXPECT_THROW(gemm("h100", {"workload.mma=none", "workload.issue.instructions=354"}), ConfigError);
+}
+
 TEST(MmaDataPath, WgmmaSplitsOverWarpgroupsAndNeedsAHopper) {
   auto cfg = gemm("h100", {"workload.tile.n=256", "workload.warps=8", "workload.stages=4", "workload.mma=wgmma"});
   WarpGrid grid = gemm_warp_grid(cfg.workload.value.gemm);

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Adds the compiled main loop's issue profile (workload issue.instructions, issue.stall_cycles) to the
+records of the kernels whose SASS and per-instruction executed counts are committed in
+validate/results/h100/issue/ (validate/scripts/device_sass.sh): this project's WMMA GEMM
+(gemm_fp16_kernel<32, 3, PAD>) and Triton's wgmma GEMM at its three tilings.
+
+The profile is a fact of the compiled code, read by `gpumemsim issue` from the stall counts the
+compiler wrote into each instruction, weighted by how often the H100 executed it; the measured and
+ncu sections of a record are left as they are. Both GPUs run the same sm_90 code (nvcc 13.0 and
+Triton 3.6.0 on both machines), so the H100's profile holds for the H200's records.
+
+usage: validate/scripts/records_add_issue.py [--gpumemsim build/gpumemsim] DIR...
+"""
+import argparse
+import json
+import pathlib
+import subprocess
+
+ISSUE = pathlib.Path("validate/results/h100/issue")
+
+
+def profile(gms, sass, kernel, executed):
+    cmd = [gms, "issue", str(ISSUE / sass), "--kernel", kernel, "--executed", str(ISSUE / executed), "--json"]
+    out = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    shown = " ".join(c if " " not in c else f'"{c}"' for c in ["gpumemsim"] + cmd[1:] if c != "--json")
+    return out, shown
+
+
+def source_of(w):
+    """(SASS file, kernel filter, executed CSV) for a record's workload, or None."""
+    t = w.get("tile", {})
+    if w.get("kind") != "gemm":
+        return None
+    if w.get("mma") == "wgmma":
+        name = f"triton_gemm_{t['m']}x{t['n']}x{t['k']}_w{w['warps']}_s{w['stages']}.sm90.sass.xz"
+        return (name, "", "triton_source.csv.xz") if (ISSUE / name).exists() else None
+    if w.get("mma", "auto") in ("auto", "mma_sync") and (t.get("m"), t.get("n"), t.get("k")) == (128, 128, 32) \
+            and w.get("warps") == 4 and w.get("stages") == 3 and "smem" in w:
+        return "gms-validate.sm90.sass.xz", f"gemm_fp16_kernelILi32ELi3ELi{w['smem']['pad']}E", "wmma_source.csv.xz"
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--gpumemsim", default="build/gpumemsim")
+    ap.add_argument("dirs", nargs="+")
+    a = ap.parse_args()
+    cache, changed = {}, 0
+    for d in a.dirs:
+        for path in sorted(pathlib.Path(d).glob("*.json")):
+            text = path.read_text()
+            rec = json.loads(text)
+            src = source_of(rec.get("workload") or {})
+            if src is None:
+                continue
+            if src not in cache:
+                cache[src] = profile(a.gpumemsim, *src)
+            p, command = cache[src]
+            rec["workload"]["issue"] = {"instructions": round(p["instructions_per_k_tile"]),
+                                        "stall_cycles": f"{round(p['stall_cycles_per_k_tile'])}cycles"}
+            rec["issue_profile"] = {"command": command, "instructions_per_k_tile": p["instructions_per_k_tile"],
+                                    "stall_cycles_per_k_tile": p["stall_cycles_per_k_tile"]}
+            path.write_text(json.dumps(rec, indent=1) + ("\n" if text.endswith("\n") else ""))
+            changed += 1
+    print(f"{changed} records given the issue profile of their compiled loop")
+
+
+if __name__ == "__main__":
+    main()
