@@ -9,12 +9,14 @@ compiler wrote into each instruction, weighted by how often the H100 executed it
 ncu sections of a record are left as they are. Both GPUs run the same sm_90 code (nvcc 13.0 and
 Triton 3.6.0 on both machines), so the H100's profile holds for the H200's records.
 
-usage: validate/scripts/records_add_issue.py [--gpumemsim build/gpumemsim] DIR...
+usage: validate/scripts/records_add_issue.py [--gpumemsim build/gpumemsim] [--check] DIR...
+  --check: change nothing; exit 1 when a record's profile is not what its committed code gives
 """
 import argparse
 import json
 import pathlib
 import subprocess
+import sys
 
 ISSUE = pathlib.Path("validate/results/h100/issue")
 
@@ -43,9 +45,10 @@ def source_of(w):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--gpumemsim", default="build/gpumemsim")
+    ap.add_argument("--check", action="store_true", help="change nothing; exit 1 on a stale or missing profile")
     ap.add_argument("dirs", nargs="+")
     a = ap.parse_args()
-    cache, changed = {}, 0
+    cache, changed, stale, checked = {}, 0, 0, 0
     for d in a.dirs:
         for path in sorted(pathlib.Path(d).glob("*.json")):
             text = path.read_text()
@@ -53,15 +56,25 @@ def main():
             src = source_of(rec.get("workload") or {})
             if src is None:
                 continue
+            checked += 1
             if src not in cache:
                 cache[src] = profile(a.gpumemsim, *src)
             p, command = cache[src]
-            rec["workload"]["issue"] = {"instructions": round(p["instructions_per_k_tile"]),
-                                        "stall_cycles": f"{round(p['stall_cycles_per_k_tile'])}cycles"}
+            issue = {"instructions": round(p["instructions_per_k_tile"]),
+                     "stall_cycles": f"{round(p['stall_cycles_per_k_tile'])}cycles"}
+            if a.check:
+                if rec["workload"].get("issue") != issue:
+                    print(f"{path}: issue {rec['workload'].get('issue')}, its code gives {issue}")
+                    stale += 1
+                continue
+            rec["workload"]["issue"] = issue
             rec["issue_profile"] = {"command": command, "instructions_per_k_tile": p["instructions_per_k_tile"],
                                     "stall_cycles_per_k_tile": p["stall_cycles_per_k_tile"]}
             path.write_text(json.dumps(rec, indent=1) + ("\n" if text.endswith("\n") else ""))
             changed += 1
+    if a.check:
+        print(f"{checked} records checked, {stale} stale")
+        sys.exit(1 if stale or not checked else 0)
     print(f"{changed} records given the issue profile of their compiled loop")
 
 
