@@ -299,18 +299,18 @@ struct Engine::Impl {
           result.tensor_busy_ticks += static_cast<double>(end - start);
           result.mma_instructions += in.issue_cycles;
         }
-        const Tick floor = std::max(sp.issue_free, t + in.hold_ticks);
+        const Tick issue_floor = std::max(sp.issue_free, t + in.hold_ticks);
         if (in.async_mma) {  // wgmma: the warp goes on; a later wait on `slot` joins the MMAs
           fill_slot(w, in.slot, end, SlotKind::kLong);
-          w.ready = floor;
+          w.ready = issue_floor;
           account(w, WarpState::kSelected, sp.issue_free);
           account(w, WarpState::kWait, w.ready);
           break;
         }
-        w.ready = std::max(end, floor);
+        w.ready = std::max(end, issue_floor);
         if (in.hold_ticks > 0) {  // the issue floor first: the pipe throttles only beyond it
           account(w, WarpState::kSelected, sp.issue_free);
-          account(w, WarpState::kWait, floor);
+          account(w, WarpState::kWait, issue_floor);
           account(w, WarpState::kMathPipeThrottle, w.ready);
           break;
         }
