@@ -280,8 +280,12 @@ std::string fold_order(const std::vector<AsmOp>& ops, int steps, bool pipelined)
 
 OrderExtract order_from_asm(const std::string& path, const std::string& format_name, const std::string& filter,
                             int steps) {
+  return order_from_asm(read_asm_lines(path), path, format_name, filter, steps);
+}
+
+OrderExtract order_from_asm(const std::vector<std::string>& lines, const std::string& path, const std::string& format_name,
+                            const std::string& filter, int steps) {
   if (steps < 0 || steps > 64) throw ConfigError("--steps " + std::to_string(steps) + ": expected 1 to 64 (0 = auto)");
-  std::vector<std::string> lines = read_asm_lines(path);
   OrderExtract x;
   x.format = detect(path, lines, format_name);
   auto functions = find_functions(x.format, lines);

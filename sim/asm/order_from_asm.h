@@ -52,6 +52,9 @@ std::vector<std::string> read_asm_lines(const std::string& path);
 // Throws ConfigError for unreadable or unsupported input, or a kernel that is not there.
 OrderExtract order_from_asm(const std::string& path, const std::string& format_name, const std::string& kernel_filter,
                             int steps);
+// The same on a listing already read (`path` names it in messages and picks the format by extension).
+OrderExtract order_from_asm(const std::vector<std::string>& lines, const std::string& path, const std::string& format_name,
+                            const std::string& kernel_filter, int steps);
 
 // Folds an op sequence into `steps` load/compute steps: global loads are cut into `steps` equal
 // shares in program order, arithmetic likewise; Li is emitted at the first load of share i, Ci at

@@ -156,8 +156,8 @@ double IssueProfile::total_stall_cycles() const {
 }
 
 IssueProfile sass_issue_profile(const std::string& sass_path, const std::string& kernel, const std::string& executed_csv) {
-  const OrderExtract x = order_from_asm(sass_path, "sass", kernel, 0);
-  const std::vector<std::string> lines = read_asm_lines(sass_path);
+  const std::vector<std::string> lines = read_asm_lines(sass_path);  // once: an .xz listing decompresses once
+  const OrderExtract x = order_from_asm(lines, sass_path, "sass", kernel, 0);
   const auto function = parse_sass_instructions(lines, x.kernel.first_line, x.kernel.last_line, sass_path);
   IssueProfile p;
   p.kernel = x.kernel.name;
