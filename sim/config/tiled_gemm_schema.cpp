@@ -71,6 +71,9 @@ Schema<WorkloadConfig> make_tiled_gemm_schema() {
                                 "per warp and K tile: instructions that are neither FFMA nor memory (addresses, loop); "
                                 "-1 = estimated; Nsight's smsp__inst_executed minus FFMA and memory gives the real number",
                                 [](W& c) -> auto& { return c.tiled.other_instructions_per_k_tile; }));
+  add_issue_profile_params(p, [](W& c) -> IssueProfileConfig& { return c.tiled.issue; },
+                           "given, the instructions beyond the FFMAs, shared and global memory instructions and "
+                           "barriers are the loop's other instructions (other_instructions_per_k_tile then stays -1)");
   return s;
 }
 
@@ -101,6 +104,9 @@ void validate_tiled_gemm(const Bound<WorkloadConfig>& b, const std::string& file
     fail("read_vector", "each thread's rows and columns must come in groups of 4");
   if (g.read_vector == 4 && g.smem_pad % 4) fail("smem.pad", "LDS.128 needs 16-byte aligned columns: a multiple of 4");
   if (g.copy_vector == 4 && g.smem_pad % 4) fail("smem.pad", "128-bit copies need 16-byte aligned columns: a multiple of 4");
+  validate_issue_profile(g.issue, fail);
+  if (g.issue.instructions > 0 && g.other_instructions_per_k_tile >= 0)
+    fail("other_instructions_per_k_tile", "issue.instructions gives the loop's instructions, and these follow from them: give one of the two");
   try {
     parse_swizzle(g.smem_swizzle, "smem.swizzle");
   } catch (const ConfigError& e) {

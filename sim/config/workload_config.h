@@ -9,6 +9,13 @@ struct TileShape {
   int m = 0, n = 0, k = 0;
 };
 
+// The compiled main loop's issue profile per warp and K tile (`gpumemsim issue`, sim/asm/sass_issue.h):
+// warp instructions executed (0 = only those the data path models) and the sum of their stall counts.
+struct IssueProfileConfig {
+  int instructions = 0;
+  double stall_cycles = 0;  // cycles; 0 = one cycle per instruction
+};
+
 struct CtaOrderConfig {
   std::string kind = "row_major";  // row_major | column_major | grouped | grouped_n | custom
   int group_m = 8;                 // Triton's GROUP_SIZE_M for `grouped`
@@ -35,10 +42,7 @@ struct GemmConfig {
   std::string mma = "auto";          // auto | none | mma_sync | wgmma (see workload_schema.cpp)
   int smem_pad = 0;                  // elements after each shared row (smem_swizzle none)
   std::string smem_swizzle = "auto"; // auto (conflict-free) | none | "B,M,S"
-  // The compiled main loop's issue profile per warp and K tile (`gpumemsim issue`): instructions
-  // executed (0 = only those the data path models) and the sum of their stall counts, cycles.
-  int issue_instructions = 0;
-  double issue_stall_cycles = 0;
+  IssueProfileConfig issue;
 };
 
 // Split-K GEMV (seed 001, gemlite's revsplitK): y[m x n] += x[m x k] . W[k x n], each program doing
@@ -82,6 +86,7 @@ struct TiledGemmConfig {
   std::int64_t cta_limit = 0;
   int registers_per_thread = 0;      // 0 = estimated; the compiler's number (ptxas -v) is better
   int other_instructions_per_k_tile = -1;  // per warp: integer/address/loop instructions (-1 = estimated)
+  IssueProfileConfig issue;                // instructions given: the other instructions follow from them
 };
 
 // kind: trace - kernels replayed from an Accel-Sim trace (sim/workload/trace_kernel.h).

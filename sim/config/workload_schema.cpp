@@ -84,15 +84,9 @@ Schema<WorkloadConfig> make_gemm_schema() {
                             "shared layout of the tiles: auto = conflict-free (swizzled, as Triton and CUTLASS lay "
                             "them out), none = plain rows (+ smem.pad), or a CuTe Swizzle<B,M,S> \"B,M,S\" on element offsets",
                             [](W& c) -> auto& { return c.gemm.smem_swizzle; }));
-  p.push_back(quantity_param<W>("issue.instructions", Q::kInteger, "0", 0, 1 << 20,
-                                "warp instructions the compiled main loop executes per K tile (gpumemsim issue); the "
-                                "ones the data path does not model (address arithmetic, loop control) issue among the "
-                                "MMAs; 0 = only the modelled ones (mma_sync | wgmma)",
-                                [](W& c) -> auto& { return c.gemm.issue_instructions; }));
-  p.push_back(quantity_param<W>("issue.stall_cycles", Q::kCycles, "0cycles", 0, 1 << 24,
-                                "sum of those instructions' stall counts per K tile (gpumemsim issue): the warp's own "
-                                "issue floor, Nsight's selected + wait; 0 = one cycle per instruction",
-                                [](W& c) -> auto& { return c.gemm.issue_stall_cycles; }));
+  add_issue_profile_params(p, [](W& c) -> IssueProfileConfig& { return c.gemm.issue; },
+                           "the ones the data path does not model (address arithmetic, loop control) issue among the "
+                           "MMAs; 0 = only the modelled ones (mma_sync | wgmma)");
   return s;
 }
 
@@ -190,15 +184,11 @@ void validate_gemm(const Bound<WorkloadConfig>& b, const std::string& file) {
     if (wg.tile_m == 0) fail("warps", mma + " cannot split a " + std::to_string(g.tile.m) + "x" + std::to_string(g.tile.n) +
                                           " tile over " + std::to_string(g.warps) + " warps into MMA-sized warp tiles");
     if (g.smem_swizzle != "auto" && g.smem_swizzle != "none") parse_swizzle(g.smem_swizzle, "smem.swizzle");
-  } else if (g.issue_instructions > 0 || g.issue_stall_cycles > 0) {
-    fail(g.issue_instructions > 0 ? "issue.instructions" : "issue.stall_cycles",
+  } else if (g.issue.instructions > 0 || g.issue.stall_cycles > 0) {
+    fail(g.issue.instructions > 0 ? "issue.instructions" : "issue.stall_cycles",
          "the issue profile needs the tensor-core data path (mma: mma_sync | wgmma); this workload resolves to mma " + mma);
   }
-  if (g.issue_stall_cycles > 0 && g.issue_stall_cycles < g.issue_instructions)
-    fail("issue.stall_cycles", "each instruction holds its warp at least one cycle: expected at least issue.instructions (" +
-                                   std::to_string(g.issue_instructions) + ") cycles");
-  if (g.issue_stall_cycles > 0 && g.issue_instructions == 0)
-    fail("issue.stall_cycles", "needs issue.instructions (the count the stall cycles are spread over)");
+  validate_issue_profile(g.issue, fail);
   if (g.order != "auto") {
     std::string why;
     auto steps = gemm_order_steps(g.order);
@@ -212,6 +202,27 @@ void validate_gemm(const Bound<WorkloadConfig>& b, const std::string& file) {
 }
 
 }  // namespace
+
+void add_issue_profile_params(std::vector<Param<WorkloadConfig>>& params,
+                              IssueProfileConfig& (*profile)(WorkloadConfig&), const std::string& unmodelled) {
+  params.push_back(quantity_param<W>("issue.instructions", Q::kInteger, "0", 0, 1 << 20,
+                                     "warp instructions the compiled main loop executes per K tile (gpumemsim issue); " +
+                                         unmodelled,
+                                     [profile](W& c) -> auto& { return profile(c).instructions; }));
+  params.push_back(quantity_param<W>("issue.stall_cycles", Q::kCycles, "0cycles", 0, 1 << 24,
+                                     "sum of those instructions' stall counts per K tile (gpumemsim issue): the warp's own "
+                                     "issue floor, Nsight's selected + wait; 0 = one cycle per instruction",
+                                     [profile](W& c) -> auto& { return profile(c).stall_cycles; }));
+}
+
+void validate_issue_profile(const IssueProfileConfig& issue,
+                            const std::function<void(const std::string&, const std::string&)>& fail) {
+  if (issue.stall_cycles > 0 && issue.stall_cycles < issue.instructions)
+    fail("issue.stall_cycles", "each instruction holds its warp at least one cycle: expected at least issue.instructions (" +
+                                   std::to_string(issue.instructions) + ") cycles");
+  if (issue.stall_cycles > 0 && issue.instructions == 0)
+    fail("issue.stall_cycles", "needs issue.instructions (the count the stall cycles are spread over)");
+}
 
 std::vector<std::string> workload_kinds() { return {"gemm", "gemv", "tiled_gemm", "trace"}; }
 

@@ -1,4 +1,5 @@
 #pragma once
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -13,6 +14,14 @@ namespace gms {
 // Kinds of workload and the schema of each (the `kind` key selects one).
 std::vector<std::string> workload_kinds();
 const Schema<WorkloadConfig>& workload_schema(const std::string& kind);
+
+// The keys `issue.instructions` and `issue.stall_cycles` of a kind whose main loop takes the compiled
+// code's issue profile (gemm, tiled_gemm); `unmodelled` says what the instructions beyond the data
+// path's do. The check reports through `fail(key, why)`.
+void add_issue_profile_params(std::vector<Param<WorkloadConfig>>& params,
+                              IssueProfileConfig& (*profile)(WorkloadConfig&), const std::string& unmodelled);
+void validate_issue_profile(const IssueProfileConfig& issue,
+                            const std::function<void(const std::string&, const std::string&)>& fail);
 
 // `kind: tiled_gemm` (sim/config/tiled_gemm_schema.cpp).
 Schema<WorkloadConfig> make_tiled_gemm_schema();

@@ -104,7 +104,7 @@ GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::s
 // MMAs (spread evenly over the K steps), and every instruction of the loop holds its warp the loop's
 // mean stall count.
 void GemmKernel::plan_issue(const std::vector<Step>& steps) {
-  if (cfg_.issue_instructions == 0) return;
+  if (cfg_.issue.instructions == 0) return;
   std::uint32_t modelled = 0, mma_steps = 0;
   for (const Step& s : steps) switch (s.op) {
       case Micro::kCopyA: modelled += plan_.copy_instructions_a; break;
@@ -117,7 +117,7 @@ void GemmKernel::plan_issue(const std::vector<Step>& steps) {
         break;
       default: break;
     }
-  const auto given = static_cast<std::uint32_t>(cfg_.issue_instructions);
+  const auto given = static_cast<std::uint32_t>(cfg_.issue.instructions);
   if (given < modelled)
     throw ConfigError("workload issue.instructions = " + std::to_string(given) + ": the data path alone issues " +
                       std::to_string(modelled) + " warp instructions per K tile (copies, ldmatrix, MMAs, barriers)");
@@ -125,7 +125,7 @@ void GemmKernel::plan_issue(const std::vector<Step>& steps) {
   for (std::uint32_t i = 0; i < mma_steps; ++i)
     other_per_mma_.push_back(static_cast<std::uint32_t>((static_cast<std::uint64_t>(other) * (i + 1)) / mma_steps -
                                                         (static_cast<std::uint64_t>(other) * i) / mma_steps));
-  const double stall = cfg_.issue_stall_cycles > 0 ? cfg_.issue_stall_cycles : static_cast<double>(given);
+  const double stall = cfg_.issue.stall_cycles > 0 ? cfg_.issue.stall_cycles : static_cast<double>(given);
   hold_ticks_per_instruction_ = stall * static_cast<double>(kTicksPerCycle) / given;
 }
 

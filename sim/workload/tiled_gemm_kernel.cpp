@@ -45,7 +45,17 @@ TiledGemmKernel::TiledGemmKernel(const TiledGemmConfig& cfg, const GpuConfig& gp
   ffma_per_chunk_ = static_cast<std::uint32_t>(tm_ * tn_ * (cfg.tile.k / chunks_));
   plan_data_path(gpu);
 
-  if (cfg.other_instructions_per_k_tile >= 0) {
+  if (cfg.issue.instructions > 0) {
+    // The compiled loop's count: what the data path does not issue are the other instructions.
+    const std::uint32_t modelled = modelled_per_k_tile();
+    const auto given = static_cast<std::uint32_t>(cfg.issue.instructions);
+    if (given < modelled)
+      throw ConfigError("workload issue.instructions = " + std::to_string(given) + ": the data path alone issues " +
+                        std::to_string(modelled) + " warp instructions per K tile (FFMAs, copies, shared reads, barriers)");
+    other_per_k_tile_ = given - modelled;
+    const double stall = cfg.issue.stall_cycles > 0 ? cfg.issue.stall_cycles : static_cast<double>(given);
+    hold_ticks_per_instruction_ = stall * static_cast<double>(kTicksPerCycle) / given;
+  } else if (cfg.other_instructions_per_k_tile >= 0) {
     other_per_k_tile_ = static_cast<std::uint32_t>(cfg.other_instructions_per_k_tile);
   } else {
     // Rough: unrolled SIMT inner loops carry ~8 % integer work per FFMA, each copy instruction
@@ -170,6 +180,14 @@ void TiledGemmKernel::plan_data_path(const GpuConfig& gpu) {
     }
   }
   for (auto& pl : plans_) pl.copy_instructions = copy_a_ + copy_b_;
+}
+
+std::uint32_t TiledGemmKernel::modelled_per_k_tile() const {
+  std::uint64_t reads = 0;
+  for (const WarpPlan& pl : plans_) reads += pl.read_instructions;
+  const std::uint32_t copies = (copy_a_ + copy_b_) * (cfg_.copy_async ? 1 : 2);  // LDGSTS, or LDG + STS
+  constexpr std::uint32_t kBarriers = 2;  // after the copy, after the math
+  return ffma_per_k_tile() + copies + static_cast<std::uint32_t>(reads / plans_.size()) + kBarriers;
 }
 
 std::vector<std::uint32_t> TiledGemmKernel::copy_batches(std::uint32_t total, std::uint32_t unroll) {
@@ -331,7 +349,12 @@ void TiledGemmKernel::next(WarpCursor& c, Instr& out) const {
         c.sub = 0;
         ++c.step;
       }
-      if (emit(c, s, kt, out)) return;
+      if (emit(c, s, kt, out)) {
+        // The loop's issue floor: each instruction holds its warp the loop's mean stall count.
+        if (hold_ticks_per_instruction_ > 0 && out.op != Op::kWait)
+          out.hold_ticks = static_cast<std::uint32_t>(out.issue_cycles * hold_ticks_per_instruction_ + 0.5);
+        return;
+      }
       continue;
     }
     out = Instr{};

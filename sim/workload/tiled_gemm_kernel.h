@@ -39,6 +39,8 @@ class TiledGemmKernel final : public Kernel {
   const WarpPlan& plan(int warp) const { return plans_[static_cast<size_t>(warp)]; }
   std::uint32_t ffma_per_k_tile() const { return ffma_per_chunk_ * static_cast<std::uint32_t>(chunks_); }
   static int estimate_registers(const TiledGemmConfig& cfg);
+  // Warp instructions per K tile the data path issues itself: FFMAs, copies, shared reads, barriers.
+  std::uint32_t modelled_per_k_tile() const;
   // How nvcc runs a copy loop of `total` iterations unrolled by `unroll`: the total % unroll
   // remainder first (one iteration, then the rest), then groups of `unroll` (SASS of the ladder).
   static std::vector<std::uint32_t> copy_batches(std::uint32_t total, std::uint32_t unroll);
@@ -64,6 +66,7 @@ class TiledGemmKernel final : public Kernel {
   std::int64_t k_tiles_ = 0;
   Addr a_base_ = 0, b_base_ = 0, c_base_ = 0;
   std::uint32_t ffma_per_chunk_ = 0, other_per_k_tile_ = 0, copy_a_ = 0, copy_b_ = 0;
+  double hold_ticks_per_instruction_ = 0;  // the issue floor (issue.stall_cycles / issue.instructions)
   // LDG + STS: per operand, the first copy instruction of each batch, and one past the last.
   std::vector<std::uint32_t> batch_starts_[2];
   std::vector<WarpPlan> plans_;

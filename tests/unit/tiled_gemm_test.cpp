@@ -184,5 +184,36 @@ TEST(TiledGemm, SixteenBytesOfPaddingMakeTheAsyncCopiesFetchOddRowsTwice) {
   EXPECT_GE(r2.result.end, r1.result.end);
 }
 
+// The compiled loop's issue profile (workload issue.*, `gpumemsim issue` on the ladder's SASS: r0 runs
+// 1,947 instructions and 2,841 stall cycles per warp and K tile). The count fixes the loop's other
+// instructions (1,947 - 1,024 FFMA - 256 LDS - 32 LDG - 32 STS - 2 barriers = 601); one cycle per
+// instruction is exactly the model without a profile; the compiler's stall counts hold each warp
+// longer, the time beyond its issue cycles counted as Nsight's `wait`.
+TEST(TiledGemm, IssueProfileGivesTheLoopsCountAndTheWarpsFloor) {
+  const std::vector<std::string> small = {"workload.cta_limit=264", "workload.k=512"};
+  auto with = [&](std::vector<std::string> more) {
+    more.insert(more.begin(), small.begin(), small.end());
+    return rung(more);
+  };
+  auto other = with({"workload.other_instructions_per_k_tile=601"});
+  auto counted = with({"workload.issue.instructions=1947"});
+  auto floored = with({"workload.issue.instructions=1947", "workload.issue.stall_cycles=2841cycles"});
+  TiledGemmKernel k(counted.workload.value.tiled, counted.gpu.value, "");
+  EXPECT_EQ(k.modelled_per_k_tile(), 1024u + 256 + 32 + 32 + 2);
+  auto a = simulate(other), b = simulate(counted), c = simulate(floored);
+  EXPECT_EQ(a.result.end, b.result.end);
+  EXPECT_EQ(metric(other, a, "smsp__inst_executed.sum"), metric(counted, b, "smsp__inst_executed.sum"));
+  EXPECT_EQ(metric(counted, b, "smsp__inst_executed.sum"), metric(floored, c, "smsp__inst_executed.sum"));
+  EXPECT_EQ(metric(counted, b, "smsp__warp_issue_stalled_wait_per_warp_active.pct"), 0);
+  EXPECT_GT(metric(floored, c, "smsp__warp_issue_stalled_wait_per_warp_active.pct"), 5);
+  EXPECT_GT(c.result.end, b.result.end);
+  // 264 CTAs of 2 warps on 132 SMs: each warp's 32 K tiles take at least the floor.
+  EXPECT_GE(metric(floored, c, "sm__cycles_elapsed.max"), 32 * 2841);
+
+  EXPECT_THROW(simulate(with({"workload.issue.instructions=1000"})), ConfigError);  // below the 1,346 modelled
+  EXPECT_THROW(with({"workload.issue.instructions=1947", "workload.other_instructions_per_k_tile=601"}), ConfigError);
+  EXPECT_THROW(with({"workload.issue.instructions=1947", "workload.issue.stall_cycles=1000cycles"}), ConfigError);
+}
+
 }  // namespace
 }  // namespace gms

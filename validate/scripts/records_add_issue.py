@@ -2,7 +2,8 @@
 """Adds the compiled main loop's issue profile (workload issue.instructions, issue.stall_cycles) to the
 records of the kernels whose SASS and per-instruction executed counts are committed in
 validate/results/h100/issue/ (validate/scripts/device_sass.sh): this project's WMMA GEMM
-(gemm_fp16_kernel<32, 3, PAD>) and Triton's wgmma GEMM at its three tilings.
+(gemm_fp16_kernel<32, 3, PAD>), Triton's wgmma GEMM at its three tilings and the seed-002 ladder
+(sgemm_ladder<...>, kind tiled_gemm: the loop's count replaces other_instructions_per_k_tile).
 
 The profile is a fact of the compiled code, read by `gpumemsim issue` from the stall counts the
 compiler wrote into each instruction, weighted by how often the H100 executed it; the measured and
@@ -31,6 +32,11 @@ def profile(gms, sass, kernel, executed):
 def source_of(w):
     """(SASS file, kernel filter, executed CSV) for a record's workload, or None."""
     t = w.get("tile", {})
+    if w.get("kind") == "tiled_gemm":
+        th, copy, smem = w["threads"], w["copy"], w.get("smem", {})
+        name = (f"sgemm_ladderILi{t['m']}ELi{t['n']}ELi{t['k']}ELi{th['m']}ELi{th['n']}ELi{copy['vector']}"
+                f"ELb{int(copy.get('async', False))}ELi{w.get('stages', 1)}ELi{smem.get('pad', 0)}ELi{w.get('read_vector', 1)}EE")
+        return "gms-ladder.sm90.sass.xz", name, "ladder_source.csv.xz"
     if w.get("kind") != "gemm":
         return None
     if w.get("mma") == "wgmma":
@@ -68,6 +74,7 @@ def main():
                     stale += 1
                 continue
             rec["workload"]["issue"] = issue
+            rec["workload"].pop("other_instructions_per_k_tile", None)  # tiled_gemm: follows from the count
             rec["issue_profile"] = {"command": command, "instructions_per_k_tile": p["instructions_per_k_tile"],
                                     "stall_cycles_per_k_tile": p["stall_cycles_per_k_tile"]}
             path.write_text(json.dumps(rec, indent=1) + ("\n" if text.endswith("\n") else ""))
