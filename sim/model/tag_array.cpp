@@ -23,7 +23,7 @@ TagArray::TagArray(std::int64_t size_bytes, int line_bytes, int sector_bytes, in
     : sets_(static_cast<std::uint32_t>(size_bytes / (static_cast<std::int64_t>(line_bytes) * assoc))),
       assoc_(assoc),
       sectors_per_line_(line_bytes / sector_bytes),
-      state_words_(static_cast<std::size_t>(2 + line_bytes / sector_bytes)),
+      state_words_(static_cast<std::size_t>(2 + (line_bytes / sector_bytes + 1) / 2)),
       full_mask_(sectors_per_line_ >= 32 ? ~0u : ((1u << sectors_per_line_) - 1)),
       policy_(policy),
       clock_(static_cast<std::size_t>(banks), 1) {
@@ -34,6 +34,19 @@ TagArray::TagArray(std::int64_t size_bytes, int line_bytes, int sector_bytes, in
   print_.assign(slots, 0);
   stamp_.assign(slots, 0);
   state_.assign(slots * state_words_, 0);
+}
+
+void TagArray::advance(Tick t) {
+  latest_ = t;
+  constexpr Tick kRange = Tick{1} << 32, kKeep = Tick{1} << 31;
+  if (t - epoch_ < kRange - kKeep / 2) return;
+  const Tick next = t - kKeep, shift = next - epoch_;
+  const std::size_t sectors = static_cast<std::size_t>(sectors_per_line_);
+  for (std::size_t slot = 0; slot < print_.size(); ++slot) {
+    std::uint32_t* a = arrivals(state(static_cast<std::uint32_t>(slot)));
+    for (std::size_t i = 0; i < sectors; ++i) a[i] = a[i] > shift ? static_cast<std::uint32_t>(a[i] - shift) : 0;
+  }
+  epoch_ = next;
 }
 
 void TagArray::invalidate_all() {
@@ -62,6 +75,9 @@ std::uint32_t TagArray::victim(std::uint32_t base, std::uint64_t clock) {
 TagArray::Access TagArray::access(std::uint32_t bank, std::uint32_t set, Addr line, std::uint32_t sectors, bool write,
                                   Tick now, InsertPriority priority) {
   SIM_ASSERT(set < sets_ && bank < clock_.size(), "set " << set << " of " << sets_ << ", bank " << bank << " of " << clock_.size());
+  SIM_ASSERT(now >= epoch_, "lookup at tick " << now << " before the arrival epoch " << epoch_ << " (latest " << latest_
+                                                << "): requests in flight span more than 2^31 ticks");
+  if (now > latest_) advance(now);
   const std::uint64_t clock = ++clock_[bank];
   Access out;
   const std::uint32_t base = static_cast<std::uint32_t>(first_slot(bank, set));
@@ -91,24 +107,23 @@ TagArray::Access TagArray::access(std::uint32_t bank, std::uint32_t set, Addr li
   out.valid = valid;
   out.hit = valid & sectors;
   out.miss = sectors & ~valid;
-  Tick ready = now;
-  const std::uint64_t* r = st + 2;
-  for (std::uint32_t m = out.hit; m; m &= m - 1) {
-    Tick t = r[std::countr_zero(m)];
-    if (t > ready) ready = t;
-  }
-  out.ready = ready;
+  std::uint32_t latest = 0;  // offsets order as ticks do
+  const std::uint32_t* r = arrivals(st);
+  for (std::uint32_t m = out.hit; m; m &= m - 1) latest = std::max(latest, r[std::countr_zero(m)]);
+  out.ready = std::max(now, decode(latest));
   if (write) {
     st[1] |= static_cast<std::uint64_t>(sectors) | (static_cast<std::uint64_t>(sectors) << 32);
-    for (std::uint32_t m = out.miss; m; m &= m - 1) st[2 + std::countr_zero(m)] = now;
+    const std::uint32_t at = encode(now);
+    for (std::uint32_t m = out.miss; m; m &= m - 1) arrivals(st)[std::countr_zero(m)] = at;
   }
   return out;
 }
 
 void TagArray::fill(std::uint32_t slot, std::uint32_t sectors, Tick ready) {
+  const std::uint32_t at = encode(ready);
   std::uint64_t* st = state(slot);
   st[1] |= sectors;
-  for (std::uint32_t m = sectors; m; m &= m - 1) st[2 + std::countr_zero(m)] = ready;
+  for (std::uint32_t m = sectors; m; m &= m - 1) arrivals(st)[std::countr_zero(m)] = at;
 }
 
 std::uint32_t TagArray::find(std::uint32_t base, Addr line, std::uint16_t fp) const {

@@ -70,15 +70,29 @@ class TagArray {
   }
 
   // A slot's record: word 0 the line address (its tag), word 1 the valid (low 32 bits) and dirty
-  // (high 32 bits) sector masks, words 2.. the arrival tick of each sector (48 bytes for 4 sectors).
-  // A lookup scans the set's 16-bit fingerprints (an H100's L2: 800 KB, which stays in the host's
-  // cache) and reads the record of a way whose fingerprint matches: one or two host cache lines,
+  // (high 32 bits) sector masks, then each sector's arrival tick in 32 bits (32 bytes for 4
+  // sectors). A lookup scans the set's 16-bit fingerprints (an H100's L2: 800 KB, which stays in the
+  // host's cache) and reads the record of a way whose fingerprint matches: one host cache line,
   // instead of the set's 128 bytes of tags plus the found way's state (docs/performance.md).
   std::uint64_t* state(std::uint32_t slot) { return &state_[static_cast<std::size_t>(slot) * state_words_]; }
   const std::uint64_t* state(std::uint32_t slot) const { return &state_[static_cast<std::size_t>(slot) * state_words_]; }
   static Addr tag_of(const std::uint64_t* st) { return st[0]; }
   static std::uint32_t valid_of(const std::uint64_t* st) { return static_cast<std::uint32_t>(st[1]); }
   static std::uint32_t dirty_of(const std::uint64_t* st) { return static_cast<std::uint32_t>(st[1] >> 32); }
+  static std::uint32_t* arrivals(std::uint64_t* st) { return reinterpret_cast<std::uint32_t*>(st + 2); }
+  static const std::uint32_t* arrivals(const std::uint64_t* st) { return reinterpret_cast<const std::uint32_t*>(st + 2); }
+
+  // Arrival ticks are kept as offsets from `epoch_`, 0 meaning "at or before the epoch". Only
+  // max(now, arrival) is ever asked for, and every lookup's `now` is at or after the epoch (asserted),
+  // so an arrival at or before it reads as exactly what it was: no later than now. The epoch follows
+  // the latest tick seen, 2^31 ticks (2.1 M cycles) behind it; the simulator's requests in flight
+  // span far less (its bandwidth servers' windows are 32 K cycles).
+  std::uint32_t encode(Tick t) {
+    if (t > latest_) advance(t);
+    return t > epoch_ ? static_cast<std::uint32_t>(t - epoch_) : 0;
+  }
+  Tick decode(std::uint32_t v) const { return epoch_ + v; }
+  void advance(Tick t);  // latest_ = t; moves the epoch (and every stored offset) when t nears its range
   // 1..65535 for a line (0 marks an empty way): a multiplicative hash of the line number.
   static std::uint16_t fingerprint(Addr line) {
     const auto h = static_cast<std::uint16_t>(((line >> 5) * 0x9E3779B97F4A7C15ull) >> 48);
@@ -90,15 +104,17 @@ class TagArray {
   std::uint32_t sets_;
   int assoc_;
   int sectors_per_line_;
-  std::size_t state_words_;       // 64-bit words per slot record: 2 + sectors per line
+  std::size_t state_words_;       // 64-bit words per slot record: 2 + sectors per line / 2
   std::uint32_t full_mask_;
   Replacement policy_;
   std::vector<std::uint64_t> clock_;  // per bank: access counter driving LRU/FIFO stamps and the random victim
+  Tick epoch_ = 0;   // arrival offsets count from here
+  Tick latest_ = 0;  // the latest tick stored or looked up
   template <class T>
   using Array = std::vector<T, HugePageAllocator<T>>;
   Array<std::uint16_t> print_;    // per slot: fingerprint of its line, 0 = empty
   Array<std::uint64_t> stamp_;    // replacement order (scanned only to pick a victim)
-  Array<std::uint64_t> state_;    // slot * state_words_: tag, masks, per-sector arrival ticks
+  Array<std::uint64_t> state_;    // slot * state_words_: tag, masks, per-sector arrival offsets
 };
 
 }  // namespace gms

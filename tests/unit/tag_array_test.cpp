@@ -157,5 +157,33 @@ TEST(TagArray, FingerprintCollisionsNeverHit) {
   for (std::size_t k = 1; k < held.size(); ++k) EXPECT_TRUE(t.contains(0, 0, held[k]));
 }
 
+// Arrival ticks are stored in 32 bits from a moving epoch: across many epochs (2^34 ticks here, ~16 M
+// cycles) every hit still waits exactly for its sectors' fill, fills long past read as "no wait",
+// and a line filled before several epoch moves neither wraps into the future nor loses its state.
+TEST(TagArray, ArrivalTicksSurviveEpochMoves) {
+  TagArray t = small();
+  auto old = t.access(0, 0, 0x1000, 0b0001, false, 5);
+  t.fill(old.slot, old.miss, 1000);
+  Tick now = 0;
+  for (int step = 1; step <= 64; ++step) {
+    now = static_cast<Tick>(step) << 28;
+    auto a = t.access(0, 1, 0x2000 + 0x200 * static_cast<Addr>(step), 0b0011, false, now);
+    t.fill(a.slot, a.miss, now + 777);  // in flight
+    auto b = t.access(0, 1, 0x2000 + 0x200 * static_cast<Addr>(step), 0b0001, false, now + 5);
+    EXPECT_EQ(b.hit, 0b0001u);
+    EXPECT_EQ(b.ready, now + 777) << "step " << step;
+    auto c = t.access(0, 1, 0x2000 + 0x200 * static_cast<Addr>(step), 0b0010, false, now + 900);
+    EXPECT_EQ(c.ready, now + 900);  // the fill is past
+  }
+  auto d = t.access(0, 0, 0x1000, 0b0001, false, now + 1);  // filled 2^34 ticks ago
+  EXPECT_EQ(d.hit, 0b0001u);
+  EXPECT_EQ(d.ready, now + 1);
+  // A fill whose data arrives beyond the latest lookup moves the epoch too.
+  auto e = t.access(0, 0, 0x1000, 0b0010, false, now + 2);
+  const Tick far = now + (Tick{3} << 31);
+  t.fill(e.slot, e.miss, far);
+  EXPECT_EQ(t.access(0, 0, 0x1000, 0b0010, false, far - (Tick{1} << 30)).ready, far);
+}
+
 }  // namespace
 }  // namespace gms
