@@ -46,6 +46,9 @@ std::unique_ptr<Kernel> make_kernel(const WorkloadConfig& w, const GpuConfig& gp
 struct RunOptions {
   std::uint64_t timeline_bucket_cycles = 0;  // 0 = no timeline
   int trace_warps_sm = -1;                    // keep the warp-state segments of this SM
+  // Approximate mode, never the default: simulate this many waves of CTAs and extrapolate the rest
+  // (Engine::set_sample_waves; stats.json's "sampling" says so). 0 = simulate every CTA.
+  int sample_waves = 0;
   ProgressFn progress;
 };
 

@@ -41,7 +41,7 @@ LoadedConfigs Replayer::configs(const MeasuredCase& c, const std::vector<std::st
 
 std::vector<MetricValues> Replayer::run(const std::vector<MeasuredCase>& cases, const std::vector<std::string>& overrides,
                                         const std::function<void(size_t, size_t)>& progress) {
-  std::string prefix;
+  std::string prefix = sample_waves_ > 0 ? "sample_waves " + std::to_string(sample_waves_) + "\n" : "";
   for (const auto& o : overrides) prefix += o + "\n";
   std::vector<std::string> keys(cases.size());
   std::vector<LoadedConfigs> cfgs(cases.size());
@@ -58,7 +58,9 @@ std::vector<MetricValues> Replayer::run(const std::vector<MeasuredCase>& cases, 
   std::mutex progress_lock;
   const std::vector<std::string> packed = map_(work.size(), jobs_, [&](size_t j) {
     const LoadedConfigs& cfg = cfgs[work[j]];
-    RunOutput run = simulate(cfg);
+    RunOptions opt;
+    opt.sample_waves = sample_waves_;
+    RunOutput run = simulate(cfg, opt);
     std::string text;
     for (const auto& m : compute_metrics(run.result, cfg.gpu.value, *run.kernel)) {
       text += m.name;

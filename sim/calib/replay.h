@@ -33,6 +33,8 @@ class Replayer {
   LoadedConfigs configs(const MeasuredCase& c, const std::vector<std::string>& overrides) const;
 
   std::size_t simulations() const { return simulations_; }
+  // Approximate replays (RunOptions::sample_waves; 0 = exact, the default); part of the memo key.
+  void set_sample_waves(int waves) { sample_waves_ = waves; }
 
   // How the fresh simulations of a run() are spread (default: this process's threads). With MPI
   // ranks every rank gets every result, so a fit takes the same steps on all of them.
@@ -43,6 +45,7 @@ class Replayer {
   unsigned jobs_;
   std::map<std::string, MetricValues> memo_;  // overrides + launch key -> metrics
   std::size_t simulations_ = 0;
+  int sample_waves_ = 0;
   ParallelMap map_ = local_parallel_map;
 };
 

@@ -26,6 +26,7 @@ int cmd_compare(const std::vector<std::string>& args) {
   std::string gpu, csv_path, json_path, ncu_csv, workload, kernel_filter;
   std::vector<std::string> records, sets, requires_;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  int sample_waves = 0;
   desc.add_options()("gpu,g", po::value(&gpu)->required(), "GPU description to simulate on")(
       "record", po::value(&records), "validate records (JSON files or directories of them)")(
       "ncu", po::value(&ncu_csv), "a raw Nsight Compute export (ncu --csv --page raw ...) to compare instead")(
@@ -33,6 +34,8 @@ int cmd_compare(const std::vector<std::string>& args) {
       "kernel", po::value(&kernel_filter), "with --ncu: only rows whose kernel name contains this")(
       "set,s", po::value(&sets)->composing(), "override a key for every replay (gpu.KEY=V, workload.KEY=V)")(
       "jobs,j", po::value(&jobs), "simulations at once (default: all cores)")(
+      "sample-waves", po::value(&sample_waves)->default_value(0),
+      "approximate: simulate N >= 2 waves of CTAs per kernel and extrapolate the rest (0 = exact, the default)")(
       "csv", po::value(&csv_path), "write case,metric,measured,simulated,error rows")(
       "json", po::value(&json_path), "write the comparison as JSON")(
       "require", po::value(&requires_)->composing(),
@@ -46,6 +49,9 @@ int cmd_compare(const std::vector<std::string>& args) {
   for (const auto& r : requires_) reqs.push_back(parse_requirement(r));
   std::vector<MeasuredCase> cases = load_cases(records, ncu_csv, workload, kernel_filter);
   Replayer replayer(gpu, jobs);
+  replayer.set_sample_waves(sample_waves);
+  if (sample_waves > 0 && dist::is_root())
+    std::cerr << "gpumemsim: note: approximate replays (--sample-waves " << sample_waves << ")\n";
   if (dist::size() > 1) replayer.set_parallel_map(dist::map_all);  // under mpirun: cases over ranks
   std::string gpu_name = replayer.configs(cases.front(), sets).gpu.value.name;
   auto simulated = replayer.run(cases, sets, [](size_t done, size_t total) {

@@ -81,7 +81,7 @@ int cmd_run(const std::vector<std::string>& args) {
   std::string out, report, measured;
   bool quiet = false, progress = false, no_progress = false;
   std::uint64_t bucket = 0;
-  int trace_sm = -1;
+  int trace_sm = -1, sample_waves = 0;
   std::string record;
   desc.add_options()("gpu,g", po::value(&in.gpu_file)->required(), "GPU description (configs/gpus/*.yaml)")(
       "workload,w", po::value(&in.workload_file), "workload description (configs/workloads/*.yaml)")(
@@ -95,6 +95,9 @@ int cmd_run(const std::vector<std::string>& args) {
       "also draw the heatmaps and report.html into DIR (implies --out DIR when --out is absent)")(
       "measured-time", po::value(&measured),
       "a time measured on hardware (e.g. 0.294ms, 294us): print the bandwidth the compulsory bytes imply")(
+      "sample-waves", po::value(&sample_waves)->default_value(0),
+      "approximate: simulate N >= 2 waves of CTAs and extrapolate the rest from the later half "
+      "(never the default; stats.json's \"sampling\" says so)")(
       "warp-timeline", po::value(&trace_sm), "with --out, write warps.csv: the warp states of every warp of SM N over time")(
       "quiet,q", po::bool_switch(&quiet), "print no summary")(
       "progress", po::bool_switch(&progress), "show progress on stderr even when it is not a terminal")(
@@ -115,6 +118,7 @@ int cmd_run(const std::vector<std::string>& args) {
   opt.timeline_bucket_cycles = out.empty() ? 0 : bucket;
   if (trace_sm >= 0 && out.empty()) throw ConfigError("--warp-timeline needs --out DIR");
   opt.trace_warps_sm = trace_sm;
+  opt.sample_waves = sample_waves;
   if (!no_progress && (progress || isatty(STDERR_FILENO))) opt.progress = terminal_progress();
   RunOutput run = simulate(cfg, opt);
   for (const std::string& n : run.notes) std::cerr << "gpumemsim: note: " << n << "\n";

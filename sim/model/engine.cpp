@@ -69,6 +69,19 @@ struct Engine::Impl {
   int last_sm = -1;
   std::uint64_t age_counter = 0;
   SimResult result;
+  // Sampling (Engine::set_sample_waves): the counters at retirements `sample_from` and `sample_to`;
+  // the run stops at the second.
+  struct Snapshot {
+    Tick t = 0;
+    std::uint64_t warp_instructions = 0, mma_instructions = 0, dram_read = 0, dram_write = 0;
+    double warp_ticks_resident = 0, flops = 0, tensor_busy_ticks = 0, sm_active = 0;
+    SharedCounters shared;
+    MemCounters mem;
+    StallAccounting stalls;
+  };
+  std::int64_t sample_from = 0, sample_to = 0;
+  Snapshot sample_mid, sample_last;
+  bool sample_done = false;
   ProgressFn* progress = nullptr;
   std::int64_t progress_every = 1;
 
@@ -216,7 +229,61 @@ struct Engine::Impl {
     ++retired;
     if (progress && *progress && (retired % progress_every == 0 || retired == shape.ctas))
       (*progress)(retired, shape.ctas, t);
+    if (sample_to > 0 && retired == sample_from) sample_mid = snapshot(t);
+    if (sample_to > 0 && retired == sample_to) {
+      sample_last = snapshot(t);
+      sample_done = true;
+      return;
+    }
     fill(t + cycles_to_ticks(gpu.launch.cta_launch_latency));
+  }
+
+  Snapshot snapshot(Tick t) const {
+    Snapshot s;
+    s.t = t;
+    s.warp_instructions = result.warp_instructions;
+    s.mma_instructions = result.mma_instructions;
+    s.dram_read = mem.dram().bytes_read();
+    s.dram_write = mem.dram().bytes_written();
+    s.warp_ticks_resident = result.warp_ticks_resident;
+    s.flops = result.flops;
+    s.tensor_busy_ticks = result.tensor_busy_ticks;
+    for (int sm = 0; sm < gpu.sm.count; ++sm)
+      if (sm_first_start[sm] != kNever) s.sm_active += static_cast<double>(t - sm_first_start[sm]);
+    s.shared = result.shared;
+    s.mem = mem.counters();
+    s.stalls = result.stalls;
+    return s;
+  }
+
+  // The sampled run's result: each count at the last snapshot plus what it grew per retired CTA
+  // between the two snapshots, times the CTAs not simulated.
+  void extrapolate() {
+    const Snapshot& a = sample_mid;
+    const Snapshot& b = sample_last;
+    const double f = static_cast<double>(shape.ctas - sample_to) / static_cast<double>(sample_to - sample_from);
+    auto grow = [f](std::uint64_t now, std::uint64_t before) {
+      return now + static_cast<std::uint64_t>(static_cast<double>(now - before) * f + 0.5);
+    };
+    auto grow_d = [f](double now, double before) { return now + (now - before) * f; };
+    result.end = b.t + static_cast<Tick>(static_cast<double>(b.t - a.t) * f + 0.5);
+    result.warp_instructions = grow(b.warp_instructions, a.warp_instructions);
+    result.mma_instructions = grow(b.mma_instructions, a.mma_instructions);
+    result.dram_read_bytes = grow(b.dram_read, a.dram_read);
+    result.dram_write_bytes = grow(b.dram_write, a.dram_write);
+    result.warp_ticks_resident = grow_d(b.warp_ticks_resident, a.warp_ticks_resident);
+    result.flops = grow_d(b.flops, a.flops);
+    result.tensor_busy_ticks = grow_d(b.tensor_busy_ticks, a.tensor_busy_ticks);
+    result.sm_active_ticks = grow_d(b.sm_active, a.sm_active);
+    result.shared = b.shared;
+    SharedCounters::each(result.shared, a.shared, [&](std::uint64_t& x, const std::uint64_t& y) { x = grow(x, y); });
+    result.mem = b.mem;
+    MemCounters::each(result.mem, a.mem, [&](std::uint64_t& x, const std::uint64_t& y) { x = grow(x, y); });
+    result.stalls.extrapolate(a.stalls, f);
+    // Only the CTAs that ran to the end keep their records.
+    std::erase_if(result.ctas, [](const CtaRecord& c) { return c.end == 0; });
+    result.sampled_ctas = sample_to;
+    result.sampled_from = sample_from;
   }
 
   void issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
@@ -416,24 +483,28 @@ struct Engine::Impl {
     progress_every = std::max<std::int64_t>(1, shape.ctas / 200);
     result.end = start_tick;
     fill(start_tick);
-    while (!events.empty()) {
+    while (!events.empty() && !sample_done) {
       auto [t, index] = events.top();
       events.pop();
       step(index, t);
     }
-    SIM_ASSERT(retired == shape.ctas, "simulation stalled: " << retired << " of " << shape.ctas
-                                                             << " CTAs retired, " << next_launch << " launched");
+    SIM_ASSERT(retired == shape.ctas || sample_done, "simulation stalled: " << retired << " of " << shape.ctas
+                                                                             << " CTAs retired, " << next_launch << " launched");
+    if (sample_done) {
+      extrapolate();
+    } else {
+      result.mem = mem.counters();
+      result.dram_read_bytes = mem.dram().bytes_read();
+      result.dram_write_bytes = mem.dram().bytes_written();
+      for (int sm = 0; sm < gpu.sm.count; ++sm)
+        if (sm_first_start[sm] != kNever) result.sm_active_ticks += static_cast<double>(sm_last_end[sm] - sm_first_start[sm]);
+    }
     // Times relative to the kernel's start (a kernel of a sequence starts where the previous ended).
     result.end -= start_tick;
     for (CtaRecord& c : result.ctas) c.start -= start_tick, c.end -= start_tick;
     result.shape = shape;
     result.occupancy = occ;
-    result.mem = mem.counters();
-    result.dram_read_bytes = mem.dram().bytes_read();
-    result.dram_write_bytes = mem.dram().bytes_written();
     result.l2_dirty_sectors_at_end = mem.l2_dirty_sectors();
-    for (int sm = 0; sm < gpu.sm.count; ++sm)
-      if (sm_first_start[sm] != kNever) result.sm_active_ticks += static_cast<double>(sm_last_end[sm] - sm_first_start[sm]);
     return std::move(result);
   }
 };
@@ -464,6 +535,18 @@ void append_kernel_result(SimResult& total, SimResult&& next, Tick offset) {
 Engine::Engine(const GpuConfig& gpu, const Kernel& kernel, MemorySystem* shared_memory)
     : impl_(std::make_unique<Impl>(gpu, kernel, shared_memory)) {}
 void Engine::set_start(Tick t) { impl_->start_tick = t; }
+void Engine::set_sample_waves(int waves) {
+  Impl& m = *impl_;
+  const std::int64_t resident = static_cast<std::int64_t>(m.occ.ctas_per_sm) * m.gpu.sm.count;
+  SIM_ASSERT(waves == 0 || waves >= 2, "sampling needs at least 2 waves, got " << waves);
+  m.result.sample_waves = waves;
+  if (waves == 0 || resident * waves >= m.shape.ctas) {
+    m.sample_from = m.sample_to = 0;  // the whole grid
+    return;
+  }
+  m.sample_to = resident * waves;
+  m.sample_from = resident * (waves / 2);
+}
 Engine::~Engine() = default;
 void Engine::set_timeline(Timeline* t) { impl_->mem.attach_timeline(t); }
 void Engine::trace_warps_of_sm(int sm) { impl_->result.stalls.set_traced_sm(sm); }

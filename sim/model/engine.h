@@ -24,14 +24,19 @@ struct SharedCounters {
   std::uint64_t ld_instructions = 0, st_instructions = 0, ldgsts_instructions = 0, ldsm_instructions = 0;
   std::uint64_t ld_wavefronts = 0, st_wavefronts = 0, ldgsts_wavefronts = 0;
   std::uint64_t ld_conflicts = 0, st_conflicts = 0;
+  template <class Self, class Other, class F>
+  static void each(Self& a, Other& b, F&& f) {
+    f(a.ld_instructions, b.ld_instructions), f(a.st_instructions, b.st_instructions);
+    f(a.ldgsts_instructions, b.ldgsts_instructions), f(a.ldsm_instructions, b.ldsm_instructions);
+    f(a.ld_wavefronts, b.ld_wavefronts), f(a.st_wavefronts, b.st_wavefronts), f(a.ldgsts_wavefronts, b.ldgsts_wavefronts);
+    f(a.ld_conflicts, b.ld_conflicts), f(a.st_conflicts, b.st_conflicts);
+  }
   SharedCounters& operator+=(const SharedCounters& o) {
-    ld_instructions += o.ld_instructions, st_instructions += o.st_instructions;
-    ldgsts_instructions += o.ldgsts_instructions, ldsm_instructions += o.ldsm_instructions;
-    ld_wavefronts += o.ld_wavefronts, st_wavefronts += o.st_wavefronts, ldgsts_wavefronts += o.ldgsts_wavefronts;
-    ld_conflicts += o.ld_conflicts, st_conflicts += o.st_conflicts;
+    each(*this, o, [](std::uint64_t& x, const std::uint64_t& y) { x += y; });
     return *this;
   }
 };
+static_assert(sizeof(SharedCounters) == 9 * sizeof(std::uint64_t), "a new counter must be listed in SharedCounters::each");
 
 struct CtaRecord {
   std::int64_t launch_index = 0;
@@ -63,6 +68,10 @@ struct SimResult {
   double simulated_clock = 0;
   StallAccounting stalls;
   std::vector<CtaRecord> ctas;
+  // Sampled runs (Engine::set_sample_waves): the CTAs simulated in detail and the retirement the
+  // extrapolation starts from; 0 = every CTA was simulated (the default, exact mode).
+  std::int64_t sampled_ctas = 0, sampled_from = 0;
+  int sample_waves = 0;
 };
 
 // Appends the next kernel of a sequence: durations and counters add up; the CTA records follow on
@@ -82,6 +91,10 @@ class Engine {
   void trace_warps_of_sm(int sm);
   // The tick the kernel starts at on a shared memory system (its result's times are relative to it).
   void set_start(Tick t);
+  // Approximate mode (never the default): simulate the first `waves` x (CTAs resident at once) CTAs
+  // and extrapolate time and every counter linearly in retired CTAs from the second half of them
+  // (the steady state) to the whole grid. 0, or a grid of no more CTAs, simulates everything.
+  void set_sample_waves(int waves);
   SimResult run();
 
  private:

@@ -27,20 +27,27 @@ struct MemCounters {
   std::uint64_t l2_hit_bytes = 0;
   std::uint64_t dram_served_bytes = 0;
 
+  // Calls f(this field, the other's field) for every counter: sums and extrapolations visit them all.
+  template <class Self, class Other, class F>
+  static void each(Self& a, Other& b, F&& f) {
+    f(a.ld_requests, b.ld_requests), f(a.st_requests, b.st_requests);
+    f(a.l1_ld_sectors, b.l1_ld_sectors), f(a.l1_ld_hit_sectors, b.l1_ld_hit_sectors);
+    f(a.l2_read_sectors, b.l2_read_sectors), f(a.l2_read_hit_sectors, b.l2_read_hit_sectors);
+    f(a.l2_read_requests, b.l2_read_requests), f(a.l2_requested_sectors, b.l2_requested_sectors);
+    f(a.l2_coalesced_sectors, b.l2_coalesced_sectors), f(a.l2_first_lookup_sectors, b.l2_first_lookup_sectors);
+    f(a.l2_write_sectors, b.l2_write_sectors), f(a.l2_write_hit_sectors, b.l2_write_hit_sectors);
+    f(a.l2_red_sectors, b.l2_red_sectors), f(a.l2_red_hit_sectors, b.l2_red_hit_sectors), f(a.red_requests, b.red_requests);
+    f(a.l2_far_sectors, b.l2_far_sectors), f(a.l2_replica_hit_sectors, b.l2_replica_hit_sectors);
+    f(a.l2_home_check_sectors, b.l2_home_check_sectors);
+    f(a.l1_hit_bytes, b.l1_hit_bytes), f(a.l2_hit_bytes, b.l2_hit_bytes), f(a.dram_served_bytes, b.dram_served_bytes);
+  }
   MemCounters& operator+=(const MemCounters& o) {
-    ld_requests += o.ld_requests, st_requests += o.st_requests;
-    l1_ld_sectors += o.l1_ld_sectors, l1_ld_hit_sectors += o.l1_ld_hit_sectors;
-    l2_read_sectors += o.l2_read_sectors, l2_read_hit_sectors += o.l2_read_hit_sectors;
-    l2_read_requests += o.l2_read_requests, l2_requested_sectors += o.l2_requested_sectors;
-    l2_coalesced_sectors += o.l2_coalesced_sectors, l2_first_lookup_sectors += o.l2_first_lookup_sectors;
-    l2_write_sectors += o.l2_write_sectors, l2_write_hit_sectors += o.l2_write_hit_sectors;
-    l2_red_sectors += o.l2_red_sectors, l2_red_hit_sectors += o.l2_red_hit_sectors, red_requests += o.red_requests;
-    l2_far_sectors += o.l2_far_sectors, l2_replica_hit_sectors += o.l2_replica_hit_sectors;
-    l2_home_check_sectors += o.l2_home_check_sectors;
-    l1_hit_bytes += o.l1_hit_bytes, l2_hit_bytes += o.l2_hit_bytes, dram_served_bytes += o.dram_served_bytes;
+    each(*this, o, [](std::uint64_t& x, const std::uint64_t& y) { x += y; });
     return *this;
   }
 };
+
+static_assert(sizeof(MemCounters) == 21 * sizeof(std::uint64_t), "a new counter must be listed in MemCounters::each");
 
 // Per-CTA view used by the per-CTA CSV and heatmaps.
 struct CtaMemCounts {

@@ -44,6 +44,12 @@ class StallAccounting {
     if (o.traced_sm_ >= 0) traced_sm_ = o.traced_sm_;
     segments_.insert(segments_.end(), o.segments_.begin(), o.segments_.end());
   }
+  // A sampled run: this run's totals plus f x what they grew since `earlier` (the same run, sooner).
+  void extrapolate(const StallAccounting& earlier, double f) {
+    for (int s = 0; s < static_cast<int>(WarpState::kCount); ++s)
+      total_[s] += static_cast<Tick>(static_cast<double>(total_[s] - earlier.total_[s]) * f + 0.5);
+    active_ += static_cast<Tick>(static_cast<double>(active_ - earlier.active_) * f + 0.5);
+  }
   void write_csv(std::ostream& os) const;
 
  private:

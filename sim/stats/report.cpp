@@ -173,6 +173,12 @@ nlohmann::ordered_json stats_json(const LoadedConfigs& cfg, const RunOutput& run
                     {"limiter", run.result.occupancy.limiter},
                     {"registers_per_thread", run.result.occupancy.registers_per_thread}};
   if (run.timeline) j["timeline"] = {{"bucket_cycles", run.timeline->bucket_cycles()}};
+  if (run.result.sample_waves > 0)
+    j["sampling"] = {{"waves", run.result.sample_waves},
+                     {"ctas", run.result.shape.ctas},
+                     {"simulated_ctas", run.result.sampled_ctas > 0 ? run.result.sampled_ctas : run.result.shape.ctas},
+                     {"extrapolated_from_cta", run.result.sampled_from},
+                     {"approximate", run.result.sampled_ctas > 0}};
   if (!run.kernels.empty()) {
     nlohmann::ordered_json ks = nlohmann::ordered_json::array();
     for (const KernelRun& k : run.kernels)

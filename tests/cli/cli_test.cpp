@@ -148,6 +148,7 @@ TEST(Cli, BadInputIsExitCode2WithOneClearLineAndNothingWritten) {
       {"--workload " + w("ok2.yaml", good_wl) + " --set gpu.l2.size=banana", "gpu key 'l2.size': 'banana' is not a number"},
       {"--workload " + (dir / "missing.yaml").string(), "missing.yaml: cannot open file"},
       {"--workload " + w("ok3.yaml", good_wl) + " --bogus", "unrecognised option '--bogus'"},
+      {"--workload " + w("ok4.yaml", good_wl) + " --sample-waves 1", "--sample-waves 1: at least 2"},
   };
   for (const auto& c : cases) {
     auto out = dir / "out";
@@ -163,6 +164,21 @@ TEST(Cli, BadInputIsExitCode2WithOneClearLineAndNothingWritten) {
   auto r = run("config show --gpu " + bad_gpu);
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("gpu.yaml:7:19: gpu key 'dram.bandwidth': '100' needs a unit"), std::string::npos) << r.out;
+}
+
+// The approximate mode announces itself: a note on stderr and a "sampling" block in stats.json.
+TEST(Cli, SampledRunSaysItIsApproximate) {
+  auto dir = gms::test::temp_dir("cli_sampled");
+  auto r = run(seed_args("grouped") + " --set workload.cta_limit=0 --set workload.m=1536 --set workload.n=1536"
+               " --sample-waves 4 --out " + (dir / "o").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("note: approximate: 36 of 576 CTAs simulated (4 waves)"), std::string::npos) << r.out;
+  const std::string stats = slurp(dir / "o" / "stats.json");
+  EXPECT_NE(stats.find("\"sampling\""), std::string::npos);
+  EXPECT_NE(stats.find("\"approximate\": true"), std::string::npos);
+  auto exact = run(seed_args("grouped") + " --out " + (dir / "e").string());
+  ASSERT_EQ(exact.code, 0) << exact.out;
+  EXPECT_EQ(slurp(dir / "e" / "stats.json").find("\"sampling\""), std::string::npos);
 }
 
 TEST(Cli, MeasuredTimeGivesTheSeedsArithmetic) {
