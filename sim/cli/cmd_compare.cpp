@@ -45,6 +45,8 @@ int cmd_compare(const std::vector<std::string>& args) {
                      "       gpumemsim compare --gpu G.yaml --ncu PROFILE.csv --workload W.yaml",
                      &pos))
     return 0;
+  if (sample_waves == 1 || sample_waves < 0)
+    throw ConfigError("--sample-waves " + std::to_string(sample_waves) + ": at least 2 (the second half of the waves gives the rate), or 0 for exact");
   std::vector<Requirement> reqs;
   for (const auto& r : requires_) reqs.push_back(parse_requirement(r));
   std::vector<MeasuredCase> cases = load_cases(records, ncu_csv, workload, kernel_filter);

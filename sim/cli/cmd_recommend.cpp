@@ -146,6 +146,8 @@ int cmd_recommend(const std::vector<std::string>& args) {
       "allow-spills", "also simulate tilings that need more registers than the GPU has (their time is not modelled)")(
       "set,s", po::value(&req.overrides)->composing(), "GPU override for every candidate (gpu.KEY=V)")(
       "jobs,j", po::value(&req.jobs), "simulations at once (default: all cores)")(
+      "sample-waves", po::value(&req.sample_waves)->default_value(0),
+      "approximate: each candidate simulates N >= 2 waves of CTAs and extrapolates the rest (0 = exact, the default)")(
       "json", po::value(&json_path), "write every candidate (ranked and excluded) as JSON")(
       "report", po::value(&report_dir),
       "directory for recommend.md/csv/json (every candidate), space.png/svg (the space as a heatmap) and "
@@ -157,6 +159,8 @@ int cmd_recommend(const std::vector<std::string>& args) {
   if (gemm.empty() == gemv.empty()) throw ConfigError("recommend: give exactly one of --gemm M,N,K or --gemv N,K");
   for (const auto& o : req.overrides)
     if (o.rfind("gpu.", 0) != 0) throw ConfigError("--set " + o + ": recommend takes gpu.* overrides only");
+  if (req.sample_waves == 1 || req.sample_waves < 0)
+    throw ConfigError("--sample-waves " + std::to_string(req.sample_waves) + ": at least 2 (the second half of the waves gives the rate), or 0 for exact");
   req.allow_spills = vm.count("allow-spills") > 0;
   if (!gemm.empty()) {
     auto s = parse_shape(gemm, 3, "--gemm");
@@ -194,6 +198,9 @@ int cmd_recommend(const std::vector<std::string>& args) {
   md << "gpumemsim recommend: " << (req.kind == "gemm" ? "GEMM " : "GEMV ") << req.m << "x" << req.n << "x" << req.k
      << " " << req.dtype << " on " << r.gpu_name << " - " << r.ranked.size() + r.excluded.size() << " configurations, "
      << r.ranked.size() << " simulated, " << r.excluded.size() << " left out\n\n";
+  if (req.sample_waves > 0)
+    md << "approximate: each candidate simulated " << req.sample_waves
+       << " waves of CTAs and extrapolated the rest (--sample-waves; exact runs rank by full simulation)\n\n";
   md << "| rank | config | time us | TFLOP/s | DRAM MB | L2 hit % | regs | limited by | why |\n";
   md << "|---|---|---|---|---|---|---|---|---|\n";
   char line[512];

@@ -206,7 +206,9 @@ RecommendResult recommend(const RecommendRequest& req) {
     const ConfigInputs in = candidate_inputs(req, out, c.set);
     try {
       const LoadedConfigs cfg = load_configs(in);
-      const RunOutput run = simulate(cfg);
+      RunOptions opt;
+      opt.sample_waves = req.sample_waves;
+      const RunOutput run = simulate(cfg, opt);
       std::map<std::string, double> m;
       for (const auto& x : compute_metrics(run.result, cfg.gpu.value, *run.kernel)) m[x.name] = x.value;
       c.time_ns = metric(m, "gpu__time_duration.sum");

@@ -36,6 +36,9 @@ struct RecommendRequest {
   std::vector<std::string> overrides; // gpu.* overrides for every candidate
   RecommendSpace space;
   unsigned jobs = 1;
+  // Approximate candidates (RunOptions::sample_waves): each simulates this many waves and
+  // extrapolates the rest; 0 = exact, the default.
+  int sample_waves = 0;
   // How the candidates' simulations are spread: this process's threads by default; the CLI swaps in
   // dist::map_all under mpirun/srun. Each candidate is independent, so the ranking is the same.
   ParallelMap map = local_parallel_map;

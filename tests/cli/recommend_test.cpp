@@ -70,10 +70,19 @@ TEST(Recommend, GemvSpace) {
   EXPECT_NE(r.out.find("8 configurations, 8 simulated"), std::string::npos) << r.out;
 }
 
+// Approximate candidates (--sample-waves) say so above the table and rank the same space.
+TEST(Recommend, SampledCandidatesSayTheyAreApproximate) {
+  auto r = run("recommend -g h100 --gemv 4096,7168 --block-n 128,256 --block-k 64 --warps 2,4 -j 2 --sample-waves 2");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("approximate: each candidate simulated 2 waves"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("8 configurations, 8 simulated"), std::string::npos) << r.out;
+}
+
 TEST(Recommend, BadRequestsAreExitCode2) {
   for (const char* args : {"recommend -g h100", "recommend -g h100 --gemm 1,2", "recommend -g h100 --gemm 1,2,x",
                            "recommend -g h100 --gemm 64,64,64 --gemv 64,64", "recommend -g h10 --gemm 64,64,64",
-                           "recommend -g h100 --gemm 64,64,64 --tiles 64x64", "recommend -g h100 --gemm 64,64,64 --set workload.warps=4"}) {
+                           "recommend -g h100 --gemm 64,64,64 --tiles 64x64", "recommend -g h100 --gemm 64,64,64 --set workload.warps=4",
+                           "recommend -g h100 --gemv 4096,7168 --sample-waves 1"}) {
     auto r = run(args);
     EXPECT_EQ(r.code, 2) << args << "\n" << r.out;
     EXPECT_NE(r.out.find("error"), std::string::npos) << args << "\n" << r.out;
