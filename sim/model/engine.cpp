@@ -9,6 +9,7 @@
 #include "model/dispatcher.h"
 #include "model/memory_system.h"
 #include "model/warp_scheduler.h"
+#include "model/wave_sampling.h"
 
 namespace gms {
 
@@ -71,16 +72,8 @@ struct Engine::Impl {
   SimResult result;
   // Sampling (Engine::set_sample_waves): the counters at retirements `sample_from` and `sample_to`;
   // the run stops at the second.
-  struct Snapshot {
-    Tick t = 0;
-    std::uint64_t warp_instructions = 0, mma_instructions = 0, dram_read = 0, dram_write = 0;
-    double warp_ticks_resident = 0, flops = 0, tensor_busy_ticks = 0, sm_active = 0;
-    SharedCounters shared;
-    MemCounters mem;
-    StallAccounting stalls;
-  };
   std::int64_t sample_from = 0, sample_to = 0;
-  Snapshot sample_mid, sample_last;
+  CountSnapshot sample_mid, sample_last;
   bool sample_done = false;
   ProgressFn* progress = nullptr;
   std::int64_t progress_every = 1;
@@ -238,52 +231,11 @@ struct Engine::Impl {
     fill(t + cycles_to_ticks(gpu.launch.cta_launch_latency));
   }
 
-  Snapshot snapshot(Tick t) const {
-    Snapshot s;
-    s.t = t;
-    s.warp_instructions = result.warp_instructions;
-    s.mma_instructions = result.mma_instructions;
-    s.dram_read = mem.dram().bytes_read();
-    s.dram_write = mem.dram().bytes_written();
-    s.warp_ticks_resident = result.warp_ticks_resident;
-    s.flops = result.flops;
-    s.tensor_busy_ticks = result.tensor_busy_ticks;
+  CountSnapshot snapshot(Tick t) const {
+    double active = 0;
     for (int sm = 0; sm < gpu.sm.count; ++sm)
-      if (sm_first_start[sm] != kNever) s.sm_active += static_cast<double>(t - sm_first_start[sm]);
-    s.shared = result.shared;
-    s.mem = mem.counters();
-    s.stalls = result.stalls;
-    return s;
-  }
-
-  // The sampled run's result: each count at the last snapshot plus what it grew per retired CTA
-  // between the two snapshots, times the CTAs not simulated.
-  void extrapolate() {
-    const Snapshot& a = sample_mid;
-    const Snapshot& b = sample_last;
-    const double f = static_cast<double>(shape.ctas - sample_to) / static_cast<double>(sample_to - sample_from);
-    auto grow = [f](std::uint64_t now, std::uint64_t before) {
-      return now + static_cast<std::uint64_t>(static_cast<double>(now - before) * f + 0.5);
-    };
-    auto grow_d = [f](double now, double before) { return now + (now - before) * f; };
-    result.end = b.t + static_cast<Tick>(static_cast<double>(b.t - a.t) * f + 0.5);
-    result.warp_instructions = grow(b.warp_instructions, a.warp_instructions);
-    result.mma_instructions = grow(b.mma_instructions, a.mma_instructions);
-    result.dram_read_bytes = grow(b.dram_read, a.dram_read);
-    result.dram_write_bytes = grow(b.dram_write, a.dram_write);
-    result.warp_ticks_resident = grow_d(b.warp_ticks_resident, a.warp_ticks_resident);
-    result.flops = grow_d(b.flops, a.flops);
-    result.tensor_busy_ticks = grow_d(b.tensor_busy_ticks, a.tensor_busy_ticks);
-    result.sm_active_ticks = grow_d(b.sm_active, a.sm_active);
-    result.shared = b.shared;
-    SharedCounters::each(result.shared, a.shared, [&](std::uint64_t& x, const std::uint64_t& y) { x = grow(x, y); });
-    result.mem = b.mem;
-    MemCounters::each(result.mem, a.mem, [&](std::uint64_t& x, const std::uint64_t& y) { x = grow(x, y); });
-    result.stalls.extrapolate(a.stalls, f);
-    // Only the CTAs that ran to the end keep their records.
-    std::erase_if(result.ctas, [](const CtaRecord& c) { return c.end == 0; });
-    result.sampled_ctas = sample_to;
-    result.sampled_from = sample_from;
+      if (sm_first_start[sm] != kNever) active += static_cast<double>(t - sm_first_start[sm]);
+    return snapshot_counts(result, mem, active, t);
   }
 
   void issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
@@ -491,7 +443,10 @@ struct Engine::Impl {
     SIM_ASSERT(retired == shape.ctas || sample_done, "simulation stalled: " << retired << " of " << shape.ctas
                                                                              << " CTAs retired, " << next_launch << " launched");
     if (sample_done) {
-      extrapolate();
+      extrapolate_counts(result, sample_mid, sample_last,
+                         static_cast<double>(shape.ctas - sample_to) / static_cast<double>(sample_to - sample_from));
+      result.sampled_ctas = sample_to;
+      result.sampled_from = sample_from;
     } else {
       result.mem = mem.counters();
       result.dram_read_bytes = mem.dram().bytes_read();
