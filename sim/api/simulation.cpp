@@ -101,9 +101,7 @@ RunOutput simulate_at_clock(const LoadedConfigs& cfg, const RunOptions& opt) {
       throw ConfigError("--sample-waves: a trace's kernels are replayed in full (sampling extrapolates one kernel's waves)");
     return simulate_trace(cfg, opt);
   }
-  if (opt.sample_waves == 1 || opt.sample_waves < 0)
-    throw ConfigError("--sample-waves " + std::to_string(opt.sample_waves) +
-                      ": at least 2 (the second half of the waves gives the steady-state rate), or 0 for none");
+  check_sample_waves(opt.sample_waves);
   RunOutput out;
   out.kernel = make_kernel(cfg.workload.value, cfg.gpu.value);
   Engine engine(cfg.gpu.value, *out.kernel);
@@ -138,6 +136,12 @@ RunOutput simulate_at_clock(const LoadedConfigs& cfg, const RunOptions& opt) {
 }
 
 }  // namespace
+
+void check_sample_waves(int waves) {
+  if (waves == 1 || waves < 0)
+    throw ConfigError("--sample-waves " + std::to_string(waves) +
+                      ": at least 2 (the second half of the waves gives the steady-state rate), or 0 for exact");
+}
 
 RunOutput simulate(const LoadedConfigs& cfg, const RunOptions& opt) {
   SIM_ASSERT(cfg.has_workload, "simulate() needs a workload");

@@ -74,6 +74,9 @@ struct RunOutput {
 };
 
 RunOutput simulate(const LoadedConfigs& cfg, const RunOptions& opt = {});
+// ConfigError unless `waves` is 0 (exact) or at least 2 (RunOptions::sample_waves); for commands
+// that hand the option to many simulations, to say so once and up front.
+void check_sample_waves(int waves);
 // kind: trace (sim/api/trace_run.cpp): the trace's kernels in order on one memory system.
 RunOutput simulate_trace(const LoadedConfigs& cfg, const RunOptions& opt);
 // Whether a workload runs at clock.sm_tensor and under the power model's clock (tensor-core GEMMs,

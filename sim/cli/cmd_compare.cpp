@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "api/simulation.h"
 #include "calib/replay.h"
 #include "calib/scoring.h"
 #include "cli/commands.h"
@@ -45,8 +46,7 @@ int cmd_compare(const std::vector<std::string>& args) {
                      "       gpumemsim compare --gpu G.yaml --ncu PROFILE.csv --workload W.yaml",
                      &pos))
     return 0;
-  if (sample_waves == 1 || sample_waves < 0)
-    throw ConfigError("--sample-waves " + std::to_string(sample_waves) + ": at least 2 (the second half of the waves gives the rate), or 0 for exact");
+  check_sample_waves(sample_waves);
   std::vector<Requirement> reqs;
   for (const auto& r : requires_) reqs.push_back(parse_requirement(r));
   std::vector<MeasuredCase> cases = load_cases(records, ncu_csv, workload, kernel_filter);

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/simulation.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "common/error.h"
@@ -159,8 +160,7 @@ int cmd_recommend(const std::vector<std::string>& args) {
   if (gemm.empty() == gemv.empty()) throw ConfigError("recommend: give exactly one of --gemm M,N,K or --gemv N,K");
   for (const auto& o : req.overrides)
     if (o.rfind("gpu.", 0) != 0) throw ConfigError("--set " + o + ": recommend takes gpu.* overrides only");
-  if (req.sample_waves == 1 || req.sample_waves < 0)
-    throw ConfigError("--sample-waves " + std::to_string(req.sample_waves) + ": at least 2 (the second half of the waves gives the rate), or 0 for exact");
+  check_sample_waves(req.sample_waves);
   req.allow_spills = vm.count("allow-spills") > 0;
   if (!gemm.empty()) {
     auto s = parse_shape(gemm, 3, "--gemm");

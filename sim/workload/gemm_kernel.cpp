@@ -125,8 +125,7 @@ void GemmKernel::plan_issue(const std::vector<Step>& steps) {
   for (std::uint32_t i = 0; i < mma_steps; ++i)
     other_per_mma_.push_back(static_cast<std::uint32_t>((static_cast<std::uint64_t>(other) * (i + 1)) / mma_steps -
                                                         (static_cast<std::uint64_t>(other) * i) / mma_steps));
-  const double stall = cfg_.issue.stall_cycles > 0 ? cfg_.issue.stall_cycles : static_cast<double>(given);
-  hold_ticks_per_instruction_ = stall * static_cast<double>(kTicksPerCycle) / given;
+  hold_ticks_per_instruction_ = issue_hold_ticks_per_instruction(cfg_.issue.instructions, cfg_.issue.stall_cycles);
 }
 
 double GemmKernel::compulsory_bytes() const {
@@ -299,9 +298,7 @@ void GemmKernel::next_data_path(WarpCursor& c, Instr& out) const {
       ++c.step;
     }
     if (emit(c, s, kt, out)) {
-      if (hold_ticks_per_instruction_ > 0 && out.op != Op::kWait)
-        out.hold_ticks = static_cast<std::uint32_t>(
-            (out.issue_cycles + out.other_instructions) * hold_ticks_per_instruction_ + 0.5);
+      hold_for_issue(out, hold_ticks_per_instruction_);
       return;
     }
   }

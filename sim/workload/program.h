@@ -62,6 +62,20 @@ struct Instr {
   LaneAccess lanes;  // when present, memory ops use these per-lane addresses, not `region`
 };
 
+// The compiled loop's issue floor (workload issue.*, sim/asm/sass_issue.h): each instruction holds
+// its warp the loop's mean stall count, in ticks; 0 without a profile.
+inline double issue_hold_ticks_per_instruction(int instructions, double stall_cycles) {
+  if (instructions <= 0) return 0;
+  const double stall = stall_cycles > 0 ? stall_cycles : static_cast<double>(instructions);
+  return stall * static_cast<double>(kTicksPerCycle) / instructions;
+}
+// Gives a block of instructions (its issue cycles and the other instructions issued among them) its
+// floor; waits issue nothing and are left alone.
+inline void hold_for_issue(Instr& out, double hold_ticks_per_instruction) {
+  if (hold_ticks_per_instruction > 0 && out.op != Op::kWait)
+    out.hold_ticks = static_cast<std::uint32_t>((out.issue_cycles + out.other_instructions) * hold_ticks_per_instruction + 0.5);
+}
+
 // Copies of up to 16 stages, plus the tensor-core data path's ldmatrix and wgmma slots (gemm_kernel.cpp).
 inline constexpr int kMaxSlots = 20;
 static_assert(kMaxSlots <= 32, "slot kinds are kept in 32-bit masks");

@@ -53,8 +53,7 @@ TiledGemmKernel::TiledGemmKernel(const TiledGemmConfig& cfg, const GpuConfig& gp
       throw ConfigError("workload issue.instructions = " + std::to_string(given) + ": the data path alone issues " +
                         std::to_string(modelled) + " warp instructions per K tile (FFMAs, copies, shared reads, barriers)");
     other_per_k_tile_ = given - modelled;
-    const double stall = cfg.issue.stall_cycles > 0 ? cfg.issue.stall_cycles : static_cast<double>(given);
-    hold_ticks_per_instruction_ = stall * static_cast<double>(kTicksPerCycle) / given;
+    hold_ticks_per_instruction_ = issue_hold_ticks_per_instruction(cfg.issue.instructions, cfg.issue.stall_cycles);
   } else if (cfg.other_instructions_per_k_tile >= 0) {
     other_per_k_tile_ = static_cast<std::uint32_t>(cfg.other_instructions_per_k_tile);
   } else {
@@ -350,9 +349,7 @@ void TiledGemmKernel::next(WarpCursor& c, Instr& out) const {
         ++c.step;
       }
       if (emit(c, s, kt, out)) {
-        // The loop's issue floor: each instruction holds its warp the loop's mean stall count.
-        if (hold_ticks_per_instruction_ > 0 && out.op != Op::kWait)
-          out.hold_ticks = static_cast<std::uint32_t>(out.issue_cycles * hold_ticks_per_instruction_ + 0.5);
+        hold_for_issue(out, hold_ticks_per_instruction_);  // other instructions are inside issue_cycles here
         return;
       }
       continue;

@@ -9,6 +9,7 @@
 #include "model/memory_system.h"
 #include "model/warp_scheduler.h"
 #include "stats/metrics.h"
+#include "metric_util.h"
 #include "test_util.h"
 
 namespace gms {
@@ -19,12 +20,7 @@ LoadedConfigs seed(const std::string& order, std::vector<std::string> sets = {})
                                    test::source_path("configs/workloads/seed000-" + order + ".yaml"), std::move(sets)});
 }
 
-double metric(const LoadedConfigs& cfg, const RunOutput& run, const std::string& name) {
-  auto m = compute_metrics(run.result, cfg.gpu.value, *run.kernel);
-  const Metric* x = find_metric(m, name);
-  EXPECT_NE(x, nullptr) << name;
-  return x ? x->value : -1;
-}
+using test::metric;
 
 constexpr double kBlock = 64 * 64 * 2;  // one 64x64 fp16 tile-block
 

@@ -3,6 +3,7 @@
 #include "api/simulation.h"
 #include "common/error.h"
 #include "stats/metrics.h"
+#include "metric_util.h"
 #include "test_util.h"
 #include "workload/mma_data_path.h"
 
@@ -14,12 +15,7 @@ LoadedConfigs gemm(const std::string& gpu, std::vector<std::string> sets) {
                                    test::source_path("configs/workloads/gemm-8192-grouped8.yaml"), std::move(sets)});
 }
 
-double metric(const LoadedConfigs& cfg, const RunOutput& run, const std::string& name) {
-  auto m = compute_metrics(run.result, cfg.gpu.value, *run.kernel);
-  const Metric* x = find_metric(m, name);
-  EXPECT_NE(x, nullptr) << name;
-  return x ? x->value : -1;
-}
+using test::metric;
 
 // The project's WMMA kernel (validate/kernels/gemm_kernel.cuh): 128x128x32, 4 warps of 64x64.
 const std::vector<std::string> kWmma = {"workload.tile.k=32", "workload.warps=4", "workload.stages=3"};

@@ -10,6 +10,7 @@
 #include "api/simulation.h"
 #include "common/error.h"
 #include "stats/metrics.h"
+#include "metric_util.h"
 #include "test_util.h"
 
 namespace gms {
@@ -30,12 +31,7 @@ RunOutput run(const LoadedConfigs& cfg, int waves) {
   return simulate(cfg, opt);
 }
 
-double metric(const LoadedConfigs& cfg, const RunOutput& r, const std::string& name) {
-  auto m = compute_metrics(r.result, cfg.gpu.value, *r.kernel);
-  const Metric* x = find_metric(m, name);
-  EXPECT_NE(x, nullptr) << name;
-  return x ? x->value : -1;
-}
+using test::metric;
 
 TEST(Sampling, ExtrapolatesAManyWaveGemmWithinAFewPercent) {
   auto cfg = many_waves();

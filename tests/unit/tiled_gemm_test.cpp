@@ -10,6 +10,7 @@
 #include "common/error.h"
 #include "model/engine.h"
 #include "stats/metrics.h"
+#include "metric_util.h"
 #include "test_util.h"
 #include "workload/tiled_gemm_kernel.h"
 
@@ -21,12 +22,7 @@ LoadedConfigs rung(std::vector<std::string> sets = {}, const std::string& gpu = 
                                    test::source_path("configs/workloads/seed002/r0-naive.yaml"), std::move(sets)});
 }
 
-double metric(const LoadedConfigs& cfg, const RunOutput& run, const std::string& name) {
-  auto m = compute_metrics(run.result, cfg.gpu.value, *run.kernel);
-  const Metric* x = find_metric(m, name);
-  EXPECT_NE(x, nullptr) << name;
-  return x ? x->value : -1;
-}
+using test::metric;
 
 TEST(TiledGemm, NaivePlanMatchesTheSeedsPartitions) {
   auto cfg = rung();
