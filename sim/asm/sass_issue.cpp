@@ -1,6 +1,7 @@
 #include "asm/sass_issue.h"
 
 #include <algorithm>
+#include <array>
 #include <regex>
 #include <sstream>
 
@@ -61,16 +62,34 @@ std::vector<SassInstruction> parse_sass_instructions(const std::vector<std::stri
   return out;
 }
 
-std::vector<double> executed_counts(const std::string& csv_text, const std::vector<SassInstruction>& function,
-                                    const std::string& file) {
+namespace {
+
+// "1,234" or "" (a sample column left empty) as a number; -1 when it is not one.
+double count_of(std::string t) {
+  t.erase(std::remove(t.begin(), t.end(), ','), t.end());
+  if (t.empty()) return -1;
+  char* end = nullptr;
+  const double v = std::strtod(t.c_str(), &end);
+  return *end == '\0' && v >= 0 ? v : -1;
+}
+
+}  // namespace
+
+const char* const kSampleColumns[kSampleReasons] = {"stall_selected", "stall_wait", "stall_dispatch",
+                                                    "stall_branch_resolving"};
+
+ExecutedProfile executed_profile(const std::string& csv_text, const std::vector<SassInstruction>& function,
+                                 const std::string& file) {
   struct Section {
     std::vector<std::string> opcodes;
     std::vector<std::string> counts;
+    std::array<std::vector<std::string>, kSampleReasons> samples;
     int line = 0;
   };
   std::vector<Section> sections;
   std::istringstream in(csv_text);
   int column = -1, source = -1, n = 0;
+  std::array<int, kSampleReasons> sample_column{};
   for (std::string l; std::getline(in, l);) {
     ++n;
     std::vector<std::string> c = split_csv(l);
@@ -79,41 +98,60 @@ std::vector<double> executed_counts(const std::string& csv_text, const std::vect
       sections.push_back({});
       sections.back().line = n;
       column = source = -1;
+      sample_column.fill(-1);
       continue;
     }
     if (c[0] == "Address") {
       for (size_t i = 0; i < c.size(); ++i) {
         if (c[i] == "Instructions Executed") column = static_cast<int>(i);
         if (c[i] == "Source") source = static_cast<int>(i);
+        for (int r = 0; r < kSampleReasons; ++r)
+          if (c[i] == kSampleColumns[r]) sample_column[static_cast<size_t>(r)] = static_cast<int>(i);
       }
       continue;
     }
     if (sections.empty() || column < 0 || source < 0 || static_cast<int>(c.size()) <= std::max(column, source)) continue;
-    sections.back().opcodes.push_back(base_of(opcode_of(c[static_cast<size_t>(source)])));
-    sections.back().counts.push_back(c[static_cast<size_t>(column)]);
+    Section& s = sections.back();
+    s.opcodes.push_back(base_of(opcode_of(c[static_cast<size_t>(source)])));
+    s.counts.push_back(c[static_cast<size_t>(column)]);
+    for (int r = 0; r < kSampleReasons; ++r) {
+      const int k = sample_column[static_cast<size_t>(r)];
+      s.samples[static_cast<size_t>(r)].push_back(k >= 0 && k < static_cast<int>(c.size()) ? c[static_cast<size_t>(k)] : "");
+    }
   }
   for (const Section& s : sections) {
     if (s.opcodes.size() != function.size()) continue;
     bool same = true;
     for (size_t i = 0; i < function.size() && same; ++i) same = s.opcodes[i] == base_of(function[i].opcode);
     if (!same) continue;
-    std::vector<double> out;
+    ExecutedProfile out;
     for (size_t i = 0; i < s.counts.size(); ++i) {
-      std::string t = s.counts[i];
-      t.erase(std::remove(t.begin(), t.end(), ','), t.end());
-      char* end = nullptr;
-      const double v = t.empty() ? -1 : std::strtod(t.c_str(), &end);
-      if (t.empty() || *end != '\0' || !(v >= 0))
+      const double v = count_of(s.counts[i]);
+      if (v < 0)
         throw ConfigError(file + ": section at line " + std::to_string(s.line) + ", instruction " + std::to_string(i + 1) +
                           ": 'Instructions Executed' is '" + s.counts[i] + "', not a count");
-      out.push_back(v);
+      out.executed.push_back(v);
     }
+    // Warp-state samples only when every reason's column is there and numeric (an export without
+    // --section WarpStateStats / SourceCounters has none).
+    bool sampled = true;
+    for (int r = 0; r < kSampleReasons && sampled; ++r)
+      for (const std::string& v : s.samples[static_cast<size_t>(r)])
+        if (count_of(v) < 0) sampled = false;
+    if (sampled)
+      for (int r = 0; r < kSampleReasons; ++r)
+        for (const std::string& v : s.samples[static_cast<size_t>(r)]) out.samples[static_cast<size_t>(r)].push_back(count_of(v));
     return out;
   }
   throw ConfigError(file + ": no kernel section (of " + std::to_string(sections.size()) + ") lists the same " +
                     std::to_string(function.size()) +
                     " instructions as the listing's kernel; export it with ncu -i REPORT --page source --csv "
                     "--print-source sass from a profile of the same binary");
+}
+
+std::vector<double> executed_counts(const std::string& csv_text, const std::vector<SassInstruction>& function,
+                                    const std::string& file) {
+  return executed_profile(csv_text, function, file).executed;
 }
 
 const char* issue_class_name(IssueClass c) {
@@ -173,7 +211,8 @@ IssueProfile sass_issue_profile(const std::string& sass_path, const std::string&
   if (!executed_csv.empty()) {
     std::string text;
     for (const std::string& l : read_asm_lines(executed_csv)) text += l + "\n";
-    const auto counts = executed_counts(text, function, executed_csv);
+    const ExecutedProfile ex = executed_profile(text, function, executed_csv);
+    const std::vector<double>& counts = ex.executed;
     // The body's last instruction (the loop's closing branch) runs once per iteration of each warp.
     p.iterations = counts[hi];
     if (p.iterations <= 0)
@@ -181,6 +220,19 @@ IssueProfile sass_issue_profile(const std::string& sass_path, const std::string&
                         std::to_string(function[hi].offset) + "*/ executed 0 times)");
     for (size_t i = 0; i < counts.size(); ++i) weight[i] = counts[i] / p.iterations;
     p.executed = true;
+    if (!ex.samples[0].empty()) {
+      // A warp issues once a cycle while `selected`: the kernel's executed instructions over its
+      // selected samples is the warp-cycles one sample stands for.
+      double executed = 0, selected = 0;
+      for (size_t i = 0; i < counts.size(); ++i) executed += counts[i], selected += ex.samples[0][i];
+      if (selected > 0) {
+        p.sampled = true;
+        const double cycles_per_sample = executed / selected;
+        for (int r = 0; r < kSampleReasons; ++r)
+          for (size_t i = lo; i <= hi; ++i)
+            p.sampled_cycles[r] += ex.samples[static_cast<size_t>(r)][i] * cycles_per_sample / p.iterations;
+      }
+    }
   }
   for (size_t i = lo; i <= hi; ++i) {
     const int c = static_cast<int>(classify_issue(function[i].opcode));

@@ -9,6 +9,7 @@
 // Which instructions an iteration executes depends on branches the listing cannot resolve (guarded
 // copies, edge tiles), so each instruction counts once unless an Nsight Compute source export
 // (`ncu --page source --csv --print-source sass`) gives its executed count.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -39,6 +40,18 @@ std::vector<SassInstruction> parse_sass_instructions(const std::vector<std::stri
 std::vector<double> executed_counts(const std::string& csv_text, const std::vector<SassInstruction>& function,
                                     const std::string& file);
 
+// The same section's warp-state samples, when the export has them (a profile with the WarpStateStats
+// and SourceCounters sections): per instruction, the samples that found its warp selected, waiting
+// on a fixed latency, dispatch-stalled or resolving a branch, in this order.
+inline constexpr int kSampleReasons = 4;
+extern const char* const kSampleColumns[kSampleReasons];  // the export's column names
+struct ExecutedProfile {
+  std::vector<double> executed;
+  std::array<std::vector<double>, kSampleReasons> samples;  // empty without sample columns
+};
+ExecutedProfile executed_profile(const std::string& csv_text, const std::vector<SassInstruction>& function,
+                                 const std::string& file);
+
 // Instruction classes the timing model issues separately.
 enum class IssueClass : int { kMma, kLdsm, kSharedLoad, kSharedStore, kAsyncCopy, kGlobal, kBarrier, kOther, kCount };
 const char* issue_class_name(IssueClass c);
@@ -52,6 +65,10 @@ struct IssueProfile {
   double iterations = 0;              // per-warp loop iterations summed over warps (executed only)
   double instructions[static_cast<int>(IssueClass::kCount)] = {};  // per iteration
   double stall_cycles[static_cast<int>(IssueClass::kCount)] = {};
+  // From the export's samples (executed only): the loop's warp cycles per iteration that Nsight
+  // counted as selected, wait, dispatch_stall and branch_resolving (kSampleColumns' order).
+  bool sampled = false;
+  double sampled_cycles[kSampleReasons] = {};
   double total_instructions() const;
   double total_stall_cycles() const;
 };

@@ -38,8 +38,17 @@ int cmd_issue(const std::vector<std::string>& args) {
                     issue_class_name(static_cast<IssueClass>(c)), p.instructions[c] / k_tiles, p.stall_cycles[c] / k_tiles);
       std::cout << buf;
     }
-    std::snprintf(buf, sizeof buf, "}, \"instructions_per_k_tile\": %.3f, \"stall_cycles_per_k_tile\": %.3f}\n", n, s);
+    std::snprintf(buf, sizeof buf, "}, \"instructions_per_k_tile\": %.3f, \"stall_cycles_per_k_tile\": %.3f", n, s);
     std::cout << buf;
+    if (p.sampled) {
+      std::snprintf(buf, sizeof buf,
+                    ", \"measured_per_k_tile\": {\"selected\": %.3f, \"wait\": %.3f, \"dispatch_stall\": %.3f, "
+                    "\"branch_resolving\": %.3f}",
+                    p.sampled_cycles[0] / k_tiles, p.sampled_cycles[1] / k_tiles, p.sampled_cycles[2] / k_tiles,
+                    p.sampled_cycles[3] / k_tiles);
+      std::cout << buf;
+    }
+    std::cout << "}\n";
     return 0;
   }
   std::cout << "# issue " << file << ": kernel " << p.kernel << "\n# " << (p.loop ? "loop body" : "straight-line body")
@@ -57,10 +66,30 @@ int cmd_issue(const std::vector<std::string>& args) {
   }
   std::snprintf(buf, sizeof buf, "#   %-13s %9.1f %12.1f %8.2f\n", "all", n, s, s / n);
   std::cout << buf;
-  std::snprintf(buf, sizeof buf, "# replay (kind gemm): --set workload.issue.instructions=%.0f --set workload.issue.stall_cycles=%.0fcycles\n", n, s);
+  const double wait = p.sampled_cycles[1] / k_tiles, dispatch = p.sampled_cycles[2] / k_tiles, branch = p.sampled_cycles[3] / k_tiles;
+  if (p.sampled) {
+    std::snprintf(buf, sizeof buf,
+                  "# measured (the export's warp-state samples) per K tile and warp: selected %.1f, wait %.1f, "
+                  "dispatch_stall %.1f, branch_resolving %.1f cycles\n",
+                  p.sampled_cycles[0] / k_tiles, wait, dispatch, branch);
+    std::cout << buf;
+  }
+  std::snprintf(buf, sizeof buf, "# replay (kind gemm): --set workload.issue.instructions=%.0f --set workload.issue.stall_cycles=%.0fcycles", n, s);
   std::cout << buf;
-  std::snprintf(buf, sizeof buf, "issue:\n  instructions: %.0f\n  stall_cycles: %.0fcycles\n", n, s);
+  if (p.sampled) {
+    std::snprintf(buf, sizeof buf,
+                  " --set workload.issue.measured.wait=%.0fcycles --set workload.issue.measured.dispatch_stall=%.0fcycles "
+                  "--set workload.issue.measured.branch_resolving=%.0fcycles",
+                  wait, dispatch, branch);
+    std::cout << buf;
+  }
+  std::snprintf(buf, sizeof buf, "\nissue:\n  instructions: %.0f\n  stall_cycles: %.0fcycles\n", n, s);
   std::cout << buf;
+  if (p.sampled) {
+    std::snprintf(buf, sizeof buf, "  measured:\n    wait: %.0fcycles\n    dispatch_stall: %.0fcycles\n    branch_resolving: %.0fcycles\n",
+                  wait, dispatch, branch);
+    std::cout << buf;
+  }
   return 0;
 }
 

@@ -14,6 +14,12 @@ struct TileShape {
 struct IssueProfileConfig {
   int instructions = 0;
   double stall_cycles = 0;  // cycles; 0 = one cycle per instruction
+  // Measured per K tile and warp by Nsight's warp-state samples on a profile of the same binary
+  // (gpumemsim issue --executed): `wait` when the compiler's stall counts under-state the latencies
+  // (0 = use stall_cycles), and the issue-stage stalls the model has no mechanism for.
+  double measured_wait_cycles = 0;
+  double dispatch_stall_cycles = 0;
+  double branch_resolving_cycles = 0;
 };
 
 struct CtaOrderConfig {

@@ -1,6 +1,7 @@
 #include "config/workload_schema.h"
 
 #include <filesystem>
+#include <utility>
 
 #include "common/error.h"
 #include "layout/swizzle.h"
@@ -213,6 +214,19 @@ void add_issue_profile_params(std::vector<Param<WorkloadConfig>>& params,
                                      "sum of those instructions' stall counts per K tile (gpumemsim issue): the warp's own "
                                      "issue floor, Nsight's selected + wait; 0 = one cycle per instruction",
                                      [profile](W& c) -> auto& { return profile(c).stall_cycles; }));
+  params.push_back(quantity_param<W>("issue.measured.wait", Q::kCycles, "0cycles", 0, 1 << 24,
+                                     "measured: Nsight's wait per K tile and warp on a profile of this binary (gpumemsim "
+                                     "issue --executed); replaces the stall counts' wait where the hardware's latencies "
+                                     "exceed them; 0 = the stall counts",
+                                     [profile](W& c) -> auto& { return profile(c).measured_wait_cycles; }));
+  params.push_back(quantity_param<W>("issue.measured.dispatch_stall", Q::kCycles, "0cycles", 0, 1 << 24,
+                                     "measured: Nsight's dispatch_stall per K tile and warp (gpumemsim issue --executed), "
+                                     "spread over the loop's instructions; the model has no mechanism for it",
+                                     [profile](W& c) -> auto& { return profile(c).dispatch_stall_cycles; }));
+  params.push_back(quantity_param<W>("issue.measured.branch_resolving", Q::kCycles, "0cycles", 0, 1 << 24,
+                                     "measured: Nsight's branch_resolving per K tile and warp (gpumemsim issue --executed), "
+                                     "spread over the loop's instructions",
+                                     [profile](W& c) -> auto& { return profile(c).branch_resolving_cycles; }));
 }
 
 void validate_issue_profile(const IssueProfileConfig& issue,
@@ -222,6 +236,12 @@ void validate_issue_profile(const IssueProfileConfig& issue,
                                    std::to_string(issue.instructions) + ") cycles");
   if (issue.stall_cycles > 0 && issue.instructions == 0)
     fail("issue.stall_cycles", "needs issue.instructions (the count the stall cycles are spread over)");
+  const std::pair<const char*, double> measured[] = {{"issue.measured.wait", issue.measured_wait_cycles},
+                                                     {"issue.measured.dispatch_stall", issue.dispatch_stall_cycles},
+                                                     {"issue.measured.branch_resolving", issue.branch_resolving_cycles}};
+  for (const auto& [key, cycles] : measured)
+    if (cycles > 0 && issue.instructions == 0)
+      fail(key, "needs issue.instructions (the count the measured cycles are spread over)");
 }
 
 std::vector<std::string> workload_kinds() { return {"gemm", "gemv", "tiled_gemm", "trace"}; }

@@ -318,18 +318,16 @@ struct Engine::Impl {
           result.tensor_busy_ticks += static_cast<double>(end - start);
           result.mma_instructions += in.issue_cycles;
         }
-        const Tick issue_floor = std::max(sp.issue_free, t + in.hold_ticks);
+        const Tick issue_floor = floor_end(sp, in, t);
         if (in.async_mma) {  // wgmma: the warp goes on; a later wait on `slot` joins the MMAs
           fill_slot(w, in.slot, end, SlotKind::kLong);
           w.ready = issue_floor;
-          account(w, WarpState::kSelected, sp.issue_free);
-          account(w, WarpState::kWait, w.ready);
+          account_floor(w, sp, in, t);
           break;
         }
         w.ready = std::max(end, issue_floor);
         if (in.hold_ticks > 0) {  // the issue floor first: the pipe throttles only beyond it
-          account(w, WarpState::kSelected, sp.issue_free);
-          account(w, WarpState::kWait, issue_floor);
+          account_floor(w, sp, in, t);
           account(w, WarpState::kMathPipeThrottle, w.ready);
           break;
         }
@@ -343,10 +341,9 @@ struct Engine::Impl {
       }
       case Op::kBarrier: {
         sp.issue_free = t + kTicksPerCycle;
-        w.ready = std::max(sp.issue_free, t + in.hold_ticks);
+        w.ready = floor_end(sp, in, t);
         cta.barrier_release = std::max(cta.barrier_release, w.ready);
-        account(w, WarpState::kSelected, sp.issue_free);
-        account(w, WarpState::kWait, w.ready);
+        account_floor(w, sp, in, t);
         // Warps that have exited count as arrived (a traced CTA may lose warps before a barrier).
         if (++cta.arrived < cta.warps_left)
           w.at_barrier = true;
@@ -369,17 +366,27 @@ struct Engine::Impl {
       case Op::kWait: SIM_ASSERT(false, "wait reached issue; fetch_next resolves waits");
     }
     if (in.op == Op::kLoad || in.op == Op::kStore || in.op == Op::kReduce || in.op == Op::kSharedLoad ||
-        in.op == Op::kSharedStore) {
-      account(w, WarpState::kSelected, sp.issue_free);
-      account(w, WarpState::kWait, w.ready);
-    }
+        in.op == Op::kSharedStore)
+      account_floor(w, sp, in, t);
     fetch_next(w);
   }
 
   // A memory instruction block: the issue port for its instructions, the warp until its issue floor.
   static void hold(SubPart& sp, Warp& w, const Instr& in, Tick t) {
     sp.issue_free = t + cycles_to_ticks(in.issue_cycles + in.other_instructions);
-    w.ready = std::max(sp.issue_free, t + in.hold_ticks);
+    w.ready = floor_end(sp, in, t);
+  }
+  // When the warp may issue again after a block issued at `t`: its floor, then the measured
+  // issue-stage stalls (dispatch, branch resolution), never before the issue port is free.
+  static Tick floor_end(const SubPart& sp, const Instr& in, Tick t) {
+    return std::max(sp.issue_free, t + in.hold_ticks + in.dispatch_ticks + in.branch_ticks);
+  }
+  // The block's time as Nsight's states: issuing, then `wait` to the floor, then the measured stalls.
+  void account_floor(Warp& w, const SubPart& sp, const Instr& in, Tick t) {
+    account(w, WarpState::kSelected, sp.issue_free);
+    account(w, WarpState::kWait, t + in.hold_ticks);
+    account(w, WarpState::kDispatchStall, t + in.hold_ticks + in.dispatch_ticks);
+    account(w, WarpState::kBranchResolving, floor_end(sp, in, t));
   }
 
   void release_barrier(int sm, int cta_slot, Cta& cta) {

@@ -11,6 +11,8 @@ const char* warp_state_name(WarpState s) {
     case WarpState::kMathPipeThrottle: return "math_pipe_throttle";
     case WarpState::kShortScoreboard: return "short_scoreboard";
     case WarpState::kWait: return "wait";
+    case WarpState::kDispatchStall: return "dispatch_stall";
+    case WarpState::kBranchResolving: return "branch_resolving";
     case WarpState::kCount: break;
   }
   return "?";

@@ -20,6 +20,8 @@ enum class WarpState : int {
   kMathPipeThrottle,
   kShortScoreboard,  // waiting for shared-memory (MIO) data
   kWait,             // waiting on a fixed-latency dependency (an ALU result)
+  kDispatchStall,    // the issue stage could not dispatch (measured per loop: workload issue.measured.*)
+  kBranchResolving,  // waiting for a branch target (measured per loop, likewise)
   kCount
 };
 const char* warp_state_name(WarpState s);  // the Nsight name part, e.g. "long_scoreboard"

@@ -125,7 +125,7 @@ void GemmKernel::plan_issue(const std::vector<Step>& steps) {
   for (std::uint32_t i = 0; i < mma_steps; ++i)
     other_per_mma_.push_back(static_cast<std::uint32_t>((static_cast<std::uint64_t>(other) * (i + 1)) / mma_steps -
                                                         (static_cast<std::uint64_t>(other) * i) / mma_steps));
-  hold_ticks_per_instruction_ = issue_hold_ticks_per_instruction(cfg_.issue.instructions, cfg_.issue.stall_cycles);
+  issue_hold_ = issue_hold_per_instruction(cfg_.issue);
 }
 
 double GemmKernel::compulsory_bytes() const {
@@ -298,7 +298,7 @@ void GemmKernel::next_data_path(WarpCursor& c, Instr& out) const {
       ++c.step;
     }
     if (emit(c, s, kt, out)) {
-      hold_for_issue(out, hold_ticks_per_instruction_);
+      hold_for_issue(out, issue_hold_);
       return;
     }
   }

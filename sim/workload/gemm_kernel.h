@@ -72,7 +72,7 @@ class GemmKernel final : public Kernel {
   // each instruction holds its warp (0 = off).
   void plan_issue(const std::vector<Step>& steps);
   std::vector<std::uint32_t> other_per_mma_;
-  double hold_ticks_per_instruction_ = 0;
+  IssueHold issue_hold_;  // the issue profile per instruction (issue.*)
 };
 
 }  // namespace gms

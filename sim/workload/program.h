@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/types.h"
+#include "config/workload_config.h"
 #include "model/memory_system.h"
 
 namespace gms {
@@ -40,6 +41,10 @@ struct Instr {
   // again, from the compiler's stall counts (sass_issue.h); 0 = one cycle per instruction. The time
   // beyond the issue cycles is Nsight's `wait` (fixed-latency dependencies).
   std::uint32_t hold_ticks = 0;
+  // Beyond the floor, the issue-stage stalls a profile measured and the model has no mechanism for
+  // (workload issue.measured.*): Nsight's dispatch_stall and branch_resolving, in ticks.
+  std::uint32_t dispatch_ticks = 0;
+  std::uint32_t branch_ticks = 0;
   double flops = 0;
   // Shared-memory ops: data-path wavefronts, and those beyond one per lane group (bank conflicts).
   std::uint32_t wavefronts = 0;
@@ -62,18 +67,32 @@ struct Instr {
   LaneAccess lanes;  // when present, memory ops use these per-lane addresses, not `region`
 };
 
-// The compiled loop's issue floor (workload issue.*, sim/asm/sass_issue.h): each instruction holds
-// its warp the loop's mean stall count, in ticks; 0 without a profile.
-inline double issue_hold_ticks_per_instruction(int instructions, double stall_cycles) {
-  if (instructions <= 0) return 0;
-  const double stall = stall_cycles > 0 ? stall_cycles : static_cast<double>(instructions);
-  return stall * static_cast<double>(kTicksPerCycle) / instructions;
+// The compiled loop's issue profile (workload issue.*, sim/asm/sass_issue.h) per instruction, in
+// ticks: the floor each instruction holds its warp (the loop's mean stall count, or its measured
+// selected + wait) and the measured issue-stage stalls after it; all 0 without a profile.
+struct IssueHold {
+  double floor = 0, dispatch = 0, branch = 0;
+};
+inline IssueHold issue_hold_per_instruction(const IssueProfileConfig& issue) {
+  IssueHold h;
+  if (issue.instructions <= 0) return h;
+  const double n = issue.instructions, per_cycle = static_cast<double>(kTicksPerCycle);
+  const double floor = issue.measured_wait_cycles > 0 ? n + issue.measured_wait_cycles
+                       : issue.stall_cycles > 0      ? issue.stall_cycles
+                                                     : n;
+  h.floor = floor * per_cycle / n;
+  h.dispatch = issue.dispatch_stall_cycles * per_cycle / n;
+  h.branch = issue.branch_resolving_cycles * per_cycle / n;
+  return h;
 }
 // Gives a block of instructions (its issue cycles and the other instructions issued among them) its
-// floor; waits issue nothing and are left alone.
-inline void hold_for_issue(Instr& out, double hold_ticks_per_instruction) {
-  if (hold_ticks_per_instruction > 0 && out.op != Op::kWait)
-    out.hold_ticks = static_cast<std::uint32_t>((out.issue_cycles + out.other_instructions) * hold_ticks_per_instruction + 0.5);
+// floor and measured stalls; waits issue nothing and are left alone.
+inline void hold_for_issue(Instr& out, const IssueHold& h) {
+  if (h.floor <= 0 || out.op == Op::kWait) return;
+  const double n = out.issue_cycles + out.other_instructions;
+  out.hold_ticks = static_cast<std::uint32_t>(n * h.floor + 0.5);
+  out.dispatch_ticks = static_cast<std::uint32_t>(n * h.dispatch + 0.5);
+  out.branch_ticks = static_cast<std::uint32_t>(n * h.branch + 0.5);
 }
 
 // Copies of up to 16 stages, plus the tensor-core data path's ldmatrix and wgmma slots (gemm_kernel.cpp).

@@ -53,7 +53,7 @@ TiledGemmKernel::TiledGemmKernel(const TiledGemmConfig& cfg, const GpuConfig& gp
       throw ConfigError("workload issue.instructions = " + std::to_string(given) + ": the data path alone issues " +
                         std::to_string(modelled) + " warp instructions per K tile (FFMAs, copies, shared reads, barriers)");
     other_per_k_tile_ = given - modelled;
-    hold_ticks_per_instruction_ = issue_hold_ticks_per_instruction(cfg.issue.instructions, cfg.issue.stall_cycles);
+    issue_hold_ = issue_hold_per_instruction(cfg.issue);
   } else if (cfg.other_instructions_per_k_tile >= 0) {
     other_per_k_tile_ = static_cast<std::uint32_t>(cfg.other_instructions_per_k_tile);
   } else {
@@ -349,7 +349,7 @@ void TiledGemmKernel::next(WarpCursor& c, Instr& out) const {
         ++c.step;
       }
       if (emit(c, s, kt, out)) {
-        hold_for_issue(out, hold_ticks_per_instruction_);  // other instructions are inside issue_cycles here
+        hold_for_issue(out, issue_hold_);  // other instructions are inside issue_cycles here
         return;
       }
       continue;

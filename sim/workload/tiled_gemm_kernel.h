@@ -66,7 +66,7 @@ class TiledGemmKernel final : public Kernel {
   std::int64_t k_tiles_ = 0;
   Addr a_base_ = 0, b_base_ = 0, c_base_ = 0;
   std::uint32_t ffma_per_chunk_ = 0, other_per_k_tile_ = 0, copy_a_ = 0, copy_b_ = 0;
-  double hold_ticks_per_instruction_ = 0;  // the issue floor (issue.stall_cycles / issue.instructions)
+  IssueHold issue_hold_;  // the issue profile per instruction (issue.*)
   // LDG + STS: per operand, the first copy instruction of each batch, and one past the last.
   std::vector<std::uint32_t> batch_starts_[2];
   std::vector<WarpPlan> plans_;

@@ -466,3 +466,24 @@ TEST(CliAccess, CommittedLaneListsAreCurrent) {
   }
   EXPECT_GE(compared, 60);
 }
+
+namespace {
+
+// `gpumemsim issue` with an export that has warp-state samples: the replay line and the YAML carry
+// the measured wait, dispatch and branch stalls; the JSON has them per K tile.
+TEST(Cli, IssueReadsTheMeasuredStallsFromTheExport) {
+  const std::string sass = gms::test::source_path("validate/results/h100/issue/gms-validate.sm90.sass.xz");
+  const std::string src = gms::test::source_path("validate/results/h100/issue/wmma_source.csv.xz");
+  auto r = run("issue " + sass + " --kernel gemm_fp16_kernelILi32ELi3ELi8E --executed " + src);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("--set workload.issue.measured.dispatch_stall=125cycles"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  measured:\n    wait: 701cycles\n"), std::string::npos) << r.out;
+  auto j = run("issue " + sass + " --kernel gemm_fp16_kernelILi32ELi3ELi8E --executed " + src + " --json");
+  ASSERT_EQ(j.code, 0) << j.out;
+  EXPECT_NE(j.out.find("\"measured_per_k_tile\": {\"selected\": 353."), std::string::npos) << j.out;
+  auto s = run("issue " + sass + " --kernel gemm_fp16_kernelILi32ELi3ELi8E");  // no export: no samples
+  ASSERT_EQ(s.code, 0) << s.out;
+  EXPECT_EQ(s.out.find("measured"), std::string::npos) << s.out;
+}
+
+}  // namespace

@@ -74,6 +74,32 @@ TEST(SassIssue, ExecutedCountsComeFromTheSectionWithTheSameInstructions) {
   EXPECT_THROW(executed_counts(bad, ins, "s.csv"), ConfigError);
 }
 
+// Warp-state samples come with the counts when the export has every reason's column, and not at all
+// when one is missing or not a number (an export without the WarpStateStats section).
+TEST(SassIssue, SamplesComeFromTheSameSectionWhenEveryColumnIsThere) {
+  std::vector<std::string> lines;
+  for (auto& l : listing(0, "HMMA.16816.F32 R4, R8, R12, R4", 4, 1, 7, 7, 0)) lines.push_back(l);
+  for (auto& l : listing(16, "@!P0 BRA 0x0", 5, 1, 7, 7, 0)) lines.push_back(l);
+  auto ins = parse_sass_instructions(lines, 1, 4, "k.sass");
+  const std::string head = "\"Kernel Name\",\"b\"\n\"Address\",\"Source\",\"Instructions Executed\",\"stall_selected\","
+                           "\"stall_wait\",\"stall_dispatch\",\"stall_branch_resolving\"\n";
+  const std::string rows = "\"0x0\",\"  HMMA.16816.F32 R4, R8, R12, R4\",\"1,024\",\"10\",\"40\",\"3\",\"0\"\n"
+                           "\"0x10\",\"@!P0 BRA `(.L_x_1)\",\"256\",\"2\",\"1\",\"0\",\"7\"\n";
+  ExecutedProfile p = executed_profile(head + rows, ins, "s.csv");
+  ASSERT_EQ(p.samples[1].size(), 2u);
+  EXPECT_EQ(p.samples[0][0], 10);
+  EXPECT_EQ(p.samples[1][0], 40);
+  EXPECT_EQ(p.samples[2][0], 3);
+  EXPECT_EQ(p.samples[3][1], 7);
+  std::string no_branch = head;
+  no_branch.replace(no_branch.find("stall_branch_resolving"), 22, "stall_other");
+  EXPECT_TRUE(executed_profile(no_branch + rows, ins, "s.csv").samples[0].empty());
+  std::string bad = rows;
+  bad.replace(bad.find("\"40\""), 4, "\"x\"");
+  EXPECT_TRUE(executed_profile(head + bad, ins, "s.csv").samples[0].empty());
+  EXPECT_EQ(executed_profile(head + bad, ins, "s.csv").executed, (std::vector<double>{1024, 256}));
+}
+
 TEST(SassIssue, ClassesTheModelIssuesSeparately) {
   EXPECT_EQ(classify_issue("HMMA.16816.F32"), IssueClass::kMma);
   EXPECT_EQ(classify_issue("HGMMA.64x128x16.F32"), IssueClass::kMma);
@@ -114,7 +140,16 @@ TEST(SassIssue, ExecutedProfileOfTheWmmaLoopOnTheH100) {
     EXPECT_EQ(p.instructions[static_cast<int>(IssueClass::kLdsm)], 16);
     EXPECT_NEAR(p.total_instructions(), 354.3, 0.1) << kernel;
     EXPECT_NEAR(p.total_stall_cycles(), 922.7, 0.1) << kernel;
+    // The samples: `selected` cycles per iteration must come out as the instructions (one issue a
+    // cycle) - the check on the samples-to-cycles conversion; silicon waits longer than the stall
+    // counts say (HMMA, IMAD), and dispatch and branch stalls are 7-8 % and ~3 % of 1,618 cycles.
+    ASSERT_TRUE(p.sampled) << kernel;
+    EXPECT_NEAR(p.sampled_cycles[0], p.total_instructions(), 0.01 * p.total_instructions()) << kernel;
+    EXPECT_GT(p.sampled_cycles[1], p.total_stall_cycles() - p.total_instructions()) << kernel;
+    EXPECT_NEAR(p.sampled_cycles[2], 0.077 * 1618, 30) << kernel;
+    EXPECT_NEAR(p.sampled_cycles[3], 0.03 * 1618, 10) << kernel;
   }
+  EXPECT_FALSE(sass_issue_profile(issue_data("gms-validate.sm90.sass.xz"), "gemm_fp16_kernelILi32ELi3ELi8E", "").sampled);
 }
 
 }  // namespace

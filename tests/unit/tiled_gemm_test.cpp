@@ -209,6 +209,33 @@ TEST(TiledGemm, IssueProfileGivesTheLoopsCountAndTheWarpsFloor) {
   EXPECT_THROW(simulate(with({"workload.issue.instructions=1000"})), ConfigError);  // below the 1,346 modelled
   EXPECT_THROW(with({"workload.issue.instructions=1947", "workload.other_instructions_per_k_tile=601"}), ConfigError);
   EXPECT_THROW(with({"workload.issue.instructions=1947", "workload.issue.stall_cycles=1000cycles"}), ConfigError);
+  EXPECT_THROW(with({"workload.issue.measured.dispatch_stall=100cycles"}), ConfigError);  // nothing to spread over
+}
+
+// The measured issue profile: a measured wait replaces the stall counts' (floor = instructions +
+// wait), and the dispatch and branch stalls hold each warp beyond its floor, in their own states.
+TEST(TiledGemm, MeasuredIssueStallsHoldTheWarpInTheirOwnStates) {
+  const std::vector<std::string> base = {"workload.cta_limit=264", "workload.k=512", "workload.issue.instructions=1947",
+                                         "workload.issue.stall_cycles=2841cycles"};
+  auto with = [&](std::vector<std::string> more) {
+    more.insert(more.begin(), base.begin(), base.end());
+    return rung(more);
+  };
+  auto codes = with({});
+  auto same = with({"workload.issue.measured.wait=894cycles"});  // 1947 + 894 = 2841: the same floor
+  auto measured = with({"workload.issue.measured.wait=894cycles", "workload.issue.measured.dispatch_stall=400cycles",
+                        "workload.issue.measured.branch_resolving=100cycles"});
+  auto a = simulate(codes), b = simulate(same), c = simulate(measured);
+  EXPECT_EQ(a.result.end, b.result.end);
+  EXPECT_EQ(metric(codes, a, "smsp__warp_issue_stalled_dispatch_stall_per_warp_active.pct"), 0);
+  const double dispatch = metric(measured, c, "smsp__warp_issue_stalled_dispatch_stall_per_warp_active.pct");
+  const double branch = metric(measured, c, "smsp__warp_issue_stalled_branch_resolving_per_warp_active.pct");
+  EXPECT_GT(dispatch, 5);
+  EXPECT_NEAR(branch / dispatch, 0.25, 0.02);  // 100 of 400 cycles, spread alike over the instructions
+  EXPECT_GT(c.result.end, a.result.end);
+  EXPECT_EQ(metric(codes, a, "smsp__inst_executed.sum"), metric(measured, c, "smsp__inst_executed.sum"));
+  // 264 CTAs of 2 warps on 132 SMs: each warp's 32 K tiles take at least floor + measured stalls.
+  EXPECT_GE(metric(measured, c, "sm__cycles_elapsed.max"), 32 * (2841 + 400 + 100));
 }
 
 }  // namespace
