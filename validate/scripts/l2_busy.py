@@ -9,9 +9,6 @@ import io
 import os
 import sys
 
-SLICES = 80  # lts units on the H100 (device__attribute_l2s_count in the same exports)
-
-
 def read_rows(path):
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt") as f:
@@ -23,6 +20,11 @@ def read_rows(path):
 
 def num(row, key):
     return float(row[key].replace(",", ""))
+
+
+def slices(row):
+    """L2 slices (lts units) of the GPU the row was profiled on: 80 on the H100, 96 on the H200."""
+    return num(row, "device__attribute_l2s_count")
 
 
 def names(path):
@@ -46,7 +48,7 @@ def report(path):
               f"{num(r, 'l1tex__m_xbar2l1tex_read_bytes.sum.per_second') / 1e12:.2f} | "
               f"{num(r, 'lts__lts2xbar_cycles_active.avg.pct_of_peak_sustained_elapsed'):.1f} % | "
               f"{num(r, 'lts__t_tag_requests.avg.pct_of_peak_sustained_elapsed'):.1f} % | "
-              f"{num(r, 'lts__t_sectors.sum') / t / l2_clock / SLICES:.2f} | "
+              f"{num(r, 'lts__t_sectors.sum') / t / l2_clock / slices(r):.2f} | "
               f"{num(r, 'smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct'):.2f} |")
 
 
@@ -70,7 +72,7 @@ def main():
               f"{num(r, 'l1tex__m_xbar2l1tex_read_bytes.sum.per_second') / 1e12:.2f} | "
               f"{num(r, 'lts__lts2xbar_cycles_active.avg.pct_of_peak_sustained_elapsed'):.1f} % | "
               f"{num(r, 'lts__t_tag_requests.avg.pct_of_peak_sustained_elapsed'):.1f} % | "
-              f"{num(r, 'lts__t_sectors.sum') / t / l2_clock / SLICES:.2f} |")
+              f"{num(r, 'lts__t_sectors.sum') / t / l2_clock / slices(r):.2f} |")
 
 
 if __name__ == "__main__":
