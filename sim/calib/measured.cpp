@@ -85,6 +85,8 @@ const std::vector<std::string>& compared_metrics() {
                                              "lts__t_sector_hit_rate.pct",
                                              "lts__t_sectors_op_read.sum",
                                              "lts__t_sectors_op_red.sum",
+                                             // the L2 tag stage's requests (records that carry it: the padding set)
+                                             "lts__t_requests_srcunit_tex_op_read.sum",
                                              "sm__warps_active.avg.pct_of_peak_sustained_active",
                                              "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct",
                                              // the SM data path (records that carry them: tiled_gemm)

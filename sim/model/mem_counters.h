@@ -14,6 +14,7 @@ struct MemCounters {
   std::uint64_t l2_requested_sectors = 0;  // their sectors: what the crossbar delivers to the SMs
   std::uint64_t l2_coalesced_sectors = 0;  // of those, merged into an open request (no lookup)
   std::uint64_t l2_first_lookup_sectors = 0;  // lookups made for SM requests (not forwarded ones)
+  std::uint64_t l2_first_lookup_requests = 0;  // the requests those lookups belong to (tag-stage requests)
   std::uint64_t l2_read_hit_sectors = 0;
   std::uint64_t l2_write_sectors = 0;
   std::uint64_t l2_write_hit_sectors = 0;
@@ -35,6 +36,7 @@ struct MemCounters {
     f(a.l2_read_sectors, b.l2_read_sectors), f(a.l2_read_hit_sectors, b.l2_read_hit_sectors);
     f(a.l2_read_requests, b.l2_read_requests), f(a.l2_requested_sectors, b.l2_requested_sectors);
     f(a.l2_coalesced_sectors, b.l2_coalesced_sectors), f(a.l2_first_lookup_sectors, b.l2_first_lookup_sectors);
+    f(a.l2_first_lookup_requests, b.l2_first_lookup_requests);
     f(a.l2_write_sectors, b.l2_write_sectors), f(a.l2_write_hit_sectors, b.l2_write_hit_sectors);
     f(a.l2_red_sectors, b.l2_red_sectors), f(a.l2_red_hit_sectors, b.l2_red_hit_sectors), f(a.red_requests, b.red_requests);
     f(a.l2_far_sectors, b.l2_far_sectors), f(a.l2_replica_hit_sectors, b.l2_replica_hit_sectors);
@@ -47,7 +49,7 @@ struct MemCounters {
   }
 };
 
-static_assert(sizeof(MemCounters) == 21 * sizeof(std::uint64_t), "a new counter must be listed in MemCounters::each");
+static_assert(sizeof(MemCounters) == 22 * sizeof(std::uint64_t), "a new counter must be listed in MemCounters::each");
 
 // Per-CTA view used by the per-CTA CSV and heatmaps.
 struct CtaMemCounts {

@@ -168,6 +168,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
     }
   }
   counters_.l2_first_lookup_sectors += popc(mask);
+  ++counters_.l2_first_lookup_requests;
   Tick served = arrive;
   Tick ready;
   if (via_replica) {

@@ -65,6 +65,9 @@ std::vector<Metric> compute_metrics(const SimResult& r, const GpuConfig& gpu, co
        "sectors L2 delivered to the SMs for reads (every requester of a coalesced read counts)"},
       {"lrc__xbar2lrc_requests_op_read.sum", static_cast<double>(m.l2_read_requests), "request",
        "line read requests from the SMs into the L2 request coalescer"},
+      {"lts__t_requests_srcunit_tex_op_read.sum", static_cast<double>(m.l2_first_lookup_requests), "request",
+       "L2 read requests from the SMs that reached the tag stage (after the coalescer; forwarded far lookups not "
+       "included)"},
       {"lts__t_sectors_srcunit_ltcfabric.sum", static_cast<double>(m.l2_far_sectors), "sector",
        "sectors that crossed between L2 partitions"},
       {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", static_cast<double>(m.ld_requests), "request",

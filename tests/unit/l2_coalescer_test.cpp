@@ -59,10 +59,12 @@ TEST(L2Coalescer, ASecondSmReadingALineInFlightIsAnsweredByTheSameLookup) {
     if (std::string(entries) == "16") {
       EXPECT_EQ(m.l2_coalesced_sectors, 4u);
       EXPECT_EQ(m.l2_first_lookup_sectors, 4u);
+      EXPECT_EQ(m.l2_first_lookup_requests, 1u);  // lts__t_requests_srcunit_tex_op_read: one tag-stage request
       EXPECT_EQ(m.l2_read_sectors, 4u);  // one lookup
       EXPECT_EQ(second, first);          // one reply, delivered to both
     } else {
       EXPECT_EQ(m.l2_coalesced_sectors, 0u);
+      EXPECT_EQ(m.l2_first_lookup_requests, 2u);
       EXPECT_EQ(m.l2_read_sectors, 8u);  // two lookups, the second a hit on the fill in flight
     }
     // Long after the reply left the slice the line is looked up again (an L2 hit).
