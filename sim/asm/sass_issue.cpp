@@ -83,7 +83,7 @@ ExecutedProfile executed_profile(const std::string& csv_text, const std::vector<
   struct Section {
     std::vector<std::string> opcodes;
     std::vector<std::string> counts;
-    std::array<std::vector<std::string>, kSampleReasons> samples;
+    std::array<std::vector<double>, kSampleReasons> samples;  // -1: missing or not a number
     int line = 0;
   };
   std::vector<Section> sections;
@@ -116,7 +116,7 @@ ExecutedProfile executed_profile(const std::string& csv_text, const std::vector<
     s.counts.push_back(c[static_cast<size_t>(column)]);
     for (int r = 0; r < kSampleReasons; ++r) {
       const int k = sample_column[static_cast<size_t>(r)];
-      s.samples[static_cast<size_t>(r)].push_back(k >= 0 && k < static_cast<int>(c.size()) ? c[static_cast<size_t>(k)] : "");
+      s.samples[static_cast<size_t>(r)].push_back(k >= 0 && k < static_cast<int>(c.size()) ? count_of(c[static_cast<size_t>(k)]) : -1);
     }
   }
   for (const Section& s : sections) {
@@ -135,12 +135,8 @@ ExecutedProfile executed_profile(const std::string& csv_text, const std::vector<
     // Warp-state samples only when every reason's column is there and numeric (an export without
     // --section WarpStateStats / SourceCounters has none).
     bool sampled = true;
-    for (int r = 0; r < kSampleReasons && sampled; ++r)
-      for (const std::string& v : s.samples[static_cast<size_t>(r)])
-        if (count_of(v) < 0) sampled = false;
-    if (sampled)
-      for (int r = 0; r < kSampleReasons; ++r)
-        for (const std::string& v : s.samples[static_cast<size_t>(r)]) out.samples[static_cast<size_t>(r)].push_back(count_of(v));
+    for (const auto& column : s.samples) sampled = sampled && std::all_of(column.begin(), column.end(), [](double v) { return v >= 0; });
+    if (sampled) out.samples = s.samples;
     return out;
   }
   throw ConfigError(file + ": no kernel section (of " + std::to_string(sections.size()) + ") lists the same " +
@@ -220,11 +216,11 @@ IssueProfile sass_issue_profile(const std::string& sass_path, const std::string&
                         std::to_string(function[hi].offset) + "*/ executed 0 times)");
     for (size_t i = 0; i < counts.size(); ++i) weight[i] = counts[i] / p.iterations;
     p.executed = true;
-    if (!ex.samples[0].empty()) {
+    if (!ex.samples[kSampledSelected].empty()) {
       // A warp issues once a cycle while `selected`: the kernel's executed instructions over its
       // selected samples is the warp-cycles one sample stands for.
       double executed = 0, selected = 0;
-      for (size_t i = 0; i < counts.size(); ++i) executed += counts[i], selected += ex.samples[0][i];
+      for (size_t i = 0; i < counts.size(); ++i) executed += counts[i], selected += ex.samples[kSampledSelected][i];
       if (selected > 0) {
         p.sampled = true;
         const double cycles_per_sample = executed / selected;

@@ -43,8 +43,8 @@ std::vector<double> executed_counts(const std::string& csv_text, const std::vect
 // The same section's warp-state samples, when the export has them (a profile with the WarpStateStats
 // and SourceCounters sections): per instruction, the samples that found its warp selected, waiting
 // on a fixed latency, dispatch-stalled or resolving a branch, in this order.
-inline constexpr int kSampleReasons = 4;
-extern const char* const kSampleColumns[kSampleReasons];  // the export's column names
+enum SampleReason : int { kSampledSelected, kSampledWait, kSampledDispatch, kSampledBranch, kSampleReasons };
+extern const char* const kSampleColumns[kSampleReasons];  // the export's column names, in that order
 struct ExecutedProfile {
   std::vector<double> executed;
   std::array<std::vector<double>, kSampleReasons> samples;  // empty without sample columns

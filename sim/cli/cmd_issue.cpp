@@ -29,6 +29,8 @@ int cmd_issue(const std::vector<std::string>& args) {
   if (k_tiles < 1 || k_tiles > 64) throw ConfigError("--k-tiles-per-iteration " + std::to_string(k_tiles) + ": expected 1 to 64");
   const IssueProfile p = sass_issue_profile(file, kernel, executed);
   const double n = p.total_instructions() / k_tiles, s = p.total_stall_cycles() / k_tiles;
+  const double selected = p.sampled_cycles[kSampledSelected] / k_tiles, wait = p.sampled_cycles[kSampledWait] / k_tiles,
+               dispatch = p.sampled_cycles[kSampledDispatch] / k_tiles, branch = p.sampled_cycles[kSampledBranch] / k_tiles;
   char buf[256];
   if (json) {
     std::cout << "{\"kernel\": \"" << p.kernel << "\", \"loop\": " << (p.loop ? "true" : "false") << ", \"lines\": [" << p.body_first
@@ -44,8 +46,7 @@ int cmd_issue(const std::vector<std::string>& args) {
       std::snprintf(buf, sizeof buf,
                     ", \"measured_per_k_tile\": {\"selected\": %.3f, \"wait\": %.3f, \"dispatch_stall\": %.3f, "
                     "\"branch_resolving\": %.3f}",
-                    p.sampled_cycles[0] / k_tiles, p.sampled_cycles[1] / k_tiles, p.sampled_cycles[2] / k_tiles,
-                    p.sampled_cycles[3] / k_tiles);
+                    selected, wait, dispatch, branch);
       std::cout << buf;
     }
     std::cout << "}\n";
@@ -66,12 +67,11 @@ int cmd_issue(const std::vector<std::string>& args) {
   }
   std::snprintf(buf, sizeof buf, "#   %-13s %9.1f %12.1f %8.2f\n", "all", n, s, s / n);
   std::cout << buf;
-  const double wait = p.sampled_cycles[1] / k_tiles, dispatch = p.sampled_cycles[2] / k_tiles, branch = p.sampled_cycles[3] / k_tiles;
   if (p.sampled) {
     std::snprintf(buf, sizeof buf,
                   "# measured (the export's warp-state samples) per K tile and warp: selected %.1f, wait %.1f, "
                   "dispatch_stall %.1f, branch_resolving %.1f cycles\n",
-                  p.sampled_cycles[0] / k_tiles, wait, dispatch, branch);
+                  selected, wait, dispatch, branch);
     std::cout << buf;
   }
   std::snprintf(buf, sizeof buf, "# replay (kind gemm): --set workload.issue.instructions=%.0f --set workload.issue.stall_cycles=%.0fcycles", n, s);

@@ -234,14 +234,13 @@ void validate_issue_profile(const IssueProfileConfig& issue,
   if (issue.stall_cycles > 0 && issue.stall_cycles < issue.instructions)
     fail("issue.stall_cycles", "each instruction holds its warp at least one cycle: expected at least issue.instructions (" +
                                    std::to_string(issue.instructions) + ") cycles");
-  if (issue.stall_cycles > 0 && issue.instructions == 0)
-    fail("issue.stall_cycles", "needs issue.instructions (the count the stall cycles are spread over)");
-  const std::pair<const char*, double> measured[] = {{"issue.measured.wait", issue.measured_wait_cycles},
-                                                     {"issue.measured.dispatch_stall", issue.dispatch_stall_cycles},
-                                                     {"issue.measured.branch_resolving", issue.branch_resolving_cycles}};
-  for (const auto& [key, cycles] : measured)
-    if (cycles > 0 && issue.instructions == 0)
-      fail(key, "needs issue.instructions (the count the measured cycles are spread over)");
+  // Every per-K-tile cycle count is spread over the loop's instructions.
+  const std::pair<const char*, double> spread[] = {{"issue.stall_cycles", issue.stall_cycles},
+                                                   {"issue.measured.wait", issue.measured_wait_cycles},
+                                                   {"issue.measured.dispatch_stall", issue.dispatch_stall_cycles},
+                                                   {"issue.measured.branch_resolving", issue.branch_resolving_cycles}};
+  for (const auto& [key, cycles] : spread)
+    if (cycles > 0 && issue.instructions == 0) fail(key, "needs issue.instructions (the count its cycles are spread over)");
 }
 
 std::vector<std::string> workload_kinds() { return {"gemm", "gemv", "tiled_gemm", "trace"}; }

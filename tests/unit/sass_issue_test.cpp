@@ -55,11 +55,16 @@ TEST(SassIssue, InstructionWithoutItsSecondWordIsAUserError) {
   }
 }
 
-TEST(SassIssue, ExecutedCountsComeFromTheSectionWithTheSameInstructions) {
+// A two-instruction function (an HMMA and the loop's branch) that the export sections below match.
+std::vector<SassInstruction> hmma_then_branch() {
   std::vector<std::string> lines;
   for (auto& l : listing(0, "HMMA.16816.F32 R4, R8, R12, R4", 4, 1, 7, 7, 0)) lines.push_back(l);
   for (auto& l : listing(16, "@!P0 BRA 0x0", 5, 1, 7, 7, 0)) lines.push_back(l);
-  auto ins = parse_sass_instructions(lines, 1, 4, "k.sass");
+  return parse_sass_instructions(lines, 1, 4, "k.sass");
+}
+
+TEST(SassIssue, ExecutedCountsComeFromTheSectionWithTheSameInstructions) {
+  const auto ins = hmma_then_branch();
   const std::string other = "\"Kernel Name\",\"a\"\n\"Address\",\"Source\",\"Instructions Executed\"\n"
                             "\"0x0\",\"  LDG.E R1, [R2] \",\"9\"\n\"0x10\",\"  BRA 0x0\",\"9\"\n";
   const std::string same = "\"Kernel Name\",\"b\"\n\"Address\",\"Source\",\"Instructions Executed\"\n"
@@ -77,10 +82,7 @@ TEST(SassIssue, ExecutedCountsComeFromTheSectionWithTheSameInstructions) {
 // Warp-state samples come with the counts when the export has every reason's column, and not at all
 // when one is missing or not a number (an export without the WarpStateStats section).
 TEST(SassIssue, SamplesComeFromTheSameSectionWhenEveryColumnIsThere) {
-  std::vector<std::string> lines;
-  for (auto& l : listing(0, "HMMA.16816.F32 R4, R8, R12, R4", 4, 1, 7, 7, 0)) lines.push_back(l);
-  for (auto& l : listing(16, "@!P0 BRA 0x0", 5, 1, 7, 7, 0)) lines.push_back(l);
-  auto ins = parse_sass_instructions(lines, 1, 4, "k.sass");
+  const auto ins = hmma_then_branch();
   const std::string head = "\"Kernel Name\",\"b\"\n\"Address\",\"Source\",\"Instructions Executed\",\"stall_selected\","
                            "\"stall_wait\",\"stall_dispatch\",\"stall_branch_resolving\"\n";
   const std::string rows = "\"0x0\",\"  HMMA.16816.F32 R4, R8, R12, R4\",\"1,024\",\"10\",\"40\",\"3\",\"0\"\n"
