@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "asm/order_from_asm.h"
+#include "asm/shared_read_exposure.h"
 #include "common/csv.h"
 #include "common/error.h"
 
@@ -230,12 +231,17 @@ IssueProfile sass_issue_profile(const std::string& sass_path, const std::string&
       }
     }
   }
+  std::vector<SassInstruction> path;
   for (size_t i = lo; i <= hi; ++i) {
     const int c = static_cast<int>(classify_issue(function[i].opcode));
     p.instructions[c] += weight[i];
     // A stall count of 0 still spends the issue cycle.
     p.stall_cycles[c] += weight[i] * std::max(1, function[i].stall);
+    if (weight[i] >= 0.5) path.push_back(function[i]);
   }
+  const SharedReadExposure e = shared_read_exposure(path);
+  p.shared_exposed_reads = e.exposed_reads;
+  p.shared_hidden_cycles = e.hidden_cycles;
   return p;
 }
 

@@ -69,6 +69,9 @@ struct IssueProfile {
   // counted as selected, wait, dispatch_stall and branch_resolving (kSampleColumns' order).
   bool sampled = false;
   double sampled_cycles[kSampleReasons] = {};
+  // The loop's own wait on shared reads (shared_read_exposure.h), over the instructions of the path
+  // the warps take (executed at least every other iteration; all of them without an export).
+  double shared_exposed_reads = 0, shared_hidden_cycles = 0;
   double total_instructions() const;
   double total_stall_cycles() const;
 };

@@ -31,6 +31,7 @@ int cmd_issue(const std::vector<std::string>& args) {
   const double n = p.total_instructions() / k_tiles, s = p.total_stall_cycles() / k_tiles;
   const double selected = p.sampled_cycles[kSampledSelected] / k_tiles, wait = p.sampled_cycles[kSampledWait] / k_tiles,
                dispatch = p.sampled_cycles[kSampledDispatch] / k_tiles, branch = p.sampled_cycles[kSampledBranch] / k_tiles;
+  const double exposed = p.shared_exposed_reads / k_tiles, hidden = p.shared_hidden_cycles;
   char buf[256];
   if (json) {
     std::cout << "{\"kernel\": \"" << p.kernel << "\", \"loop\": " << (p.loop ? "true" : "false") << ", \"lines\": [" << p.body_first
@@ -40,7 +41,10 @@ int cmd_issue(const std::vector<std::string>& args) {
                     issue_class_name(static_cast<IssueClass>(c)), p.instructions[c] / k_tiles, p.stall_cycles[c] / k_tiles);
       std::cout << buf;
     }
-    std::snprintf(buf, sizeof buf, "}, \"instructions_per_k_tile\": %.3f, \"stall_cycles_per_k_tile\": %.3f", n, s);
+    std::snprintf(buf, sizeof buf,
+                  "}, \"instructions_per_k_tile\": %.3f, \"stall_cycles_per_k_tile\": %.3f, "
+                  "\"shared_reads_per_k_tile\": {\"exposed\": %.3f, \"hidden_cycles\": %.3f}",
+                  n, s, exposed, hidden);
     std::cout << buf;
     if (p.sampled) {
       std::snprintf(buf, sizeof buf,
@@ -67,6 +71,11 @@ int cmd_issue(const std::vector<std::string>& args) {
   }
   std::snprintf(buf, sizeof buf, "#   %-13s %9.1f %12.1f %8.2f\n", "all", n, s, s / n);
   std::cout << buf;
+  std::snprintf(buf, sizeof buf,
+                "# shared reads: the warp alone waits on %.1f per K tile, each for the read latency less %.1f cycles "
+                "the order hides (short_scoreboard)\n",
+                exposed, hidden);
+  std::cout << buf;
   if (p.sampled) {
     std::snprintf(buf, sizeof buf,
                   "# measured (the export's warp-state samples) per K tile and warp: selected %.1f, wait %.1f, "
@@ -76,6 +85,11 @@ int cmd_issue(const std::vector<std::string>& args) {
   }
   std::snprintf(buf, sizeof buf, "# replay (kind gemm): --set workload.issue.instructions=%.0f --set workload.issue.stall_cycles=%.0fcycles", n, s);
   std::cout << buf;
+  if (exposed > 0) {
+    std::snprintf(buf, sizeof buf, " --set workload.issue.shared_reads.exposed=%.1f --set workload.issue.shared_reads.hidden=%.0fcycles",
+                  exposed, hidden);
+    std::cout << buf;
+  }
   if (p.sampled) {
     std::snprintf(buf, sizeof buf,
                   " --set workload.issue.measured.wait=%.0fcycles --set workload.issue.measured.dispatch_stall=%.0fcycles "
@@ -85,6 +99,10 @@ int cmd_issue(const std::vector<std::string>& args) {
   }
   std::snprintf(buf, sizeof buf, "\nissue:\n  instructions: %.0f\n  stall_cycles: %.0fcycles\n", n, s);
   std::cout << buf;
+  if (exposed > 0) {
+    std::snprintf(buf, sizeof buf, "  shared_reads:\n    exposed: %.1f\n    hidden: %.0fcycles\n", exposed, hidden);
+    std::cout << buf;
+  }
   if (p.sampled) {
     std::snprintf(buf, sizeof buf, "  measured:\n    wait: %.0fcycles\n    dispatch_stall: %.0fcycles\n    branch_resolving: %.0fcycles\n",
                   wait, dispatch, branch);

@@ -20,6 +20,10 @@ struct IssueProfileConfig {
   double measured_wait_cycles = 0;
   double dispatch_stall_cycles = 0;
   double branch_resolving_cycles = 0;
+  // The loop's own wait on shared reads (gpumemsim issue: sim/asm/shared_read_exposure.h): reads per
+  // K tile whose wait is exposed, and the part of each one's latency the instruction order hides.
+  double shared_reads_exposed = 0;
+  double shared_reads_hidden_cycles = 0;
 };
 
 struct CtaOrderConfig {

@@ -227,6 +227,15 @@ void add_issue_profile_params(std::vector<Param<WorkloadConfig>>& params,
                                      "measured: Nsight's branch_resolving per K tile and warp (gpumemsim issue --executed), "
                                      "spread over the loop's instructions",
                                      [profile](W& c) -> auto& { return profile(c).branch_resolving_cycles; }));
+  params.push_back(quantity_param<W>("issue.shared_reads.exposed", Q::kReal, "0", 0, 1 << 20,
+                                     "shared reads per K tile whose first use waits on their data, the warp alone (gpumemsim "
+                                     "issue walks the compiled loop): each costs the warp sm.shared_latency less "
+                                     "issue.shared_reads.hidden, Nsight's short_scoreboard, which other warps may hide",
+                                     [profile](W& c) -> auto& { return profile(c).shared_reads_exposed; }));
+  params.push_back(quantity_param<W>("issue.shared_reads.hidden", Q::kCycles, "0cycles", 0, 1 << 12,
+                                     "the part of a shared read's latency the compiled instruction order hides before the "
+                                     "read's first use (gpumemsim issue)",
+                                     [profile](W& c) -> auto& { return profile(c).shared_reads_hidden_cycles; }));
 }
 
 void validate_issue_profile(const IssueProfileConfig& issue,
@@ -238,7 +247,8 @@ void validate_issue_profile(const IssueProfileConfig& issue,
   const std::pair<const char*, double> spread[] = {{"issue.stall_cycles", issue.stall_cycles},
                                                    {"issue.measured.wait", issue.measured_wait_cycles},
                                                    {"issue.measured.dispatch_stall", issue.dispatch_stall_cycles},
-                                                   {"issue.measured.branch_resolving", issue.branch_resolving_cycles}};
+                                                   {"issue.measured.branch_resolving", issue.branch_resolving_cycles},
+                                                   {"issue.shared_reads.exposed", issue.shared_reads_exposed}};
   for (const auto& [key, cycles] : spread)
     if (cycles > 0 && issue.instructions == 0) fail(key, "needs issue.instructions (the count its cycles are spread over)");
 }

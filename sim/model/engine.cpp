@@ -376,16 +376,19 @@ struct Engine::Impl {
     sp.issue_free = t + cycles_to_ticks(in.issue_cycles + in.other_instructions);
     w.ready = floor_end(sp, in, t);
   }
-  // When the warp may issue again after a block issued at `t`: its floor, then the measured
-  // issue-stage stalls (dispatch, branch resolution), never before the issue port is free.
+  // When the warp may issue again after a block issued at `t`: its floor, the loop's own shared-read
+  // wait, then the measured issue-stage stalls (dispatch, branch resolution), never before the issue
+  // port is free.
   static Tick floor_end(const SubPart& sp, const Instr& in, Tick t) {
-    return std::max(sp.issue_free, t + in.hold_ticks + in.dispatch_ticks + in.branch_ticks);
+    return std::max(sp.issue_free, t + in.hold_ticks + in.short_ticks + in.dispatch_ticks + in.branch_ticks);
   }
-  // The block's time as Nsight's states: issuing, then `wait` to the floor, then the measured stalls.
+  // The block's time as Nsight's states: issuing, `wait` to the floor, short_scoreboard, then the
+  // measured stalls.
   void account_floor(Warp& w, const SubPart& sp, const Instr& in, Tick t) {
     account(w, WarpState::kSelected, sp.issue_free);
     account(w, WarpState::kWait, t + in.hold_ticks);
-    account(w, WarpState::kDispatchStall, t + in.hold_ticks + in.dispatch_ticks);
+    account(w, WarpState::kShortScoreboard, t + in.hold_ticks + in.short_ticks);
+    account(w, WarpState::kDispatchStall, t + in.hold_ticks + in.short_ticks + in.dispatch_ticks);
     account(w, WarpState::kBranchResolving, floor_end(sp, in, t));
   }
 

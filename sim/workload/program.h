@@ -1,6 +1,7 @@
 #pragma once
 // What warps execute. Generated workloads produce instructions lazily, one at a time, from a few
 // integers of per-warp state, so no instruction list is ever stored for the grid.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -45,6 +46,9 @@ struct Instr {
   // (workload issue.measured.*): Nsight's dispatch_stall and branch_resolving, in ticks.
   std::uint32_t dispatch_ticks = 0;
   std::uint32_t branch_ticks = 0;
+  // The compiled order's own wait on shared reads among the block's instructions (issue.shared_reads),
+  // in ticks: Nsight's short_scoreboard, after the floor.
+  std::uint32_t short_ticks = 0;
   double flops = 0;
   // Shared-memory ops: data-path wavefronts, and those beyond one per lane group (bank conflicts).
   std::uint32_t wavefronts = 0;
@@ -69,11 +73,12 @@ struct Instr {
 
 // The compiled loop's issue profile (workload issue.*, sim/asm/sass_issue.h) per instruction, in
 // ticks: the floor each instruction holds its warp (the loop's mean stall count, or its measured
-// selected + wait) and the measured issue-stage stalls after it; all 0 without a profile.
+// selected + wait), the loop's own wait on shared reads at this GPU's shared latency, and the
+// measured issue-stage stalls; all 0 without a profile.
 struct IssueHold {
-  double floor = 0, dispatch = 0, branch = 0;
+  double floor = 0, shared = 0, dispatch = 0, branch = 0;
 };
-inline IssueHold issue_hold_per_instruction(const IssueProfileConfig& issue) {
+inline IssueHold issue_hold_per_instruction(const IssueProfileConfig& issue, double shared_latency_cycles) {
   IssueHold h;
   if (issue.instructions <= 0) return h;
   const double n = issue.instructions, per_cycle = static_cast<double>(kTicksPerCycle);
@@ -81,6 +86,8 @@ inline IssueHold issue_hold_per_instruction(const IssueProfileConfig& issue) {
                        : issue.stall_cycles > 0      ? issue.stall_cycles
                                                      : n;
   h.floor = floor * per_cycle / n;
+  const double exposed = std::max(0.0, shared_latency_cycles - issue.shared_reads_hidden_cycles);
+  h.shared = issue.shared_reads_exposed * exposed * per_cycle / n;
   h.dispatch = issue.dispatch_stall_cycles * per_cycle / n;
   h.branch = issue.branch_resolving_cycles * per_cycle / n;
   return h;
@@ -91,6 +98,7 @@ inline void hold_for_issue(Instr& out, const IssueHold& h) {
   if (h.floor <= 0 || out.op == Op::kWait) return;
   const double n = out.issue_cycles + out.other_instructions;
   out.hold_ticks = static_cast<std::uint32_t>(n * h.floor + 0.5);
+  out.short_ticks = static_cast<std::uint32_t>(n * h.shared + 0.5);
   out.dispatch_ticks = static_cast<std::uint32_t>(n * h.dispatch + 0.5);
   out.branch_ticks = static_cast<std::uint32_t>(n * h.branch + 0.5);
 }

@@ -10,6 +10,7 @@
 #include "access/access_pattern.h"
 #include "access/bank_model.h"
 #include "asm/sass_issue.h"
+#include "asm/shared_read_exposure.h"
 #include "common/error.h"
 #include "layout/layout.h"
 #include "layout/swizzle.h"
@@ -91,6 +92,9 @@ inline void sass_listing(const std::uint8_t* data, std::size_t size) {
     for (const auto& i : ins)
       SIM_ASSERT(i.stall >= 0 && i.stall <= 15 && i.write_barrier <= 7 && i.read_barrier <= 7 && i.wait_mask < 64,
                  "control fields out of range at line " << i.line);
+    // The walk over any listing: no wait without latency, and never less wait with more of it.
+    SIM_ASSERT(shared_read_wait(ins, 0) == 0, "shared-read wait at latency 0");
+    SIM_ASSERT(shared_read_wait(ins, 64) >= shared_read_wait(ins, 32), "shared-read wait fell with latency");
     if (!ins.empty()) {
       std::string csv = "\"Kernel Name\",\"k\"\n\"Address\",\"Source\",\"Instructions Executed\"\n";
       for (size_t i = 0; i < ins.size(); ++i)

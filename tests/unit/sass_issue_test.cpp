@@ -8,6 +8,7 @@
 #include <random>
 
 #include "common/error.h"
+#include "sass_listing.h"
 #include "test_util.h"
 
 namespace gms {
@@ -15,16 +16,7 @@ namespace {
 
 std::string issue_data(const std::string& f) { return test::source_path("validate/results/h100/issue/" + f); }
 
-// One instruction as cuobjdump -sass prints it, with its control fields in the second word.
-std::vector<std::string> listing(std::uint32_t offset, const std::string& text, int stall, int yield, int wb, int rb, int mask) {
-  const std::uint64_t hi = (static_cast<std::uint64_t>(stall) << 41) | (static_cast<std::uint64_t>(yield) << 45) |
-                           (static_cast<std::uint64_t>(wb) << 46) | (static_cast<std::uint64_t>(rb) << 49) |
-                           (static_cast<std::uint64_t>(mask) << 52) | 0x1804u;
-  char a[200], b[100];
-  std::snprintf(a, sizeof a, "        /*%04x*/                   %s ;   /* 0x0000000c0804723c */", offset, text.c_str());
-  std::snprintf(b, sizeof b, "                                   /* 0x%016llx */", static_cast<unsigned long long>(hi));
-  return {a, b};
-}
+using test::listing;
 
 TEST(SassIssue, ControlFieldsRoundTrip) {
   std::mt19937 rng(7);

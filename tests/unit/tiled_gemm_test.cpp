@@ -238,5 +238,32 @@ TEST(TiledGemm, MeasuredIssueStallsHoldTheWarpInTheirOwnStates) {
   EXPECT_GE(metric(measured, c, "sm__cycles_elapsed.max"), 32 * (2841 + 400 + 100));
 }
 
+// The compiled loop's own wait on shared reads (issue.shared_reads): each exposed read holds the warp
+// the GPU's shared latency less the hidden part, as short_scoreboard; a GPU with a longer latency
+// waits longer on the same loop, and a hidden part beyond the latency costs nothing.
+TEST(TiledGemm, ExposedSharedReadsHoldTheWarpInShortScoreboard) {
+  const std::vector<std::string> base = {"workload.cta_limit=264", "workload.k=512", "workload.issue.instructions=1947",
+                                         "workload.issue.stall_cycles=2841cycles"};
+  auto with = [&](std::vector<std::string> more) {
+    more.insert(more.begin(), base.begin(), base.end());
+    return rung(more);
+  };
+  auto none = with({});
+  auto hidden = with({"workload.issue.shared_reads.exposed=60", "workload.issue.shared_reads.hidden=40cycles"});
+  auto exposed = with({"workload.issue.shared_reads.exposed=60", "workload.issue.shared_reads.hidden=4cycles"});
+  auto a = simulate(none), b = simulate(hidden), c = simulate(exposed);
+  EXPECT_EQ(a.result.end, b.result.end);  // the preset's 29 cycles are all hidden
+  const char* kShort = "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct";
+  EXPECT_GT(metric(exposed, c, kShort), metric(none, a, kShort) + 5);
+  EXPECT_GT(c.result.end, a.result.end);
+  EXPECT_EQ(metric(none, a, "smsp__inst_executed.sum"), metric(exposed, c, "smsp__inst_executed.sum"));
+  // 264 CTAs of 2 warps on 132 SMs: each warp's 32 K tiles take at least floor + 60 x (29 - 4).
+  EXPECT_GE(metric(exposed, c, "sm__cycles_elapsed.max"), 32 * (2841 + 60 * 25));
+  auto slower = exposed;
+  slower.gpu.value.sm.shared_latency = 45;
+  auto d = simulate(slower);
+  EXPECT_GT(metric(slower, d, kShort), metric(exposed, c, kShort));
+}
+
 }  // namespace
 }  // namespace gms
