@@ -2,6 +2,12 @@
 //   shared_latency  one thread chases pointers through shared memory (LDS -> address -> LDS), clock64
 //   shared_bw       one 1024-thread CTA per SM streams conflict-free LDS.128 (bytes per SM cycle, clock64)
 //   ffma            sustained FFMA rate, one 1024-thread CTA per SM, 8 and 16 independent chains per thread
+//   lds_rate        shared-load instructions per SM cycle (LDS.32/64/128 conflict-free and LDS.32
+//                   broadcast), with 1-32 warps per SM spread over the 4 sub-partitions or all on one
+//                   (warp w runs on sub-partition w % 4): the data path's instruction rate per SM and
+//                   per sub-partition, which a conflict-free LDS.32 (one wavefront) does not reach
+//                   through bandwidth alone
+//   lds_ffma        the ladder's inner loop in miniature: 4 LDS.32 then 16 FFMA per step, 4-32 warps
 // Prints one JSON object per measurement. CUDA only (clock64, inline PTX).
 #include <algorithm>
 #include <cstdio>
@@ -62,6 +68,65 @@ __global__ void ffma_chains(int iters, float seed, long long* cycles, float* sin
   if (s == 12345.678f) *sink = s;
 }
 
+
+// Eight independent shared loads per step, each lane its own word (or all lanes one word), then one
+// add per load: half the instructions are loads. Warps with warp % active_mod != 0 skip the loop, so
+// active_mod 4, 8, 16, 32 put 8, 4, 2, 1 warps on sub-partition 0 alone.
+template <class V, bool BROADCAST>
+__global__ void lds_rate(int iters, int active_mod, long long* cycles, float* sink) {
+  constexpr int kVecs = 32768 / sizeof(V);
+  __shared__ __align__(16) V buf[kVecs];
+  float* f = reinterpret_cast<float*>(buf);
+  for (int i = threadIdx.x; i < 8192; i += blockDim.x) f[i] = static_cast<float>(i & 255);
+  __syncthreads();
+  const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+  float acc[8] = {};  // eight chains: the adds never bound the loads
+  long long t0 = clock64();
+  if (warp % active_mod == 0) {
+    for (int it = 0; it < iters; ++it) {
+      V v[8];
+#pragma unroll
+      for (int j = 0; j < 8; ++j) v[j] = buf[((BROADCAST ? 0 : lane) + 32 * j + 256 * (it & 7)) & (kVecs - 1)];
+#pragma unroll
+      for (int j = 0; j < 8; ++j) acc[j] += reinterpret_cast<const float*>(&v[j])[sizeof(V) / 4 - 1];
+    }
+  }
+  __syncthreads();
+  long long t1 = clock64();
+  if (threadIdx.x == 0) cycles[blockIdx.x] = t1 - t0;
+  float s = 0;
+#pragma unroll
+  for (int j = 0; j < 8; ++j) s += acc[j];
+  if (s == 1.2345f) *sink = s;
+}
+
+// Per step 4 LDS.32 and 16 dependent-on-them FFMAs over 4 accumulators: the 1:4 mix of the ladder's
+// 128x128 rungs, loads issued a step ahead of their use.
+__global__ void lds_ffma(int iters, long long* cycles, float* sink) {
+  __shared__ float buf[8192];
+  for (int i = threadIdx.x; i < 8192; i += blockDim.x) buf[i] = static_cast<float>(i & 255) * 1e-3f;
+  __syncthreads();
+  const int lane = threadIdx.x & 31;
+  float a[4] = {0, 1, 2, 3}, v[4], next[4];
+#pragma unroll
+  for (int j = 0; j < 4; ++j) v[j] = buf[lane + 32 * j];
+  long long t0 = clock64();
+  for (int it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int j = 0; j < 4; ++j) next[j] = buf[(lane + 32 * j + 128 * (it & 31) + 128) & 8191];
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+      for (int c = 0; c < 4; ++c) a[c] = fmaf(v[r], a[c], v[c]);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) v[j] = next[j];
+  }
+  __syncthreads();
+  long long t1 = clock64();
+  if (threadIdx.x == 0) cycles[blockIdx.x] = t1 - t0;
+  if (a[0] + a[1] + a[2] + a[3] == 1.2345f) *sink = a[0];
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -120,6 +185,45 @@ int main() {
     };
     ffma(ffma_chains<8>, 8);
     ffma(ffma_chains<16>, 16);
+    // Shared-load instruction rate: instructions per SM cycle over the CTA's clock64 cycles.
+    auto lds = [&](auto kernel, const char* access, int width, bool broadcast) {
+      const int shapes[][2] = {{1024, 1}, {512, 1}, {256, 1}, {128, 1}, {1024, 4}, {1024, 8}, {1024, 16}, {1024, 32}};
+      for (const auto& sh : shapes) {
+        const int threads = sh[0], mod = sh[1], warps = threads / 32 / mod, iters = 1 << 12;
+        std::vector<double> r;
+        for (int rep = 0; rep < 5; ++rep) {
+          kernel<<<sms, threads>>>(iters, mod, cyc, fsink);
+          GPU_CHECK_LAUNCH();
+          std::vector<long long> c(sms);
+          GPU_CHECK(gpuMemcpy(c.data(), cyc, sizeof(long long) * sms, gpuMemcpyDeviceToHost));
+          std::vector<double> per;
+          for (auto x : c) per.push_back(8.0 * iters * warps / static_cast<double>(x));
+          r.push_back(median(per));
+        }
+        std::printf("{\"measure\": \"lds_rate\", \"access\": \"%s\", \"bytes_per_lane\": %d, \"broadcast\": %s, "
+                    "\"warps_per_sm\": %d, \"subpartitions\": %d, \"lds_per_cycle_per_sm\": %.3f}\n",
+                    access, width, broadcast ? "true" : "false", warps, mod == 1 ? std::min(4, threads / 32) : 1, median(r));
+      }
+    };
+    lds(lds_rate<float, false>, "LDS.32", 4, false);
+    lds(lds_rate<float, true>, "LDS.32", 4, true);
+    lds(lds_rate<float2, false>, "LDS.64", 8, false);
+    lds(lds_rate<float4, false>, "LDS.128", 16, false);
+    for (int threads : {128, 256, 512, 1024}) {
+      std::vector<double> r;
+      const int iters = 1 << 12;
+      for (int rep = 0; rep < 5; ++rep) {
+        lds_ffma<<<sms, threads>>>(iters, cyc, fsink);
+        GPU_CHECK_LAUNCH();
+        std::vector<long long> c(sms);
+        GPU_CHECK(gpuMemcpy(c.data(), cyc, sizeof(long long) * sms, gpuMemcpyDeviceToHost));
+        std::vector<double> per;
+        for (auto x : c) per.push_back(20.0 * iters * (threads / 32) / static_cast<double>(x));
+        r.push_back(median(per));
+      }
+      std::printf("{\"measure\": \"lds_ffma\", \"lds_per_step\": 4, \"ffma_per_step\": 16, \"warps_per_sm\": %d, "
+                  "\"instructions_per_cycle_per_sm\": %.3f}\n", threads / 32, median(r));
+    }
     GPU_CHECK(gpuDeviceSynchronize());
     return 0;
   } catch (const std::exception& e) {

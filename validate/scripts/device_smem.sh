@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One device call for the SM data-path microbenchmarks (shared-memory latency and bandwidth,
-# sustained FFMA rate): $OUT/smem_ubench.jsonl and $OUT/smem_env.txt, plus the SASS of the chase.
+# sustained FFMA rate, shared-load instruction rates): $OUT/smem_ubench.jsonl and $OUT/smem_env.txt,
+# plus the SASS of the chase and of the shared-load rate loops ($OUT/smem_ubench.sm*.sass).
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -13,4 +14,5 @@ arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -
   echo "# SASS of the shared-memory chase loop"
   cuobjdump -sass -fun smem_chase /tmp/gms-smem-ubench 2>/dev/null | grep -E "LDS|IMAD|LEA|SHF|BRA" | head -20
 } > "$OUT/smem_env.txt" 2>&1
+cuobjdump -sass /tmp/gms-smem-ubench > "$OUT/smem_ubench.sm${arch}.sass" 2>&1
 /tmp/gms-smem-ubench | tee "$OUT/smem_ubench.jsonl"
