@@ -8,9 +8,14 @@
 //                   per sub-partition, which a conflict-free LDS.32 (one wavefront) does not reach
 //                   through bandwidth alone
 //   lds_ffma        the ladder's inner loop in miniature: 4 LDS.32 then 16 FFMA per step, 4-32 warps
+//   lds_conflict    LDS.32 with n-way bank conflicts (lane i reads word i x n), 32 warps: cycles per
+//                   wavefront when each instruction needs n of them
+//   ldsm_pitch      ldmatrix.x4 of 16 x 16 fp16 tiles whose rows are 64, 80 or 96 bytes apart (the WMMA
+//                   GEMM's pads 0, 8 and 16), 32 warps: cycles per instruction
 // Prints one JSON object per measurement. CUDA only (clock64, inline PTX).
 #include <algorithm>
 #include <cstdio>
+#include <type_traits>
 #include <vector>
 
 #include "../include/gpu_port.h"
@@ -127,6 +132,64 @@ __global__ void lds_ffma(int iters, long long* cycles, float* sink) {
   if (a[0] + a[1] + a[2] + a[3] == 1.2345f) *sink = a[0];
 }
 
+// n-way conflicts: lane i reads word i * WAYS (banks (i * WAYS) % 32), eight loads a step.
+template <int WAYS>
+__global__ void lds_conflict(int iters, long long* cycles, float* sink) {
+  __shared__ float buf[8192];
+  for (int i = threadIdx.x; i < 8192; i += blockDim.x) buf[i] = static_cast<float>(i & 255);
+  __syncthreads();
+  const volatile float* vb = buf;  // volatile: the loop-invariant loads are not hoisted or merged
+  const int lane = threadIdx.x & 31;
+  float acc[8] = {};
+  long long t0 = clock64();
+  for (int it = 0; it < iters; ++it) {
+    float v[8];
+#pragma unroll
+    for (int j = 0; j < 8; ++j) v[j] = vb[(lane * WAYS + 1024 * j) & 8191];
+#pragma unroll
+    for (int j = 0; j < 8; ++j) acc[j] += v[j];
+  }
+  __syncthreads();
+  long long t1 = clock64();
+  if (threadIdx.x == 0) cycles[blockIdx.x] = t1 - t0;
+  float s = 0;
+#pragma unroll
+  for (int j = 0; j < 8; ++j) s += acc[j];
+  if (s == 1.2345f) *sink = s;
+}
+
+// ldmatrix.x4 of a 16 x 16 fp16 tile (four 8 x 8 matrices) whose rows lie PITCH bytes apart: lane l
+// gives the row l % 16 and the column half l / 16, as a WMMA/mma.sync fragment load does.
+template <int PITCH>
+__global__ void ldsm_pitch(int iters, int stride, long long* cycles, float* sink) {
+  __shared__ __align__(128) unsigned char buf[32768];
+  for (int i = threadIdx.x; i < 8192; i += blockDim.x) reinterpret_cast<unsigned*>(buf)[i] = i;
+  __syncthreads();
+  const int lane = threadIdx.x & 31;
+  unsigned acc = 0;
+  long long t0 = clock64();
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
+  for (int it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      // The block moves by a stride only known at run time (1), so that ptxas cannot prove two
+      // steps read the same addresses and merge their loads (it did with a period of two steps);
+      // blocks are 4 KiB apart, a multiple of the 128-byte bank period, wrapped in 32 KiB.
+      const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(
+          buf + ((((it * stride) & 7) * 4096 + j * 16 * PITCH + (lane % 16) * PITCH + (lane / 16) * 16) & 32767)));
+      unsigned r0, r1, r2, r3;
+      asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(addr) : "memory");
+      acc ^= r0 ^ r1 ^ r2 ^ r3;
+    }
+  }
+#endif
+  __syncthreads();
+  long long t1 = clock64();
+  if (threadIdx.x == 0) cycles[blockIdx.x] = t1 - t0;
+  if (acc == 12345u) *sink = static_cast<float>(acc);
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -224,6 +287,36 @@ int main() {
       std::printf("{\"measure\": \"lds_ffma\", \"lds_per_step\": 4, \"ffma_per_step\": 16, \"warps_per_sm\": %d, "
                   "\"instructions_per_cycle_per_sm\": %.3f}\n", threads / 32, median(r));
     }
+    // Conflicted shared loads, 32 warps per SM: cycles per instruction over the CTA's clock64.
+    auto per_instruction = [&](auto kernel, int per_iter, const char* json) {
+      const int iters = 1 << 11;
+      std::vector<double> r;
+      for (int rep = 0; rep < 5; ++rep) {
+        if constexpr (std::is_invocable_v<decltype(kernel), dim3, dim3, int, long long*, float*>)
+          kernel(dim3(sms), dim3(1024), iters, cyc, fsink);
+        else
+          kernel<<<sms, 1024>>>(iters, cyc, fsink);
+        GPU_CHECK_LAUNCH();
+        std::vector<long long> c(sms);
+        GPU_CHECK(gpuMemcpy(c.data(), cyc, sizeof(long long) * sms, gpuMemcpyDeviceToHost));
+        std::vector<double> per;
+        for (auto x : c) per.push_back(static_cast<double>(x) / (32.0 * per_iter * iters));
+        r.push_back(median(per));
+      }
+      std::printf("%s, \"warps_per_sm\": 32, \"sm_cycles_per_instruction\": %.3f}\n", json, median(r));
+    };
+    per_instruction(lds_conflict<1>, 8, "{\"measure\": \"lds_conflict\", \"ways\": 1");
+    per_instruction(lds_conflict<2>, 8, "{\"measure\": \"lds_conflict\", \"ways\": 2");
+    per_instruction(lds_conflict<4>, 8, "{\"measure\": \"lds_conflict\", \"ways\": 4");
+    per_instruction(lds_conflict<8>, 8, "{\"measure\": \"lds_conflict\", \"ways\": 8");
+    per_instruction(lds_conflict<16>, 8, "{\"measure\": \"lds_conflict\", \"ways\": 16");
+    per_instruction(lds_conflict<32>, 8, "{\"measure\": \"lds_conflict\", \"ways\": 32");
+    auto ldsm = [](auto kernel) {
+      return [kernel](dim3 g, dim3 b, int iters, long long* c, float* s) { kernel<<<g, b>>>(iters, 1, c, s); };
+    };
+    per_instruction(ldsm(ldsm_pitch<64>), 4, "{\"measure\": \"ldsm_pitch\", \"pitch_bytes\": 64");
+    per_instruction(ldsm(ldsm_pitch<80>), 4, "{\"measure\": \"ldsm_pitch\", \"pitch_bytes\": 80");
+    per_instruction(ldsm(ldsm_pitch<96>), 4, "{\"measure\": \"ldsm_pitch\", \"pitch_bytes\": 96");
     GPU_CHECK(gpuDeviceSynchronize());
     return 0;
   } catch (const std::exception& e) {
