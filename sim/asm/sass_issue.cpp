@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "asm/order_from_asm.h"
+#include "asm/register_banks.h"
 #include "asm/shared_read_exposure.h"
 #include "common/csv.h"
 #include "common/error.h"
@@ -29,6 +30,19 @@ std::string opcode_of(const std::string& text) {
 
 std::string base_of(const std::string& opcode) { return opcode.substr(0, opcode.find('.')); }
 
+// What follows the opcode of "[@P] OPCODE operands ;", trimmed.
+std::string operands_of(const std::string& text, const std::string& opcode) {
+  size_t i = text.find_first_not_of(" \t");
+  if (i != std::string::npos && text[i] == '@') i = text.find_first_of(" \t", i);  // past the predicate
+  const size_t at = opcode.empty() || i == std::string::npos ? std::string::npos : text.find(opcode, i);
+  if (at == std::string::npos) return "";
+  std::string rest = text.substr(at + opcode.size());
+  const size_t semi = rest.find(';');
+  if (semi != std::string::npos) rest.resize(semi);
+  const size_t a = rest.find_first_not_of(" \t"), b = rest.find_last_not_of(" \t");
+  return a == std::string::npos ? "" : rest.substr(a, b - a + 1);
+}
+
 }  // namespace
 
 std::vector<SassInstruction> parse_sass_instructions(const std::vector<std::string>& lines, int first, int last,
@@ -50,6 +64,7 @@ std::vector<SassInstruction> parse_sass_instructions(const std::vector<std::stri
     s.line = i;
     s.offset = static_cast<std::uint32_t>(std::stoul(m[1], nullptr, 16));
     s.opcode = opcode_of(m[2]);
+    s.operands = operands_of(m[2], s.opcode);
     const std::uint64_t hi = std::stoull(w[1], nullptr, 16);
     // Control bits 105-125 of the 128-bit instruction = bits 41-61 of its second word.
     s.stall = static_cast<int>((hi >> 41) & 0xF);
@@ -238,6 +253,7 @@ IssueProfile sass_issue_profile(const std::string& sass_path, const std::string&
     // A stall count of 0 still spends the issue cycle.
     p.stall_cycles[c] += weight[i] * std::max(1, function[i].stall);
     if (weight[i] >= 0.5) path.push_back(function[i]);
+    p.bank_conflict_cycles += weight[i] * register_bank_conflicts(&function[i == lo ? hi : i - 1], function[i]);
   }
   const SharedReadExposure e = shared_read_exposure(path);
   p.shared_exposed_reads = e.exposed_reads;

@@ -21,6 +21,7 @@ struct SassInstruction {
   int line = 0;                 // 1-based line of the instruction in the listing
   std::uint32_t offset = 0;     // the /*0a30*/ address
   std::string opcode;           // "HMMA.16816.F32" (predicate dropped)
+  std::string operands;         // "R4, R8.reuse, R12, R4" (what follows the opcode, no ';')
   int stall = 0;                // 0..15 cycles before the warp's next instruction
   bool yield = false;
   int write_barrier = 7;        // scoreboard the result sets (7: none)
@@ -72,6 +73,9 @@ struct IssueProfile {
   // The loop's own wait on shared reads (shared_read_exposure.h), over the instructions of the path
   // the warps take (executed at least every other iteration; all of them without an export).
   double shared_exposed_reads = 0, shared_hidden_cycles = 0;
+  // Issue cycles per iteration lost to register-bank conflicts (register_banks.h), each
+  // instruction's weighted by its executed count.
+  double bank_conflict_cycles = 0;
   double total_instructions() const;
   double total_stall_cycles() const;
 };

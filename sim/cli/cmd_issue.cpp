@@ -32,6 +32,7 @@ int cmd_issue(const std::vector<std::string>& args) {
   const double selected = p.sampled_cycles[kSampledSelected] / k_tiles, wait = p.sampled_cycles[kSampledWait] / k_tiles,
                dispatch = p.sampled_cycles[kSampledDispatch] / k_tiles, branch = p.sampled_cycles[kSampledBranch] / k_tiles;
   const double exposed = p.shared_exposed_reads / k_tiles, hidden = p.shared_hidden_cycles;
+  const double banks = p.bank_conflict_cycles / k_tiles;
   char buf[256];
   if (json) {
     std::cout << "{\"kernel\": \"" << p.kernel << "\", \"loop\": " << (p.loop ? "true" : "false") << ", \"lines\": [" << p.body_first
@@ -43,8 +44,9 @@ int cmd_issue(const std::vector<std::string>& args) {
     }
     std::snprintf(buf, sizeof buf,
                   "}, \"instructions_per_k_tile\": %.3f, \"stall_cycles_per_k_tile\": %.3f, "
-                  "\"shared_reads_per_k_tile\": {\"exposed\": %.3f, \"hidden_cycles\": %.3f}",
-                  n, s, exposed, hidden);
+                  "\"shared_reads_per_k_tile\": {\"exposed\": %.3f, \"hidden_cycles\": %.3f}, "
+                  "\"register_bank_conflict_cycles_per_k_tile\": %.3f",
+                  n, s, exposed, hidden, banks);
     std::cout << buf;
     if (p.sampled) {
       std::snprintf(buf, sizeof buf,
@@ -76,6 +78,8 @@ int cmd_issue(const std::vector<std::string>& args) {
                 "the order hides (short_scoreboard)\n",
                 exposed, hidden);
   std::cout << buf;
+  std::snprintf(buf, sizeof buf, "# register-bank conflicts: %.1f issue cycles per K tile the sub-partition loses\n", banks);
+  std::cout << buf;
   if (p.sampled) {
     std::snprintf(buf, sizeof buf,
                   "# measured (the export's warp-state samples) per K tile and warp: selected %.1f, wait %.1f, "
@@ -90,6 +94,10 @@ int cmd_issue(const std::vector<std::string>& args) {
                   exposed, hidden);
     std::cout << buf;
   }
+  if (banks > 0) {
+    std::snprintf(buf, sizeof buf, " --set workload.issue.register_bank_conflicts=%.0fcycles", banks);
+    std::cout << buf;
+  }
   if (p.sampled) {
     std::snprintf(buf, sizeof buf,
                   " --set workload.issue.measured.wait=%.0fcycles --set workload.issue.measured.dispatch_stall=%.0fcycles "
@@ -101,6 +109,10 @@ int cmd_issue(const std::vector<std::string>& args) {
   std::cout << buf;
   if (exposed > 0) {
     std::snprintf(buf, sizeof buf, "  shared_reads:\n    exposed: %.1f\n    hidden: %.0fcycles\n", exposed, hidden);
+    std::cout << buf;
+  }
+  if (banks > 0) {
+    std::snprintf(buf, sizeof buf, "  register_bank_conflicts: %.0fcycles\n", banks);
     std::cout << buf;
   }
   if (p.sampled) {

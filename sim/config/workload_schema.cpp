@@ -236,6 +236,12 @@ void add_issue_profile_params(std::vector<Param<WorkloadConfig>>& params,
                                      "the part of a shared read's latency the compiled instruction order hides before the "
                                      "read's first use (gpumemsim issue)",
                                      [profile](W& c) -> auto& { return profile(c).shared_reads_hidden_cycles; }));
+  params.push_back(quantity_param<W>("issue.register_bank_conflicts", Q::kCycles, "0cycles", 0, 1 << 24,
+                                     "issue cycles per K tile and warp the sub-partition loses reading operands from one "
+                                     "of the register file's 4 banks twice (gpumemsim issue, from the operands and reuse "
+                                     "flags; sim/asm/register_banks.h): every warp of the sub-partition waits, Nsight "
+                                     "counts the issuing warp's as dispatch_stall",
+                                     [profile](W& c) -> auto& { return profile(c).register_bank_conflict_cycles; }));
 }
 
 void validate_issue_profile(const IssueProfileConfig& issue,
@@ -248,7 +254,8 @@ void validate_issue_profile(const IssueProfileConfig& issue,
                                                    {"issue.measured.wait", issue.measured_wait_cycles},
                                                    {"issue.measured.dispatch_stall", issue.dispatch_stall_cycles},
                                                    {"issue.measured.branch_resolving", issue.branch_resolving_cycles},
-                                                   {"issue.shared_reads.exposed", issue.shared_reads_exposed}};
+                                                   {"issue.shared_reads.exposed", issue.shared_reads_exposed},
+                                                   {"issue.register_bank_conflicts", issue.register_bank_conflict_cycles}};
   for (const auto& [key, cycles] : spread)
     if (cycles > 0 && issue.instructions == 0) fail(key, "needs issue.instructions (the count its cycles are spread over)");
 }

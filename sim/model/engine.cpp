@@ -311,8 +311,9 @@ struct Engine::Impl {
         Tick start = std::max(t, sp.pipe_free[p]);
         Tick end = start + static_cast<Tick>(in.flops * pipe_ticks_per_flop[p] + 0.5);
         sp.pipe_free[p] = end;
-        // A block of N instructions holds the sub-partition's issue port N cycles (one a cycle).
-        sp.issue_free = t + cycles_to_ticks(in.issue_cycles + in.other_instructions);
+        // A block of N instructions holds the sub-partition's issue port N cycles (one a cycle), and
+        // its register-bank conflict cycles.
+        sp.issue_free = t + cycles_to_ticks(in.issue_cycles + in.other_instructions) + in.port_ticks;
         result.flops += in.flops;
         if (in.pipe == Pipe::kTensor) {
           result.tensor_busy_ticks += static_cast<double>(end - start);
@@ -373,7 +374,7 @@ struct Engine::Impl {
 
   // A memory instruction block: the issue port for its instructions, the warp until its issue floor.
   static void hold(SubPart& sp, Warp& w, const Instr& in, Tick t) {
-    sp.issue_free = t + cycles_to_ticks(in.issue_cycles + in.other_instructions);
+    sp.issue_free = t + cycles_to_ticks(in.issue_cycles + in.other_instructions) + in.port_ticks;
     w.ready = floor_end(sp, in, t);
   }
   // When the warp may issue again after a block issued at `t`: its floor, the loop's own shared-read

@@ -49,6 +49,9 @@ struct Instr {
   // The compiled order's own wait on shared reads among the block's instructions (issue.shared_reads),
   // in ticks: Nsight's short_scoreboard, after the floor.
   std::uint32_t short_ticks = 0;
+  // Issue cycles the block's register-bank conflicts cost the sub-partition (issue.register_bank_conflicts),
+  // in ticks: the issue port stays busy that much longer, for every warp.
+  std::uint32_t port_ticks = 0;
   double flops = 0;
   // Shared-memory ops: data-path wavefronts, and those beyond one per lane group (bank conflicts).
   std::uint32_t wavefronts = 0;
@@ -73,10 +76,11 @@ struct Instr {
 
 // The compiled loop's issue profile (workload issue.*, sim/asm/sass_issue.h) per instruction, in
 // ticks: the floor each instruction holds its warp (the loop's mean stall count, or its measured
-// selected + wait), the loop's own wait on shared reads at this GPU's shared latency, and the
-// measured issue-stage stalls; all 0 without a profile.
+// selected + wait), the loop's own wait on shared reads at this GPU's shared latency, the
+// measured issue-stage stalls, and the issue port's register-bank conflict cycles; all 0 without a
+// profile.
 struct IssueHold {
-  double floor = 0, shared = 0, dispatch = 0, branch = 0;
+  double floor = 0, shared = 0, dispatch = 0, branch = 0, port = 0;
 };
 inline IssueHold issue_hold_per_instruction(const IssueProfileConfig& issue, double shared_latency_cycles) {
   IssueHold h;
@@ -90,6 +94,7 @@ inline IssueHold issue_hold_per_instruction(const IssueProfileConfig& issue, dou
   h.shared = issue.shared_reads_exposed * exposed * per_cycle / n;
   h.dispatch = issue.dispatch_stall_cycles * per_cycle / n;
   h.branch = issue.branch_resolving_cycles * per_cycle / n;
+  h.port = issue.register_bank_conflict_cycles * per_cycle / n;
   return h;
 }
 // Gives a block of instructions (its issue cycles and the other instructions issued among them) its
@@ -99,6 +104,7 @@ inline void hold_for_issue(Instr& out, const IssueHold& h) {
   const double n = out.issue_cycles + out.other_instructions;
   out.hold_ticks = static_cast<std::uint32_t>(n * h.floor + 0.5);
   out.short_ticks = static_cast<std::uint32_t>(n * h.shared + 0.5);
+  out.port_ticks = static_cast<std::uint32_t>(n * h.port + 0.5);
   out.dispatch_ticks = static_cast<std::uint32_t>(n * h.dispatch + 0.5);
   out.branch_ticks = static_cast<std::uint32_t>(n * h.branch + 0.5);
 }

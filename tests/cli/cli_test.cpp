@@ -487,7 +487,8 @@ TEST(Cli, IssueReadsTheMeasuredStallsFromTheExport) {
 }
 
 // The ladder's 128-thread rung uses its shared reads a few instructions after loading them: issue
-// prints the walk's two numbers as replay settings, and a replay with them spends short_scoreboard.
+// prints the walk's two numbers as replay settings (and the loop's register-bank conflict cycles);
+// a setting without the loop's instruction count is a user error.
 TEST(Cli, IssueGivesTheLoopsSharedReadWait) {
   const std::string sass = gms::test::source_path("validate/results/h100/issue/gms-ladder.sm90.sass.xz");
   const std::string src = gms::test::source_path("validate/results/h100/issue/ladder_source.csv.xz");
@@ -495,9 +496,11 @@ TEST(Cli, IssueGivesTheLoopsSharedReadWait) {
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("  shared_reads:\n    exposed: 58.0\n    hidden: 4cycles\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("--set workload.issue.shared_reads.exposed=58.0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  register_bank_conflicts: 209cycles\n"), std::string::npos) << r.out;
   auto j = run("issue " + sass + " --kernel sgemm_ladderILi64ELi64ELi16ELi16ELi8ELi4ELb0ELi1ELi0ELi1EE --json");
   ASSERT_EQ(j.code, 0) << j.out;
   EXPECT_NE(j.out.find("\"shared_reads_per_k_tile\": {\"exposed\": "), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"register_bank_conflict_cycles_per_k_tile\": "), std::string::npos) << j.out;
   auto bad = run("run -g " + gms::test::source_path("configs/gpus/h100.yaml") + " -w " +
                  gms::test::source_path("configs/workloads/seed002/r0-naive.yaml") +
                  " -s workload.issue.shared_reads.exposed=58 -q -o " + ::testing::TempDir() + "/exposed_without_count");

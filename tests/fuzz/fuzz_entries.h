@@ -3,12 +3,14 @@
 // crash or assert, and checks a round trip where the input parses. libFuzzer drives them in
 // tests/fuzz/*_fuzz.cpp (clang); tests/fuzz/fuzz_smoke_test.cpp runs them on seeded mutations in
 // every CI run.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "access/access_pattern.h"
 #include "access/bank_model.h"
+#include "asm/register_banks.h"
 #include "asm/sass_issue.h"
 #include "asm/shared_read_exposure.h"
 #include "common/error.h"
@@ -95,6 +97,12 @@ inline void sass_listing(const std::uint8_t* data, std::size_t size) {
     // The walk over any listing: no wait without latency, and never less wait with more of it.
     SIM_ASSERT(shared_read_wait(ins, 0) == 0, "shared-read wait at latency 0");
     SIM_ASSERT(shared_read_wait(ins, 64) >= shared_read_wait(ins, 32), "shared-read wait fell with latency");
+    // Bank conflicts: never negative, never more than one per operand.
+    for (size_t i = 0; i < ins.size(); ++i) {
+      const int c = register_bank_conflicts(i ? &ins[i - 1] : nullptr, ins[i]);
+      SIM_ASSERT(c >= 0 && c <= static_cast<int>(std::count(ins[i].operands.begin(), ins[i].operands.end(), ',')),
+                 "bank conflicts " << c << " for '" << ins[i].operands << "'");
+    }
     if (!ins.empty()) {
       std::string csv = "\"Kernel Name\",\"k\"\n\"Address\",\"Source\",\"Instructions Executed\"\n";
       for (size_t i = 0; i < ins.size(); ++i)

@@ -265,5 +265,23 @@ TEST(TiledGemm, ExposedSharedReadsHoldTheWarpInShortScoreboard) {
   EXPECT_GT(metric(slower, d, kShort), metric(exposed, c, kShort));
 }
 
+// Register-bank conflicts (issue.register_bank_conflicts) hold the sub-partition's issue port, so the
+// other warps wait as not_selected; the issuing warp's own time is unchanged but for the port.
+TEST(TiledGemm, RegisterBankConflictsHoldTheIssuePortForEveryWarp) {
+  const std::vector<std::string> base = {"workload.cta_limit=528", "workload.k=512", "workload.issue.instructions=1947"};
+  auto with = [&](std::vector<std::string> more) {
+    more.insert(more.begin(), base.begin(), base.end());
+    return rung(more);
+  };
+  auto none = with({});
+  auto banks = with({"workload.issue.register_bank_conflicts=600cycles"});
+  auto a = simulate(none), b = simulate(banks);
+  EXPECT_GT(b.result.end, a.result.end);
+  const char* kNotSelected = "smsp__warp_issue_stalled_not_selected_per_warp_active.pct";
+  EXPECT_GT(metric(banks, b, kNotSelected), metric(none, a, kNotSelected));
+  EXPECT_EQ(metric(none, a, "smsp__inst_executed.sum"), metric(banks, b, "smsp__inst_executed.sum"));
+  EXPECT_EQ(metric(banks, b, "smsp__warp_issue_stalled_dispatch_stall_per_warp_active.pct"), 0);
+}
+
 }  // namespace
 }  // namespace gms

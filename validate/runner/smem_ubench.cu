@@ -1,7 +1,8 @@
 // gms-smem-ubench: the SM data-path numbers the timing model takes from silicon.
 //   shared_latency  one thread chases pointers through shared memory (LDS -> address -> LDS), clock64
 //   shared_bw       one 1024-thread CTA per SM streams conflict-free LDS.128 (bytes per SM cycle, clock64)
-//   ffma            sustained FFMA rate, one 1024-thread CTA per SM, 8 and 16 independent chains per thread
+//   ffma            sustained FFMA rate, one 1024-thread CTA per SM, 8 and 16 independent chains per thread,
+//                   and 16 chains whose FFMAs read 2 or 3 registers (one before)
 //   lds_rate        shared-load instructions per SM cycle (LDS.32/64/128 conflict-free and LDS.32
 //                   broadcast), with 1-32 warps per SM spread over the 4 sub-partitions or all on one
 //                   (warp w runs on sub-partition w % 4): the data path's instruction rate per SM and
@@ -54,16 +55,23 @@ __global__ void smem_stream(int iters, long long* cycles, float* sink) {
   if (acc.x + acc.y + acc.z + acc.w == 1.2345f) *sink = acc.x;
 }
 
-template <int CHAINS>
+// SOURCES register operands per FFMA: 1 (a = a * const + const), 2 (a = a * m + const) or 3
+// (a = a * m + k, m and k registers): whether reading more registers slows the FMA pipe's issue.
+template <int CHAINS, int SOURCES = 1>
 __global__ void ffma_chains(int iters, float seed, long long* cycles, float* sink) {
-  float a[CHAINS];
+  float a[CHAINS], m[4], k[4];
 #pragma unroll
   for (int j = 0; j < CHAINS; ++j) a[j] = seed + j;
+#pragma unroll
+  for (int q = 0; q < 4; ++q) m[q] = 0.9999f - 1e-7f * q * seed, k[q] = 1e-4f * (q + seed);
   __syncthreads();
   long long t0 = clock64();
   for (int i = 0; i < iters; ++i)
 #pragma unroll
-    for (int j = 0; j < CHAINS; ++j) a[j] = fmaf(a[j], 0.9999f, 0.0001f);
+    for (int j = 0; j < CHAINS; ++j)
+      a[j] = SOURCES == 1 ? fmaf(a[j], 0.9999f, 0.0001f)
+             : SOURCES == 2 ? fmaf(a[j], m[j % 4], 0.0001f)
+                            : fmaf(a[j], m[j % 4], k[(j + 1) % 4]);
   __syncthreads();
   long long t1 = clock64();
   float s = 0;
@@ -248,6 +256,23 @@ int main() {
     };
     ffma(ffma_chains<8>, 8);
     ffma(ffma_chains<16>, 16);
+    // The same 16 chains with two and three register sources per FFMA.
+    for (int sources : {2, 3}) {
+      std::vector<double> r;
+      for (int rep = 0; rep < 5; ++rep) {
+        const int fit = 1 << 14;
+        if (sources == 2) ffma_chains<16, 2><<<sms, 1024>>>(fit, 1.0f, cyc, fsink);
+        else ffma_chains<16, 3><<<sms, 1024>>>(fit, 1.0f, cyc, fsink);
+        GPU_CHECK_LAUNCH();
+        std::vector<long long> c(sms);
+        GPU_CHECK(gpuMemcpy(c.data(), cyc, sizeof(long long) * sms, gpuMemcpyDeviceToHost));
+        std::vector<double> per;
+        for (auto x : c) per.push_back(2.0 * 16 * fit * 1024 / static_cast<double>(x));
+        r.push_back(median(per));
+      }
+      std::printf("{\"measure\": \"ffma\", \"chains\": 16, \"register_sources\": %d, \"flops_per_cycle_per_sm\": %.1f, \"warps_per_sm\": 32}\n",
+                  sources, median(r));
+    }
     // Shared-load instruction rate: instructions per SM cycle over the CTA's clock64 cycles.
     auto lds = [&](auto kernel, const char* access, int width, bool broadcast) {
       const int shapes[][2] = {{1024, 1}, {512, 1}, {256, 1}, {128, 1}, {1024, 4}, {1024, 8}, {1024, 16}, {1024, 32}};

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Adds the compiled main loop's issue profile (workload issue.instructions, issue.stall_cycles, issue.shared_reads,
-issue.measured) to the records of the kernels whose SASS and per-instruction executed counts are committed in
+issue.register_bank_conflicts, issue.measured) to the records of the kernels whose SASS and per-instruction executed counts are committed in
 validate/results/h100/issue/ (validate/scripts/device_sass.sh): this project's WMMA GEMM
 (gemm_fp16_kernel<32, 3, PAD>), Triton's wgmma GEMM at its three tilings and the seed-002 ladder
 (sgemm_ladder<...>, kind tiled_gemm: the loop's count replaces other_instructions_per_k_tile).
@@ -9,7 +9,8 @@ The profile is a fact of the compiled code, read by `gpumemsim issue` from the s
 compiler wrote into each instruction, weighted by how often the H100 executed it; and, from the same
 profile's warp-state samples, the loop's measured wait, dispatch_stall and branch_resolving cycles per
 K tile (issue.measured: inputs taken from silicon, as registers are taken from the compiler); and the
-loop's own wait on shared reads, walked from the control codes (issue.shared_reads). The
+loop's own wait on shared reads, walked from the control codes (issue.shared_reads), and the issue
+cycles its register-bank conflicts cost (issue.register_bank_conflicts). The
 measured and ncu sections of a record are left as they are. Both GPUs run the same sm_90 code (nvcc 13.0 and
 Triton 3.6.0 on both machines), so the H100's profile holds for the H200's records.
 
@@ -74,6 +75,9 @@ def main():
             shared = p["shared_reads_per_k_tile"]
             if round(shared["exposed"], 1) > 0:
                 issue["shared_reads"] = {"exposed": round(shared["exposed"], 1), "hidden": f"{round(shared['hidden_cycles'])}cycles"}
+            banks = round(p["register_bank_conflict_cycles_per_k_tile"])
+            if banks > 0:
+                issue["register_bank_conflicts"] = f"{banks}cycles"
             sampled = p.get("measured_per_k_tile")
             if sampled:
                 issue["measured"] = {k: f"{round(sampled[k])}cycles" for k in ("wait", "dispatch_stall", "branch_resolving")}
@@ -86,7 +90,8 @@ def main():
             rec["workload"].pop("other_instructions_per_k_tile", None)  # tiled_gemm: follows from the count
             rec["issue_profile"] = {"command": command, "instructions_per_k_tile": p["instructions_per_k_tile"],
                                     "stall_cycles_per_k_tile": p["stall_cycles_per_k_tile"],
-                                    "shared_reads_per_k_tile": shared}
+                                    "shared_reads_per_k_tile": shared,
+                                    "register_bank_conflict_cycles_per_k_tile": p["register_bank_conflict_cycles_per_k_tile"]}
             if sampled:
                 rec["issue_profile"]["measured_per_k_tile"] = sampled
             path.write_text(json.dumps(rec, indent=1) + ("\n" if text.endswith("\n") else ""))

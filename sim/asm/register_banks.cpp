@@ -1,0 +1,72 @@
+#include "asm/register_banks.h"
+
+#include <array>
+#include <cctype>
+#include <string>
+
+namespace gms {
+namespace {
+
+struct Source {
+  int slot, reg;
+  bool reuse;
+};
+
+// "R12" (not "UR12", "RZ" or "P0"), optionally ".reuse", at the start of each operand; the
+// destination (the first operand) is not a source unless the instruction has none (stores).
+std::vector<Source> sources(const SassInstruction& s) {
+  std::vector<Source> out;
+  std::vector<std::string> ops;
+  std::string cur;
+  for (char c : s.operands) {
+    if (c == ',') {
+      ops.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty() || !ops.empty()) ops.push_back(cur);
+  for (size_t k = 1; k < ops.size(); ++k) {
+    std::string o = ops[k];
+    size_t i = o.find_first_not_of(" \t-|!~");
+    if (i == std::string::npos || o[i] != 'R' || i + 1 >= o.size() || !std::isdigit(static_cast<unsigned char>(o[i + 1])))
+      continue;
+    size_t j = i + 1;
+    int reg = 0;
+    while (j < o.size() && std::isdigit(static_cast<unsigned char>(o[j])) && reg < 1000) reg = reg * 10 + (o[j++] - '0');
+    out.push_back({static_cast<int>(k), reg, o.compare(j, 6, ".reuse") == 0});
+  }
+  return out;
+}
+
+bool reads_through_the_alu(const SassInstruction& s) { return classify_issue(s.opcode) == IssueClass::kOther; }
+
+}  // namespace
+
+int register_bank_conflicts(const SassInstruction* prev, const SassInstruction& cur) {
+  if (!reads_through_the_alu(cur)) return 0;
+  const std::vector<Source> now = sources(cur);
+  const std::vector<Source> before = prev && reads_through_the_alu(*prev) ? sources(*prev) : std::vector<Source>{};
+  std::array<std::vector<int>, kRegisterBanks> read;  // distinct registers read per bank
+  for (const Source& s : now) {
+    bool cached = false;
+    for (const Source& b : before) cached = cached || (b.reuse && b.slot == s.slot && b.reg == s.reg);
+    if (cached) continue;
+    auto& bank = read[static_cast<size_t>(s.reg % kRegisterBanks)];
+    bool seen = false;
+    for (int r : bank) seen = seen || r == s.reg;
+    if (!seen) bank.push_back(s.reg);
+  }
+  int most = 0;
+  for (const auto& bank : read) most = std::max(most, static_cast<int>(bank.size()));
+  return most > 1 ? most - 1 : 0;
+}
+
+int loop_register_bank_conflicts(const std::vector<SassInstruction>& body) {
+  int cycles = 0;
+  for (size_t i = 0; i < body.size(); ++i) cycles += register_bank_conflicts(i ? &body[i - 1] : (body.empty() ? nullptr : &body.back()), body[i]);
+  return cycles;
+}
+
+}  // namespace gms

@@ -1,0 +1,29 @@
+#pragma once
+// Register-bank conflicts: the issue cycles an SM sub-partition loses reading an instruction's
+// register operands. The register file has four banks (register n in bank n % 4); an instruction
+// whose source registers include two in one bank reads them one after the other, and the issue
+// stage loses a cycle for each extra read - for every warp of the sub-partition, not only the one
+// issuing. A source the previous instruction marked `.reuse` in the same operand slot comes from the
+// operand reuse cache and is not read.
+//
+// Measured on the H100 (gms-smem-ubench, validate/results/h100/smem/): 16 FFMA chains reading 1 or 2
+// registers issue one FFMA per cycle per sub-partition (0.95 with the loop's own instructions);
+// reading 3, 0.77 - the rule gives 67 instructions in 87 cycles, 0.77. A 2-bank rule would give 0.59.
+// Applied to the ALU instructions only: the MMA and memory instructions read their operands through
+// other paths, which nothing here measured.
+#include <vector>
+
+#include "asm/sass_issue.h"
+
+namespace gms {
+
+inline constexpr int kRegisterBanks = 4;
+
+// Extra read cycles of `cur` issued right after `prev` (nullptr: nothing cached).
+int register_bank_conflicts(const SassInstruction* prev, const SassInstruction& cur);
+
+// Conflict cycles per iteration of `body` (the loop's instructions in issue order; the back edge
+// follows the last).
+int loop_register_bank_conflicts(const std::vector<SassInstruction>& body);
+
+}  // namespace gms
