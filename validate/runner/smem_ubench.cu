@@ -13,6 +13,10 @@
 //                   wavefront when each instruction needs n of them
 //   ldsm_pitch      ldmatrix.x4 of 16 x 16 fp16 tiles whose rows are 64, 80 or 96 bytes apart (the WMMA
 //                   GEMM's pads 0, 8 and 16), 32 warps: cycles per instruction
+//   issue_order     which warp a sub-partition issues when several can: two 256-thread CTAs per SM (4
+//                   warps per sub-partition), every warp the same FFMA loop that can issue each cycle;
+//                   per sub-partition, when its warps finish relative to the last (greedy-then-oldest
+//                   runs them one after another: 0.25, 0.5, 0.75, 1; round-robin together: ~1 each)
 // Prints one JSON object per measurement. CUDA only (clock64, inline PTX).
 #include <algorithm>
 #include <cstdio>
@@ -198,6 +202,29 @@ __global__ void ldsm_pitch(int iters, int stride, long long* cycles, float* sink
   if (acc == 12345u) *sink = static_cast<float>(acc);
 }
 
+// Every warp 16 independent FFMA chains (one warp alone can issue each cycle); lane 0 stamps its
+// SM, its warp and CTA, and clock64 at start and end.
+__global__ void issue_order(int iters, long long* stamps) {
+  float a[16];
+#pragma unroll
+  for (int j = 0; j < 16; ++j) a[j] = threadIdx.x + j;
+  unsigned smid;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+  __syncthreads();
+  const long long t0 = clock64();
+  for (int i = 0; i < iters; ++i)
+#pragma unroll
+    for (int j = 0; j < 16; ++j) a[j] = fmaf(a[j], 0.9999f, 0.0001f);
+  const long long t1 = clock64();
+  float s = 0;
+#pragma unroll
+  for (int j = 0; j < 16; ++j) s += a[j];
+  if ((threadIdx.x & 31) == 0) {
+    long long* o = stamps + 5 * (blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32);
+    o[0] = smid, o[1] = threadIdx.x / 32, o[2] = blockIdx.x, o[3] = t0, o[4] = s == 1.2345f ? 0 : t1;
+  }
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -342,6 +369,49 @@ int main() {
     per_instruction(ldsm(ldsm_pitch<64>), 4, "{\"measure\": \"ldsm_pitch\", \"pitch_bytes\": 64");
     per_instruction(ldsm(ldsm_pitch<80>), 4, "{\"measure\": \"ldsm_pitch\", \"pitch_bytes\": 80");
     per_instruction(ldsm(ldsm_pitch<96>), 4, "{\"measure\": \"ldsm_pitch\", \"pitch_bytes\": 96");
+    // Issue order: per sub-partition (SM, warp % 4) the end of each of its warps, as a fraction of
+    // the span from the first start to the last end, sorted; the median over sub-partitions.
+    {
+      const int ctas = 2 * sms, threads = 256, warps = ctas * threads / 32;
+      long long* stamps;
+      GPU_CHECK(gpuMalloc(&stamps, sizeof(long long) * 5 * warps));
+      issue_order<<<ctas, threads>>>(1 << 14, stamps);
+      GPU_CHECK_LAUNCH();
+      std::vector<long long> h(5 * static_cast<size_t>(warps));
+      GPU_CHECK(gpuMemcpy(h.data(), stamps, sizeof(long long) * h.size(), gpuMemcpyDeviceToHost));
+      std::vector<std::vector<double>> rank(4);
+      long long span = 0;
+      std::vector<double> same_cta_first, late_start;  // the later CTA's start, as a fraction of the span
+      for (int sm = 0; sm < sms; ++sm)
+        for (int sp = 0; sp < 4; ++sp) {
+          std::vector<std::pair<long long, long long>> ends;  // (end, cta)
+          long long lo = -1, hi = 0, last_start = 0;
+          for (int w = 0; w < warps; ++w) {
+            const long long* o = &h[5 * static_cast<size_t>(w)];
+            if (o[0] != sm || o[1] % 4 != sp) continue;
+            lo = lo < 0 ? o[3] : std::min(lo, o[3]);
+            hi = std::max(hi, o[4]);
+            last_start = std::max(last_start, o[3]);
+            ends.push_back({o[4], o[2]});
+          }
+          if (ends.size() != 4 || hi <= lo) continue;
+          late_start.push_back(static_cast<double>(last_start - lo) / static_cast<double>(hi - lo));
+          if (span == 0) span = hi - lo;
+          std::sort(ends.begin(), ends.end());
+          for (int r = 0; r < 4; ++r) rank[r].push_back(static_cast<double>(ends[r].first - lo) / static_cast<double>(hi - lo));
+          same_cta_first.push_back(ends[0].second == ends[1].second ? 1.0 : 0.0);
+        }
+      double same = 0;
+      for (double v : same_cta_first) same += v;
+      std::printf("{\"measure\": \"issue_order\", \"warps_per_subpartition\": 4, \"ctas_per_sm\": 2, \"subpartitions\": %zu, "
+                  "\"end_fraction_by_rank\": [%.3f, %.3f, %.3f, %.3f], \"first_two_from_one_cta\": %.3f, "
+                  "\"last_start_fraction\": %.4f, \"span_cycles\": %lld}\n",
+                  rank[0].size(), rank[0].empty() ? 0 : median(rank[0]), rank[1].empty() ? 0 : median(rank[1]),
+                  rank[2].empty() ? 0 : median(rank[2]), rank[3].empty() ? 0 : median(rank[3]),
+                  same_cta_first.empty() ? 0 : same / same_cta_first.size(), late_start.empty() ? 0 : median(late_start),
+                  span);
+      GPU_CHECK(gpuFree(stamps));
+    }
     GPU_CHECK(gpuDeviceSynchronize());
     return 0;
   } catch (const std::exception& e) {
