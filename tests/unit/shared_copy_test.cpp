@@ -55,7 +55,9 @@ TEST(SharedCopySectors, OnlyTheResidueOfTheOffsetMatters) {
     const auto least = static_cast<std::uint32_t>((hi - lo + 31) / 32);
     EXPECT_GE(a.written, least);
     EXPECT_LE(a.written, least + 1);
-    if ((dest % 32) == 0) EXPECT_EQ(a.written, least);
+    if ((dest % 32) == 0) {
+      EXPECT_EQ(a.written, least);
+    }
   }
 }
 
