@@ -4,7 +4,9 @@
 // chases single lines (the next when the last returned). Lines are L2-resident (a 16 MB buffer
 // read once before). Prints, per W, the L2 read bandwidth and the probe's cycles per hop, next to
 // the silicon curve when a results file is given.
-//   build/l2_load_curve [configs/gpus/h100.yaml] [validate/results/h100/l2_load/l2_load_ubench.jsonl] [gpu.KEY=V ...]
+// --dram: the ubench's dram mode - a 4 GiB buffer and probe rings of 1,024 lines in 16 MiB per SM,
+// nothing warmed, every line read once: DRAM latency under DRAM load.
+//   build/l2_load_curve [--dram] [configs/gpus/h100.yaml] [validate/results/h100/l2_load/l2_load_ubench.jsonl] [gpu.KEY=V ...]
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -24,8 +26,9 @@ namespace {
 
 constexpr std::uint32_t kLinesPerLoad = 64;
 constexpr gms::Addr kBufferBase = 0x7f0000000000ull, kProbeBase = 0x7f8000000000ull;
-constexpr std::uint64_t kBufferLines = (16ull << 20) / 128;
+constexpr std::uint64_t kBufferLines = (16ull << 20) / 128, kDramBufferLines = (4ull << 30) / 128;
 constexpr int kProbeHops = 512, kProbeRing = 64;
+constexpr std::uint64_t kDramRingLines = (16ull << 20) / 128;  // dram mode: each probe's 16 MiB
 // A silicon load warp spends ~1,000 cycles per 64-line repetition at W <= 4 (8 KB x 132 x W /
 // bandwidth: 1004, 1041, 1239 cycles at W = 1, 2, 4), ~700 more than a hit's latency: its loop
 // (64-bit window index, the sink's dependent adds) between loads. The model's warps wait as long
@@ -37,18 +40,18 @@ struct Point {
   double tb_per_s = 0, hop_cycles = 0;
 };
 
-Point measure(const gms::GpuConfig& gpu, int load_warps) {
+Point measure(const gms::GpuConfig& gpu, int load_warps, bool dram) {
   gms::MemorySystem mem(gpu);
   const int sms = gpu.sm.count;
-  const std::uint64_t windows = kBufferLines / kLinesPerLoad;
+  const std::uint64_t windows = (dram ? kDramBufferLines : kBufferLines) / kLinesPerLoad;
   auto window = [&](std::uint64_t w) {
     return gms::Region{kBufferBase + (w % windows) * kLinesPerLoad * 128, 1, kLinesPerLoad * 128, 0, -1, 0};
   };
   // Warm: every buffer line and every probe ring in L2 (one pass, spaced out so nothing queues).
   gms::Tick t = 0;
-  for (std::uint64_t w = 0; w < windows; ++w, t += gms::cycles_to_ticks(200))
+  for (std::uint64_t w = 0; w < (dram ? 0 : windows); ++w, t += gms::cycles_to_ticks(200))
     mem.load({static_cast<int>(w % sms), t, nullptr}, window(w), true, gms::EvictHint::kNormal);
-  for (int s = 0; s < sms; ++s)
+  for (int s = 0; s < (dram ? 0 : sms); ++s)
     for (int k = 0; k < kProbeRing; ++k, t += gms::cycles_to_ticks(20))
       mem.load({s, t, nullptr}, gms::Region{kProbeBase + (static_cast<gms::Addr>(s) * kProbeRing + k) * 128, 1, 4, 0, -1, 0},
                true, gms::EvictHint::kNormal);
@@ -80,7 +83,10 @@ Point measure(const gms::GpuConfig& gpu, int load_warps) {
         ++probes_done;
         continue;
       }
-      const gms::Addr line = kProbeBase + (static_cast<gms::Addr>(s) * kProbeRing + (hops[s] * 37) % kProbeRing) * 128;
+      // dram mode: hop k reads a pseudo-random line of the SM's 16 MiB, each once.
+      const std::uint64_t mixed = (static_cast<std::uint64_t>(hops[s]) * 0x9E3779B97F4A7C15ull) >> 40;
+      const gms::Addr line = dram ? kProbeBase + (static_cast<gms::Addr>(s) * kDramRingLines + (mixed * kDramRingLines >> 24) % kDramRingLines) * 128
+                                  : kProbeBase + (static_cast<gms::Addr>(s) * kProbeRing + (hops[s] * 37) % kProbeRing) * 128;
       ++hops[s];
       q.emplace(mem.load({s, now, nullptr}, gms::Region{line, 1, 4, 0, -1, 0}, true, gms::EvictHint::kNormal), s, 0);
       continue;
@@ -112,13 +118,16 @@ Point measure(const gms::GpuConfig& gpu, int load_warps) {
 
 int main(int argc, char** argv) {
   try {
-    const std::string gpu_file = argc > 1 ? argv[1] : "configs/gpus/h100.yaml";
+    std::vector<std::string> args(argv + 1, argv + argc);
+    const bool dram = !args.empty() && args[0] == "--dram";
+    if (dram) args.erase(args.begin());
+    const std::string gpu_file = !args.empty() ? args[0] : "configs/gpus/h100.yaml";
     std::vector<std::string> overrides;  // further arguments: gpu.KEY=VALUE
-    for (int i = 3; i < argc; ++i) overrides.push_back(argv[i]);
+    for (size_t i = 2; i < args.size(); ++i) overrides.push_back(args[i]);
     const auto cfg = gms::load_configs(gms::ConfigInputs{gpu_file, "", overrides});
     std::map<int, nlohmann::json> silicon;
-    if (argc > 2) {
-      std::ifstream in(argv[2]);
+    if (args.size() > 1) {
+      std::ifstream in(args[1]);
       for (std::string line; std::getline(in, line);)
         if (!line.empty()) {
           auto j = nlohmann::json::parse(line);
@@ -127,10 +136,10 @@ int main(int argc, char** argv) {
     }
     std::printf("load warps/SM | model TB/s | model cycles/hop | silicon TB/s | silicon cycles/hop\n");
     for (int w : {0, 1, 2, 4, 8, 12, 16, 24, 31}) {
-      const Point p = measure(cfg.gpu.value, w);
+      const Point p = measure(cfg.gpu.value, w, dram);
       std::printf("%13d | %10.2f | %16.1f", w, p.tb_per_s, p.hop_cycles);
       if (silicon.count(w))
-        std::printf(" | %12.2f | %18.1f", silicon[w].value("l2_read_tb_per_s", 0.0),
+        std::printf(" | %12.2f | %18.1f", silicon[w].value(dram ? "dram_read_tb_per_s" : "l2_read_tb_per_s", 0.0),
                     silicon[w].value("probe_cycles_per_hop.median", 0.0));
       std::printf("\n");
       std::fflush(stdout);
