@@ -186,7 +186,9 @@ Schema<GpuConfig> make_schema() {
   p.push_back(quantity_param<G>("dram.channels", Q::kInteger, "", 1, 4096, "independent channels",
                                 [](G& c) -> auto& { return c.dram.channels; }));
   p.push_back(quantity_param<G>("dram.latency", Q::kCycles, "", 1, 1000000,
-                                "L2 miss served by DRAM, end to end from the SM, unloaded",
+                                "L2 miss served by DRAM, end to end from the SM, unloaded: the mean over lines of the "
+                                "near and the far L2 partition, as a chase over random lines measures it (far misses "
+                                "pay l2.far_extra_latency within it)",
                                 [](G& c) -> auto& { return c.dram.latency; }));
   p.push_back(quantity_param<G>("dram.interleave", Q::kBytes, "256B", 32, 1 << 20,
                                 "bytes mapped to one channel before moving to the next",

@@ -186,6 +186,25 @@ TEST(MemorySystem, FarPartitionCostsExtraLatencyAndReplicates) {
   FAIL() << "no far line found";
 }
 
+// dram.latency is a chase's mean over random lines, half of them in the far partition
+// (gms-l2-load-ubench dram: 693 cycles unloaded on the H100); the far half pays the far penalty
+// on top of a DRAM share taken so that the mean is the configured latency, not 124 cycles over it.
+TEST(MemorySystem, AChaseOverRandomLinesAveragesTheConfiguredDramLatency) {
+  auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"), "", {}});
+  MemorySystem mem(cfg.gpu.value);
+  double sum = 0;
+  int far = 0;
+  const int n = 4000;
+  for (int i = 0; i < n; ++i) {
+    const Tick t = cycles_to_ticks(10000) * static_cast<Tick>(i + 1);  // unloaded: one at a time
+    const auto before = mem.counters().l2_far_sectors;
+    sum += ticks_to_cycles(mem.load(AccessCtx{0, t, nullptr}, Region{0x40000000ull + static_cast<Addr>(i) * 4096 * 128, 1, 32, 0}, true) - t);
+    far += mem.counters().l2_far_sectors > before;
+  }
+  EXPECT_NEAR(static_cast<double>(far) / n, 0.5, 0.05);
+  EXPECT_NEAR(sum / n, 670, 0.02 * 670);
+}
+
 TEST(Policies, GtoKeepsTheLastWarpThenTakesTheOldest) {
   auto gto = make_warp_scheduler("gto");
   std::vector<WarpView> w = {{true, 5}, {true, 2}, {false, 1}, {true, 3}};
