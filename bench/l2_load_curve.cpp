@@ -6,7 +6,9 @@
 // the silicon curve when a results file is given.
 // --dram: the ubench's dram mode - a 4 GiB buffer and probe rings of 1,024 lines in 16 MiB per SM,
 // nothing warmed, every line read once: DRAM latency under DRAM load.
-//   build/l2_load_curve [--dram] [configs/gpus/h100.yaml] [validate/results/h100/l2_load/l2_load_ubench.jsonl] [gpu.KEY=V ...]
+// --admit N, --per-warp K (after --dram): at most N lines per SM and K of a warp's 4-line loads in
+// flight (measure_admitted).
+//   build/l2_load_curve [--dram] [--admit N] [configs/gpus/h100.yaml] [validate/results/h100/l2_load/l2_load_ubench.jsonl] [gpu.KEY=V ...]
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -114,6 +116,110 @@ Point measure(const gms::GpuConfig& gpu, int load_warps, bool dram) {
   return p;
 }
 
+// The hypothesis of the DRAM curve (validate/results/h100/l2_load/README.md): the SM keeps at most
+// `cap` lines in flight and admits its warps' load instructions (4 lines each; the probe's, 1 line)
+// round-robin as lines return, so a probe's request waits behind about one instruction per warp, not
+// behind every line of every burst. The memory system's own MSHRs are left at their preset.
+Point measure_admitted(const gms::GpuConfig& gpu, int load_warps, bool dram, int cap, int per_warp) {
+  gms::MemorySystem mem(gpu);
+  const int sms = gpu.sm.count, per_sm = load_warps + 1;
+  const std::uint64_t windows = (dram ? kDramBufferLines : kBufferLines) / kLinesPerLoad;
+  constexpr int kInstr = kLinesPerLoad / 4;  // a burst's 4-line instructions
+  gms::Tick t = 0;
+  for (std::uint64_t w = 0; w < (dram ? 0 : windows); ++w, t += gms::cycles_to_ticks(200))
+    mem.load({static_cast<int>(w % sms), t, nullptr},
+             gms::Region{kBufferBase + (w % windows) * kLinesPerLoad * 128, 1, kLinesPerLoad * 128, 0, -1, 0}, true,
+             gms::EvictHint::kNormal);
+  const gms::Tick start = t + gms::cycles_to_ticks(100000);
+  enum Kind { kDone = 0, kWake = 1 };
+  using Ev = std::tuple<gms::Tick, int, int, int>;  // time, kind, sm, warp
+  std::priority_queue<Ev, std::vector<Ev>, std::greater<>> q;
+  const auto idx = [&](int s, int w) { return static_cast<std::size_t>(s) * per_sm + w; };
+  std::vector<int> want(static_cast<std::size_t>(sms) * per_sm, 0), issued(want.size(), 0), completed(want.size(), 0);
+  std::vector<std::uint64_t> window_of(want.size());
+  std::vector<int> inflight(sms, 0), rr(sms, 0), hops(sms, 0);
+  std::vector<gms::Tick> probe_begin(sms, 0), probe_end(sms, 0), load_done;
+  const std::uint64_t total_warps = static_cast<std::uint64_t>(sms) * load_warps;
+  for (int s = 0; s < sms; ++s)
+    for (int w = 0; w <= load_warps; ++w) {
+      const std::uint64_t h = (static_cast<std::uint64_t>(s) * 131 + static_cast<std::uint64_t>(w)) * 0x9E3779B97F4A7C15ull;
+      window_of[idx(s, w)] = static_cast<std::uint64_t>(s) * load_warps + w;
+      q.emplace(start + gms::cycles_to_ticks(w == 0 ? kStaggerCycles : (h >> 33) % kStaggerCycles), kWake, s, w);
+    }
+  auto probe_line = [&](int s) {
+    const std::uint64_t mixed = (static_cast<std::uint64_t>(hops[s]) * 0x9E3779B97F4A7C15ull) >> 40;
+    return dram ? kProbeBase + (static_cast<gms::Addr>(s) * kDramRingLines + (mixed * kDramRingLines >> 24) % kDramRingLines) * 128
+                : kProbeBase + (static_cast<gms::Addr>(s) * kProbeRing + (hops[s] * 37) % kProbeRing) * 128;
+  };
+  auto admit = [&](int s, gms::Tick now) {
+    while (true) {
+      int pick = -1;
+      for (int k = 0; k < per_sm && pick < 0; ++k) {
+        const int w = (rr[s] + k) % per_sm;
+        const std::size_t j = idx(s, w);
+        if (want[j] > 0 && (w == 0 || issued[j] - completed[j] < per_warp)) pick = w;
+      }
+      if (pick < 0) return;
+      const int lines = pick == 0 ? 1 : 4;
+      if (inflight[s] + lines > cap) return;
+      rr[s] = (pick + 1) % per_sm;
+      int& i = issued[idx(s, pick)];
+      const gms::Region r = pick == 0 ? gms::Region{probe_line(s), 1, 4, 0, -1, 0}
+                                      : gms::Region{kBufferBase + (window_of[idx(s, pick)] % windows) * kLinesPerLoad * 128 +
+                                                        static_cast<gms::Addr>(i) * 512,
+                                                    1, 512, 0, -1, 0};
+      --want[idx(s, pick)];
+      ++i;
+      inflight[s] += lines;
+      q.emplace(mem.load({s, now, nullptr}, r, true, gms::EvictHint::kNormal), kDone, s, pick);
+    }
+  };
+  int probes_done = 0;
+  while (!q.empty() && probes_done < sms) {
+    auto [now, kind, s, w] = q.top();
+    q.pop();
+    const std::size_t k = idx(s, w);
+    if (kind == kWake) {
+      if (w == 0) {
+        if (hops[s] == 0) probe_begin[s] = now;
+        if (hops[s] == kProbeHops) {
+          probe_end[s] = now;
+          ++probes_done;
+          continue;
+        }
+        want[k] = 1;
+      } else {
+        want[k] = kInstr;
+        issued[k] = completed[k] = 0;
+      }
+    } else {
+      inflight[s] -= w == 0 ? 1 : 4;
+      if (w == 0) {
+        ++hops[s];
+        q.emplace(now, kWake, s, 0);
+      } else if (++completed[k] == kInstr) {
+        load_done.push_back(now);
+        window_of[k] += total_warps;
+        q.emplace(now + gms::cycles_to_ticks(kThinkCycles), kWake, s, w);
+      }
+    }
+    admit(s, now);
+  }
+  std::vector<double> per_hop;
+  gms::Tick probe_last = start;
+  for (int s = 0; s < sms; ++s) {
+    per_hop.push_back(gms::ticks_to_cycles(probe_end[s] - probe_begin[s]) / kProbeHops);
+    probe_last = std::max(probe_last, probe_end[s]);
+  }
+  std::sort(per_hop.begin(), per_hop.end());
+  Point p;
+  p.hop_cycles = per_hop[per_hop.size() / 2];
+  const double seconds = gms::ticks_to_cycles(probe_last - start) / gpu.sm_clock;
+  const auto delivered = std::count_if(load_done.begin(), load_done.end(), [&](gms::Tick d) { return d <= probe_last; });
+  p.tb_per_s = load_warps ? static_cast<double>(delivered) * kLinesPerLoad * 128 / seconds / 1e12 : 0;
+  return p;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -121,6 +227,16 @@ int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     const bool dram = !args.empty() && args[0] == "--dram";
     if (dram) args.erase(args.begin());
+    int admit_cap = 0, per_warp = kLinesPerLoad / 4;  // --admit N [--per-warp K]: measure_admitted
+    if (args.size() > 1 && args[0] == "--admit") {
+      admit_cap = std::stoi(args[1]);
+      args.erase(args.begin(), args.begin() + 2);
+    }
+    if (args.size() > 1 && args[0] == "--per-warp") {
+      per_warp = std::stoi(args[1]);
+      args.erase(args.begin(), args.begin() + 2);
+      if (admit_cap == 0) admit_cap = 1 << 20;
+    }
     const std::string gpu_file = !args.empty() ? args[0] : "configs/gpus/h100.yaml";
     std::vector<std::string> overrides;  // further arguments: gpu.KEY=VALUE
     for (size_t i = 2; i < args.size(); ++i) overrides.push_back(args[i]);
@@ -136,7 +252,7 @@ int main(int argc, char** argv) {
     }
     std::printf("load warps/SM | model TB/s | model cycles/hop | silicon TB/s | silicon cycles/hop\n");
     for (int w : {0, 1, 2, 4, 8, 12, 16, 24, 31}) {
-      const Point p = measure(cfg.gpu.value, w, dram);
+      const Point p = admit_cap > 0 ? measure_admitted(cfg.gpu.value, w, dram, admit_cap, per_warp) : measure(cfg.gpu.value, w, dram);
       std::printf("%13d | %10.2f | %16.1f", w, p.tb_per_s, p.hop_cycles);
       if (silicon.count(w))
         std::printf(" | %12.2f | %18.1f", silicon[w].value(dram ? "dram_read_tb_per_s" : "l2_read_tb_per_s", 0.0),
