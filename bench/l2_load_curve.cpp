@@ -130,6 +130,10 @@ Point measure_admitted(const gms::GpuConfig& gpu, int load_warps, bool dram, int
     mem.load({static_cast<int>(w % sms), t, nullptr},
              gms::Region{kBufferBase + (w % windows) * kLinesPerLoad * 128, 1, kLinesPerLoad * 128, 0, -1, 0}, true,
              gms::EvictHint::kNormal);
+  for (int s = 0; s < (dram ? 0 : sms); ++s)
+    for (int k = 0; k < kProbeRing; ++k, t += gms::cycles_to_ticks(20))
+      mem.load({s, t, nullptr}, gms::Region{kProbeBase + (static_cast<gms::Addr>(s) * kProbeRing + k) * 128, 1, 4, 0, -1, 0},
+               true, gms::EvictHint::kNormal);
   const gms::Tick start = t + gms::cycles_to_ticks(100000);
   enum Kind { kDone = 0, kWake = 1 };
   using Ev = std::tuple<gms::Tick, int, int, int>;  // time, kind, sm, warp
