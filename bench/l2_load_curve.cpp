@@ -42,30 +42,70 @@ struct Point {
   double tb_per_s = 0, hop_cycles = 0;
 };
 
-Point measure(const gms::GpuConfig& gpu, int load_warps, bool dram) {
-  gms::MemorySystem mem(gpu);
-  const int sms = gpu.sm.count;
-  const std::uint64_t windows = (dram ? kDramBufferLines : kBufferLines) / kLinesPerLoad;
-  auto window = [&](std::uint64_t w) {
-    return gms::Region{kBufferBase + (w % windows) * kLinesPerLoad * 128, 1, kLinesPerLoad * 128, 0, -1, 0};
-  };
-  // Warm: every buffer line and every probe ring in L2 (one pass, spaced out so nothing queues).
+// Load window w (of `windows`) of the buffer: kLinesPerLoad whole lines.
+gms::Region buffer_window(std::uint64_t w, std::uint64_t windows) {
+  return gms::Region{kBufferBase + (w % windows) * kLinesPerLoad * 128, 1, kLinesPerLoad * 128, 0, -1, 0};
+}
+
+// Warm (L2 mode): every buffer line and every probe ring in L2, one pass spaced out so nothing
+// queues; the dram mode warms nothing. Returns the tick the measurement starts at.
+gms::Tick warm(gms::MemorySystem& mem, int sms, std::uint64_t windows, bool dram) {
   gms::Tick t = 0;
   for (std::uint64_t w = 0; w < (dram ? 0 : windows); ++w, t += gms::cycles_to_ticks(200))
-    mem.load({static_cast<int>(w % sms), t, nullptr}, window(w), true, gms::EvictHint::kNormal);
+    mem.load({static_cast<int>(w % sms), t, nullptr}, buffer_window(w, windows), true, gms::EvictHint::kNormal);
   for (int s = 0; s < (dram ? 0 : sms); ++s)
     for (int k = 0; k < kProbeRing; ++k, t += gms::cycles_to_ticks(20))
       mem.load({s, t, nullptr}, gms::Region{kProbeBase + (static_cast<gms::Addr>(s) * kProbeRing + k) * 128, 1, 4, 0, -1, 0},
                true, gms::EvictHint::kNormal);
-  const gms::Tick start = t + gms::cycles_to_ticks(100000);
+  return t + gms::cycles_to_ticks(100000);
+}
+
+// When warp w of SM s first starts: the probe (w = 0) after the stagger, load warps anywhere in it.
+gms::Tick first_start(gms::Tick start, int s, int w) {
+  const std::uint64_t h = (static_cast<std::uint64_t>(s) * 131 + static_cast<std::uint64_t>(w)) * 0x9E3779B97F4A7C15ull;
+  return start + gms::cycles_to_ticks(w == 0 ? kStaggerCycles : (h >> 33) % kStaggerCycles);
+}
+
+// The line of SM s's probe at hop `hop`: around its 64-line ring (L2 mode), or a pseudo-random line
+// of the SM's 16 MiB, each once (dram mode).
+gms::Addr probe_line(int s, int hop, bool dram) {
+  const std::uint64_t mixed = (static_cast<std::uint64_t>(hop) * 0x9E3779B97F4A7C15ull) >> 40;
+  return dram ? kProbeBase + (static_cast<gms::Addr>(s) * kDramRingLines + (mixed * kDramRingLines >> 24) % kDramRingLines) * 128
+              : kProbeBase + (static_cast<gms::Addr>(s) * kProbeRing + (hop * 37) % kProbeRing) * 128;
+}
+
+// The probes' median cycles per hop, and the bandwidth over the probes' window: the loads that
+// returned inside it (a saturated model queues requests into the future; counting what was issued
+// would overstate what was delivered).
+Point summarise(const gms::GpuConfig& gpu, gms::Tick start, const std::vector<gms::Tick>& probe_begin,
+                const std::vector<gms::Tick>& probe_end, const std::vector<gms::Tick>& load_done, int load_warps) {
+  std::vector<double> per_hop;
+  gms::Tick probe_last = start;
+  for (size_t s = 0; s < probe_begin.size(); ++s) {
+    per_hop.push_back(gms::ticks_to_cycles(probe_end[s] - probe_begin[s]) / kProbeHops);
+    probe_last = std::max(probe_last, probe_end[s]);
+  }
+  std::sort(per_hop.begin(), per_hop.end());
+  Point p;
+  p.hop_cycles = per_hop[per_hop.size() / 2];
+  const double seconds = gms::ticks_to_cycles(probe_last - start) / gpu.sm_clock;
+  const auto delivered = std::count_if(load_done.begin(), load_done.end(), [&](gms::Tick d) { return d <= probe_last; });
+  p.tb_per_s = load_warps ? static_cast<double>(delivered) * kLinesPerLoad * 128 / seconds / 1e12 : 0;
+  return p;
+}
+
+Point measure(const gms::GpuConfig& gpu, int load_warps, bool dram) {
+  gms::MemorySystem mem(gpu);
+  const int sms = gpu.sm.count;
+  const std::uint64_t windows = (dram ? kDramBufferLines : kBufferLines) / kLinesPerLoad;
+  const gms::Tick start = warm(mem, sms, windows, dram);
   // Events: (time, sm, warp); warp 0 is the probe. Ties in (sm, warp) order: deterministic.
   using Ev = std::tuple<gms::Tick, int, int>;
   std::priority_queue<Ev, std::vector<Ev>, std::greater<>> q;
   std::vector<std::uint64_t> next_window(static_cast<std::size_t>(sms) * (load_warps + 1));
   for (int s = 0; s < sms; ++s)
     for (int w = 0; w <= load_warps; ++w) {
-      const std::uint64_t h = (static_cast<std::uint64_t>(s) * 131 + static_cast<std::uint64_t>(w)) * 0x9E3779B97F4A7C15ull;
-      q.emplace(start + gms::cycles_to_ticks(w == 0 ? kStaggerCycles : (h >> 33) % kStaggerCycles), s, w);
+      q.emplace(first_start(start, s, w), s, w);
       next_window[static_cast<std::size_t>(s) * (load_warps + 1) + w] = static_cast<std::uint64_t>(s) * load_warps + w;
     }
   std::vector<int> hops(sms, 0);
@@ -85,35 +125,18 @@ Point measure(const gms::GpuConfig& gpu, int load_warps, bool dram) {
         ++probes_done;
         continue;
       }
-      // dram mode: hop k reads a pseudo-random line of the SM's 16 MiB, each once.
-      const std::uint64_t mixed = (static_cast<std::uint64_t>(hops[s]) * 0x9E3779B97F4A7C15ull) >> 40;
-      const gms::Addr line = dram ? kProbeBase + (static_cast<gms::Addr>(s) * kDramRingLines + (mixed * kDramRingLines >> 24) % kDramRingLines) * 128
-                                  : kProbeBase + (static_cast<gms::Addr>(s) * kProbeRing + (hops[s] * 37) % kProbeRing) * 128;
+      const gms::Addr line = probe_line(s, hops[s], dram);
       ++hops[s];
       q.emplace(mem.load({s, now, nullptr}, gms::Region{line, 1, 4, 0, -1, 0}, true, gms::EvictHint::kNormal), s, 0);
       continue;
     }
     auto& nw = next_window[static_cast<std::size_t>(s) * (load_warps + 1) + w];
-    const gms::Tick done = mem.load({s, now, nullptr}, window(nw), true, gms::EvictHint::kNormal);
+    const gms::Tick done = mem.load({s, now, nullptr}, buffer_window(nw, windows), true, gms::EvictHint::kNormal);
     nw += total_warps;
     load_done.push_back(done);
     q.emplace(done + gms::cycles_to_ticks(kThinkCycles), s, w);
   }
-  std::vector<double> per_hop;
-  gms::Tick probe_last = start;
-  for (int s = 0; s < sms; ++s) {
-    per_hop.push_back(gms::ticks_to_cycles(probe_end[s] - probe_begin[s]) / kProbeHops);
-    probe_last = std::max(probe_last, probe_end[s]);
-  }
-  std::sort(per_hop.begin(), per_hop.end());
-  Point p;
-  p.hop_cycles = per_hop[per_hop.size() / 2];
-  // Bandwidth over the probes' window: the loads that returned inside it (a saturated model queues
-  // requests into the future; counting what was issued would overstate what was delivered).
-  const double seconds = gms::ticks_to_cycles(probe_last - start) / gpu.sm_clock;
-  const auto delivered = std::count_if(load_done.begin(), load_done.end(), [&](gms::Tick d) { return d <= probe_last; });
-  p.tb_per_s = load_warps ? static_cast<double>(delivered) * kLinesPerLoad * 128 / seconds / 1e12 : 0;
-  return p;
+  return summarise(gpu, start, probe_begin, probe_end, load_done, load_warps);
 }
 
 // The hypothesis of the DRAM curve (validate/results/h100/l2_load/README.md): the SM keeps at most
@@ -125,16 +148,7 @@ Point measure_admitted(const gms::GpuConfig& gpu, int load_warps, bool dram, int
   const int sms = gpu.sm.count, per_sm = load_warps + 1;
   const std::uint64_t windows = (dram ? kDramBufferLines : kBufferLines) / kLinesPerLoad;
   constexpr int kInstr = kLinesPerLoad / 4;  // a burst's 4-line instructions
-  gms::Tick t = 0;
-  for (std::uint64_t w = 0; w < (dram ? 0 : windows); ++w, t += gms::cycles_to_ticks(200))
-    mem.load({static_cast<int>(w % sms), t, nullptr},
-             gms::Region{kBufferBase + (w % windows) * kLinesPerLoad * 128, 1, kLinesPerLoad * 128, 0, -1, 0}, true,
-             gms::EvictHint::kNormal);
-  for (int s = 0; s < (dram ? 0 : sms); ++s)
-    for (int k = 0; k < kProbeRing; ++k, t += gms::cycles_to_ticks(20))
-      mem.load({s, t, nullptr}, gms::Region{kProbeBase + (static_cast<gms::Addr>(s) * kProbeRing + k) * 128, 1, 4, 0, -1, 0},
-               true, gms::EvictHint::kNormal);
-  const gms::Tick start = t + gms::cycles_to_ticks(100000);
+  const gms::Tick start = warm(mem, sms, windows, dram);
   enum Kind { kDone = 0, kWake = 1 };
   using Ev = std::tuple<gms::Tick, int, int, int>;  // time, kind, sm, warp
   std::priority_queue<Ev, std::vector<Ev>, std::greater<>> q;
@@ -146,15 +160,9 @@ Point measure_admitted(const gms::GpuConfig& gpu, int load_warps, bool dram, int
   const std::uint64_t total_warps = static_cast<std::uint64_t>(sms) * load_warps;
   for (int s = 0; s < sms; ++s)
     for (int w = 0; w <= load_warps; ++w) {
-      const std::uint64_t h = (static_cast<std::uint64_t>(s) * 131 + static_cast<std::uint64_t>(w)) * 0x9E3779B97F4A7C15ull;
       window_of[idx(s, w)] = static_cast<std::uint64_t>(s) * load_warps + w;
-      q.emplace(start + gms::cycles_to_ticks(w == 0 ? kStaggerCycles : (h >> 33) % kStaggerCycles), kWake, s, w);
+      q.emplace(first_start(start, s, w), kWake, s, w);
     }
-  auto probe_line = [&](int s) {
-    const std::uint64_t mixed = (static_cast<std::uint64_t>(hops[s]) * 0x9E3779B97F4A7C15ull) >> 40;
-    return dram ? kProbeBase + (static_cast<gms::Addr>(s) * kDramRingLines + (mixed * kDramRingLines >> 24) % kDramRingLines) * 128
-                : kProbeBase + (static_cast<gms::Addr>(s) * kProbeRing + (hops[s] * 37) % kProbeRing) * 128;
-  };
   auto admit = [&](int s, gms::Tick now) {
     while (true) {
       int pick = -1;
@@ -168,10 +176,12 @@ Point measure_admitted(const gms::GpuConfig& gpu, int load_warps, bool dram, int
       if (inflight[s] + lines > cap) return;
       rr[s] = (pick + 1) % per_sm;
       int& i = issued[idx(s, pick)];
-      const gms::Region r = pick == 0 ? gms::Region{probe_line(s), 1, 4, 0, -1, 0}
-                                      : gms::Region{kBufferBase + (window_of[idx(s, pick)] % windows) * kLinesPerLoad * 128 +
-                                                        static_cast<gms::Addr>(i) * 512,
-                                                    1, 512, 0, -1, 0};
+      gms::Region r = pick == 0 ? gms::Region{probe_line(s, hops[s], dram), 1, 4, 0, -1, 0}
+                                : buffer_window(window_of[idx(s, pick)], windows);
+      if (pick > 0) {  // the next 4 lines of the warp's window
+        r.base += static_cast<gms::Addr>(i) * 512;
+        r.row_bytes = 512;
+      }
       --want[idx(s, pick)];
       ++i;
       inflight[s] += lines;
@@ -209,19 +219,7 @@ Point measure_admitted(const gms::GpuConfig& gpu, int load_warps, bool dram, int
     }
     admit(s, now);
   }
-  std::vector<double> per_hop;
-  gms::Tick probe_last = start;
-  for (int s = 0; s < sms; ++s) {
-    per_hop.push_back(gms::ticks_to_cycles(probe_end[s] - probe_begin[s]) / kProbeHops);
-    probe_last = std::max(probe_last, probe_end[s]);
-  }
-  std::sort(per_hop.begin(), per_hop.end());
-  Point p;
-  p.hop_cycles = per_hop[per_hop.size() / 2];
-  const double seconds = gms::ticks_to_cycles(probe_last - start) / gpu.sm_clock;
-  const auto delivered = std::count_if(load_done.begin(), load_done.end(), [&](gms::Tick d) { return d <= probe_last; });
-  p.tb_per_s = load_warps ? static_cast<double>(delivered) * kLinesPerLoad * 128 / seconds / 1e12 : 0;
-  return p;
+  return summarise(gpu, start, probe_begin, probe_end, load_done, load_warps);
 }
 
 }  // namespace

@@ -1,5 +1,8 @@
 #include <cstdio>
 #include <iostream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "asm/sass_issue.h"
 #include "cli/commands.h"
@@ -87,38 +90,34 @@ int cmd_issue(const std::vector<std::string>& args) {
                   selected, wait, dispatch, branch);
     std::cout << buf;
   }
-  std::snprintf(buf, sizeof buf, "# replay (kind gemm): --set workload.issue.instructions=%.0f --set workload.issue.stall_cycles=%.0fcycles", n, s);
-  std::cout << buf;
+  // The replay settings, written once: as --set options and as the workload's YAML block.
+  std::vector<std::pair<std::string, std::string>> settings;
+  auto set = [&](const char* key, const char* format, double value) {
+    std::snprintf(buf, sizeof buf, format, value);
+    settings.emplace_back(key, buf);
+  };
+  set("instructions", "%.0f", n);
+  set("stall_cycles", "%.0fcycles", s);
   if (exposed > 0) {
-    std::snprintf(buf, sizeof buf, " --set workload.issue.shared_reads.exposed=%.1f --set workload.issue.shared_reads.hidden=%.0fcycles",
-                  exposed, hidden);
-    std::cout << buf;
+    set("shared_reads.exposed", "%.1f", exposed);
+    set("shared_reads.hidden", "%.0fcycles", hidden);
   }
-  if (banks > 0) {
-    std::snprintf(buf, sizeof buf, " --set workload.issue.register_bank_conflicts=%.0fcycles", banks);
-    std::cout << buf;
-  }
+  if (banks > 0) set("register_bank_conflicts", "%.0fcycles", banks);
   if (p.sampled) {
-    std::snprintf(buf, sizeof buf,
-                  " --set workload.issue.measured.wait=%.0fcycles --set workload.issue.measured.dispatch_stall=%.0fcycles "
-                  "--set workload.issue.measured.branch_resolving=%.0fcycles",
-                  wait, dispatch, branch);
-    std::cout << buf;
+    set("measured.wait", "%.0fcycles", wait);
+    set("measured.dispatch_stall", "%.0fcycles", dispatch);
+    set("measured.branch_resolving", "%.0fcycles", branch);
   }
-  std::snprintf(buf, sizeof buf, "\nissue:\n  instructions: %.0f\n  stall_cycles: %.0fcycles\n", n, s);
-  std::cout << buf;
-  if (exposed > 0) {
-    std::snprintf(buf, sizeof buf, "  shared_reads:\n    exposed: %.1f\n    hidden: %.0fcycles\n", exposed, hidden);
-    std::cout << buf;
-  }
-  if (banks > 0) {
-    std::snprintf(buf, sizeof buf, "  register_bank_conflicts: %.0fcycles\n", banks);
-    std::cout << buf;
-  }
-  if (p.sampled) {
-    std::snprintf(buf, sizeof buf, "  measured:\n    wait: %.0fcycles\n    dispatch_stall: %.0fcycles\n    branch_resolving: %.0fcycles\n",
-                  wait, dispatch, branch);
-    std::cout << buf;
+  std::cout << "# replay (kind gemm):";
+  for (const auto& [key, value] : settings) std::cout << " --set workload.issue." << key << "=" << value;
+  std::cout << "\nissue:\n";
+  std::string group;  // the nested mapping the last key was written in
+  for (const auto& [key, value] : settings) {
+    const size_t dot = key.find('.');
+    const std::string parent = dot == std::string::npos ? "" : key.substr(0, dot);
+    if (!parent.empty() && parent != group) std::cout << "  " << parent << ":\n";
+    group = parent;
+    std::cout << (parent.empty() ? "  " + key : "    " + key.substr(dot + 1)) << ": " << value << "\n";
   }
   return 0;
 }

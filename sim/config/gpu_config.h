@@ -82,6 +82,12 @@ struct L2Config {
   std::string sm_partition_map = "halves";
 };
 
+// The share of an SM's lines that live in a far partition (lines spread evenly over the partitions):
+// the part of a chase's mean latency over random lines that pays l2.far_extra_latency.
+inline double far_line_share(const L2Config& l2) {
+  return l2.partition_mode != "none" && l2.partitions > 1 ? static_cast<double>(l2.partitions - 1) / l2.partitions : 0.0;
+}
+
 struct DramConfig {
   double bandwidth = 0;        // theoretical peak, bytes/s
   double efficiency = 0.9;     // sustained fraction of the peak

@@ -250,7 +250,13 @@ void validate_gpu(const Bound<GpuConfig>& b, const std::string& file) {
   if (g.l2.partition_mode != "none" && g.l2.partitions < 2)
     fail("l2.partition_mode", "needs l2.partitions of 2 or more");
   if (g.icnt.latency >= g.l2.hit_latency) fail("icnt.latency", "must be smaller than l2.hit_latency");
-  if (g.dram.latency <= g.l2.hit_latency) fail("dram.latency", "must be larger than l2.hit_latency");
+  // The DRAM's own share of the latency must stay positive once the far lines' penalty is taken out.
+  const double far_in_mean = far_line_share(g.l2) * static_cast<double>(g.l2.far_extra_latency);
+  if (static_cast<double>(g.dram.latency) <= static_cast<double>(g.l2.hit_latency) + far_in_mean)
+    fail("dram.latency", far_in_mean > 0 ? "must be larger than l2.hit_latency plus the far lines' share of "
+                                           "l2.far_extra_latency (" + std::to_string(static_cast<int>(far_in_mean + 0.5)) +
+                                           " cycles): a chase's mean over random lines includes it"
+                                         : std::string("must be larger than l2.hit_latency"));
   if (!pow2(g.dram.interleave)) fail("dram.interleave", "must be a power of two");
   if (!pow2(g.dram.access_granularity) || g.dram.access_granularity < g.l2.sector ||
       g.dram.access_granularity > g.l2.line)

@@ -70,10 +70,8 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   // dram.latency is what a chase over random lines measures: a mean over the lines of the SM's near
   // and far partitions. Far misses pay the far penalty on their way (l2_read_line), so the DRAM's
   // own share is what makes the mean come out as measured.
-  const double far_share = far_latency_ && gpu.l2.partitions > 1
-                               ? static_cast<double>(gpu.l2.partitions - 1) / gpu.l2.partitions : 0.0;
   dt.access_ticks = cycles_to_ticks(gpu.dram.latency - gpu.l2.hit_latency) -
-                    static_cast<Tick>(far_share * static_cast<double>(far_ticks_) + 0.5);
+                    static_cast<Tick>(far_line_share(gpu.l2) * static_cast<double>(far_ticks_) + 0.5);
   dram_ = std::make_unique<Dram>(dt);
 
   slices_bw_.assign(gpu.l2.slices, BandwidthServer(T / (gpu.l2.slice_bytes_per_cycle * l2_per_sm_cycle)));

@@ -87,6 +87,15 @@ TEST(Config, TypeRangeAndRequiredErrorsNameTheKey) {
   EXPECT_NE(error_of(ConfigInputs{gpu, "", {}, false}).find("key 'clock.sm' is required"), std::string::npos);
 }
 
+// dram.latency is a chase's mean over random lines, far ones included (memory_system.cpp): a far
+// penalty larger than that mean leaves the DRAM no time of its own, a configuration error.
+TEST(Config, DramLatencyMustCoverTheFarLinesShare) {
+  auto wl = test::source_path("configs/workloads/seed000-grouped.yaml");
+  EXPECT_EQ(error_of(h100_with(wl, {"gpu.l2.far_extra_latency=700"})), "");  // 273 + 350 < 670
+  EXPECT_NE(error_of(h100_with(wl, {"gpu.l2.far_extra_latency=1000"})).find("far lines' share of l2.far_extra_latency (500"),
+            std::string::npos);
+}
+
 TEST(Config, MalformedYamlReportsLine) {
   auto dir = test::temp_dir("malformed");
   auto gpu = test::write_file(dir / "g.yaml", "name: x\nsm: {count: 4\n");

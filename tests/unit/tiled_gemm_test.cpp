@@ -22,6 +22,12 @@ LoadedConfigs rung(std::vector<std::string> sets = {}, const std::string& gpu = 
                                    test::source_path("configs/workloads/seed002/r0-naive.yaml"), std::move(sets)});
 }
 
+// The rung with `base` and then `more` settings (later ones win).
+LoadedConfigs rung_with(const std::vector<std::string>& base, std::vector<std::string> more) {
+  more.insert(more.begin(), base.begin(), base.end());
+  return rung(more);
+}
+
 using test::metric;
 
 TEST(TiledGemm, NaivePlanMatchesTheSeedsPartitions) {
@@ -149,11 +155,7 @@ TEST(TiledGemm, PaddingThatRemovesNoConflictChangesNothingAndSameInputsRepeat) {
   // 8 floats (32 B) of padding keeps every shared row on the sector alignment of its global row.
   const std::vector<std::string> async = {"workload.cta_limit=264", "workload.k=512", "workload.copy.vector=4",
                                           "workload.copy.async=true", "workload.stages=2"};
-  auto with = [&](std::vector<std::string> more) {
-    more.insert(more.begin(), async.begin(), async.end());
-    return rung(more);
-  };
-  auto base = with({}), padded = with({"workload.smem.pad=8"});
+  auto base = rung_with(async, {}), padded = rung_with(async, {"workload.smem.pad=8"});
   auto r1 = simulate(base), r2 = simulate(padded), r3 = simulate(base);
   EXPECT_EQ(r1.result.end, r2.result.end);
   EXPECT_EQ(r1.result.end, r3.result.end);
@@ -187,13 +189,9 @@ TEST(TiledGemm, SixteenBytesOfPaddingMakeTheAsyncCopiesFetchOddRowsTwice) {
 // longer, the time beyond its issue cycles counted as Nsight's `wait`.
 TEST(TiledGemm, IssueProfileGivesTheLoopsCountAndTheWarpsFloor) {
   const std::vector<std::string> small = {"workload.cta_limit=264", "workload.k=512"};
-  auto with = [&](std::vector<std::string> more) {
-    more.insert(more.begin(), small.begin(), small.end());
-    return rung(more);
-  };
-  auto other = with({"workload.other_instructions_per_k_tile=601"});
-  auto counted = with({"workload.issue.instructions=1947"});
-  auto floored = with({"workload.issue.instructions=1947", "workload.issue.stall_cycles=2841cycles"});
+  auto other = rung_with(small, {"workload.other_instructions_per_k_tile=601"});
+  auto counted = rung_with(small, {"workload.issue.instructions=1947"});
+  auto floored = rung_with(small, {"workload.issue.instructions=1947", "workload.issue.stall_cycles=2841cycles"});
   TiledGemmKernel k(counted.workload.value.tiled, counted.gpu.value, "");
   EXPECT_EQ(k.modelled_per_k_tile(), 1024u + 256 + 32 + 32 + 2);
   auto a = simulate(other), b = simulate(counted), c = simulate(floored);
@@ -206,10 +204,10 @@ TEST(TiledGemm, IssueProfileGivesTheLoopsCountAndTheWarpsFloor) {
   // 264 CTAs of 2 warps on 132 SMs: each warp's 32 K tiles take at least the floor.
   EXPECT_GE(metric(floored, c, "sm__cycles_elapsed.max"), 32 * 2841);
 
-  EXPECT_THROW(simulate(with({"workload.issue.instructions=1000"})), ConfigError);  // below the 1,346 modelled
-  EXPECT_THROW(with({"workload.issue.instructions=1947", "workload.other_instructions_per_k_tile=601"}), ConfigError);
-  EXPECT_THROW(with({"workload.issue.instructions=1947", "workload.issue.stall_cycles=1000cycles"}), ConfigError);
-  EXPECT_THROW(with({"workload.issue.measured.dispatch_stall=100cycles"}), ConfigError);  // nothing to spread over
+  EXPECT_THROW(simulate(rung_with(small, {"workload.issue.instructions=1000"})), ConfigError);  // below the 1,346 modelled
+  EXPECT_THROW(rung_with(small, {"workload.issue.instructions=1947", "workload.other_instructions_per_k_tile=601"}), ConfigError);
+  EXPECT_THROW(rung_with(small, {"workload.issue.instructions=1947", "workload.issue.stall_cycles=1000cycles"}), ConfigError);
+  EXPECT_THROW(rung_with(small, {"workload.issue.measured.dispatch_stall=100cycles"}), ConfigError);  // nothing to spread over
 }
 
 // The measured issue profile: a measured wait replaces the stall counts' (floor = instructions +
@@ -217,13 +215,9 @@ TEST(TiledGemm, IssueProfileGivesTheLoopsCountAndTheWarpsFloor) {
 TEST(TiledGemm, MeasuredIssueStallsHoldTheWarpInTheirOwnStates) {
   const std::vector<std::string> base = {"workload.cta_limit=264", "workload.k=512", "workload.issue.instructions=1947",
                                          "workload.issue.stall_cycles=2841cycles"};
-  auto with = [&](std::vector<std::string> more) {
-    more.insert(more.begin(), base.begin(), base.end());
-    return rung(more);
-  };
-  auto codes = with({});
-  auto same = with({"workload.issue.measured.wait=894cycles"});  // 1947 + 894 = 2841: the same floor
-  auto measured = with({"workload.issue.measured.wait=894cycles", "workload.issue.measured.dispatch_stall=400cycles",
+  auto codes = rung_with(base, {});
+  auto same = rung_with(base, {"workload.issue.measured.wait=894cycles"});  // 1947 + 894 = 2841: the same floor
+  auto measured = rung_with(base, {"workload.issue.measured.wait=894cycles", "workload.issue.measured.dispatch_stall=400cycles",
                         "workload.issue.measured.branch_resolving=100cycles"});
   auto a = simulate(codes), b = simulate(same), c = simulate(measured);
   EXPECT_EQ(a.result.end, b.result.end);
@@ -244,13 +238,9 @@ TEST(TiledGemm, MeasuredIssueStallsHoldTheWarpInTheirOwnStates) {
 TEST(TiledGemm, ExposedSharedReadsHoldTheWarpInShortScoreboard) {
   const std::vector<std::string> base = {"workload.cta_limit=264", "workload.k=512", "workload.issue.instructions=1947",
                                          "workload.issue.stall_cycles=2841cycles"};
-  auto with = [&](std::vector<std::string> more) {
-    more.insert(more.begin(), base.begin(), base.end());
-    return rung(more);
-  };
-  auto none = with({});
-  auto hidden = with({"workload.issue.shared_reads.exposed=60", "workload.issue.shared_reads.hidden=40cycles"});
-  auto exposed = with({"workload.issue.shared_reads.exposed=60", "workload.issue.shared_reads.hidden=4cycles"});
+  auto none = rung_with(base, {});
+  auto hidden = rung_with(base, {"workload.issue.shared_reads.exposed=60", "workload.issue.shared_reads.hidden=40cycles"});
+  auto exposed = rung_with(base, {"workload.issue.shared_reads.exposed=60", "workload.issue.shared_reads.hidden=4cycles"});
   auto a = simulate(none), b = simulate(hidden), c = simulate(exposed);
   EXPECT_EQ(a.result.end, b.result.end);  // the preset's 29 cycles are all hidden
   const char* kShort = "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct";
@@ -269,12 +259,8 @@ TEST(TiledGemm, ExposedSharedReadsHoldTheWarpInShortScoreboard) {
 // other warps wait as not_selected; the issuing warp's own time is unchanged but for the port.
 TEST(TiledGemm, RegisterBankConflictsHoldTheIssuePortForEveryWarp) {
   const std::vector<std::string> base = {"workload.cta_limit=528", "workload.k=512", "workload.issue.instructions=1947"};
-  auto with = [&](std::vector<std::string> more) {
-    more.insert(more.begin(), base.begin(), base.end());
-    return rung(more);
-  };
-  auto none = with({});
-  auto banks = with({"workload.issue.register_bank_conflicts=600cycles"});
+  auto none = rung_with(base, {});
+  auto banks = rung_with(base, {"workload.issue.register_bank_conflicts=600cycles"});
   auto a = simulate(none), b = simulate(banks);
   EXPECT_GT(b.result.end, a.result.end);
   const char* kNotSelected = "smsp__warp_issue_stalled_not_selected_per_warp_active.pct";

@@ -20,7 +20,6 @@
 // Prints one JSON object per measurement. CUDA only (clock64, inline PTX).
 #include <algorithm>
 #include <cstdio>
-#include <type_traits>
 #include <vector>
 
 #include "../include/gpu_port.h"
@@ -86,6 +85,21 @@ __global__ void ffma_chains(int iters, float seed, long long* cycles, float* sin
 }
 
 
+// The end of a timed kernel: the CTA's clock64 cycles since t0, after every warp is done.
+__device__ void stop_clock(long long t0, long long* cycles) {
+  __syncthreads();
+  const long long t1 = clock64();
+  if (threadIdx.x == 0) cycles[blockIdx.x] = t1 - t0;
+}
+
+// Keeps eight accumulators (and the loads feeding them) alive: a store no run takes.
+__device__ void keep(const float (&acc)[8], float* sink) {
+  float s = 0;
+#pragma unroll
+  for (int j = 0; j < 8; ++j) s += acc[j];
+  if (s == 1.2345f) *sink = s;
+}
+
 // Eight independent shared loads per step, each lane its own word (or all lanes one word), then one
 // add per load: half the instructions are loads. Warps with warp % active_mod != 0 skip the loop, so
 // active_mod 4, 8, 16, 32 put 8, 4, 2, 1 warps on sub-partition 0 alone.
@@ -108,13 +122,8 @@ __global__ void lds_rate(int iters, int active_mod, long long* cycles, float* si
       for (int j = 0; j < 8; ++j) acc[j] += reinterpret_cast<const float*>(&v[j])[sizeof(V) / 4 - 1];
     }
   }
-  __syncthreads();
-  long long t1 = clock64();
-  if (threadIdx.x == 0) cycles[blockIdx.x] = t1 - t0;
-  float s = 0;
-#pragma unroll
-  for (int j = 0; j < 8; ++j) s += acc[j];
-  if (s == 1.2345f) *sink = s;
+  stop_clock(t0, cycles);
+  keep(acc, sink);
 }
 
 // Per step 4 LDS.32 and 16 dependent-on-them FFMAs over 4 accumulators: the 1:4 mix of the ladder's
@@ -161,13 +170,8 @@ __global__ void lds_conflict(int iters, long long* cycles, float* sink) {
 #pragma unroll
     for (int j = 0; j < 8; ++j) acc[j] += v[j];
   }
-  __syncthreads();
-  long long t1 = clock64();
-  if (threadIdx.x == 0) cycles[blockIdx.x] = t1 - t0;
-  float s = 0;
-#pragma unroll
-  for (int j = 0; j < 8; ++j) s += acc[j];
-  if (s == 1.2345f) *sink = s;
+  stop_clock(t0, cycles);
+  keep(acc, sink);
 }
 
 // ldmatrix.x4 of a 16 x 16 fp16 tile (four 8 x 8 matrices) whose rows lie PITCH bytes apart: lane l
@@ -230,6 +234,23 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// Runs `launch` (one CTA per SM, each writing its clock64 cycles to cycles[blockIdx.x]) five times;
+// per run the median over the SMs of value(cycles), and the median of the runs.
+template <class Launch, class Value>
+double median_of_runs(int sms, long long* cycles, Launch&& launch, Value&& value) {
+  std::vector<double> runs;
+  for (int rep = 0; rep < 5; ++rep) {
+    launch();
+    GPU_CHECK_LAUNCH();
+    std::vector<long long> c(sms);
+    GPU_CHECK(gpuMemcpy(c.data(), cycles, sizeof(long long) * sms, gpuMemcpyDeviceToHost));
+    std::vector<double> per;
+    for (auto x : c) per.push_back(value(static_cast<double>(x)));
+    runs.push_back(median(per));
+  }
+  return median(runs);
+}
+
 }  // namespace
 
 int main() {
@@ -255,69 +276,34 @@ int main() {
     std::printf("{\"measure\": \"shared_latency\", \"cycles_per_hop\": %.2f, \"hops\": 65536, \"gpu\": \"%s\"}\n", median(lat), prop.name);
     // Bandwidth: bytes each SM's CTA read over its own clock64 cycles.
     const int iters = 1 << 12;
-    std::vector<double> bw;
-    for (int rep = 0; rep < 5; ++rep) {
-      smem_stream<<<sms, 1024>>>(iters, cyc, fsink);
-      GPU_CHECK_LAUNCH();
-      std::vector<long long> c(sms);
-      GPU_CHECK(gpuMemcpy(c.data(), cyc, sizeof(long long) * sms, gpuMemcpyDeviceToHost));
-      double bytes = 1024.0 * iters * 8 * 16;
-      std::vector<double> per;
-      for (auto x : c) per.push_back(bytes / static_cast<double>(x));
-      bw.push_back(median(per));
-    }
-    std::printf("{\"measure\": \"shared_bandwidth\", \"bytes_per_cycle_per_sm\": %.2f, \"threads_per_sm\": 1024, \"access\": \"LDS.128 conflict-free\"}\n", median(bw));
-      auto ffma = [&](auto kernel, int chains) {
-      std::vector<double> r;
-      for (int rep = 0; rep < 5; ++rep) {
-        const int fit = 1 << 14;
-        kernel<<<sms, 1024>>>(fit, 1.0f, cyc, fsink);  // one 32-warp CTA per SM
-        GPU_CHECK_LAUNCH();
-        std::vector<long long> c(sms);
-        GPU_CHECK(gpuMemcpy(c.data(), cyc, sizeof(long long) * sms, gpuMemcpyDeviceToHost));
-        std::vector<double> per;
-        for (auto x : c) per.push_back(2.0 * chains * fit * 1024 / static_cast<double>(x));
-        r.push_back(median(per));
-      }
-      std::printf("{\"measure\": \"ffma\", \"chains\": %d, \"flops_per_cycle_per_sm\": %.1f, \"warps_per_sm\": 32}\n", chains, median(r));
+    const double bw = median_of_runs(sms, cyc, [&] { smem_stream<<<sms, 1024>>>(iters, cyc, fsink); },
+                                     [&](double c) { return 1024.0 * iters * 8 * 16 / c; });
+    std::printf("{\"measure\": \"shared_bandwidth\", \"bytes_per_cycle_per_sm\": %.2f, \"threads_per_sm\": 1024, \"access\": \"LDS.128 conflict-free\"}\n", bw);
+    // FFMA: one 32-warp CTA per SM; `sources` registers read per FFMA (1: the 8- and 16-chain rows).
+    auto ffma = [&](auto kernel, int chains, int sources) {
+      const int fit = 1 << 14;
+      const double flops = median_of_runs(sms, cyc, [&] { kernel<<<sms, 1024>>>(fit, 1.0f, cyc, fsink); },
+                                          [&](double c) { return 2.0 * chains * fit * 1024 / c; });
+      if (sources == 1)
+        std::printf("{\"measure\": \"ffma\", \"chains\": %d, \"flops_per_cycle_per_sm\": %.1f, \"warps_per_sm\": 32}\n", chains, flops);
+      else
+        std::printf("{\"measure\": \"ffma\", \"chains\": %d, \"register_sources\": %d, \"flops_per_cycle_per_sm\": %.1f, "
+                    "\"warps_per_sm\": 32}\n", chains, sources, flops);
     };
-    ffma(ffma_chains<8>, 8);
-    ffma(ffma_chains<16>, 16);
-    // The same 16 chains with two and three register sources per FFMA.
-    for (int sources : {2, 3}) {
-      std::vector<double> r;
-      for (int rep = 0; rep < 5; ++rep) {
-        const int fit = 1 << 14;
-        if (sources == 2) ffma_chains<16, 2><<<sms, 1024>>>(fit, 1.0f, cyc, fsink);
-        else ffma_chains<16, 3><<<sms, 1024>>>(fit, 1.0f, cyc, fsink);
-        GPU_CHECK_LAUNCH();
-        std::vector<long long> c(sms);
-        GPU_CHECK(gpuMemcpy(c.data(), cyc, sizeof(long long) * sms, gpuMemcpyDeviceToHost));
-        std::vector<double> per;
-        for (auto x : c) per.push_back(2.0 * 16 * fit * 1024 / static_cast<double>(x));
-        r.push_back(median(per));
-      }
-      std::printf("{\"measure\": \"ffma\", \"chains\": 16, \"register_sources\": %d, \"flops_per_cycle_per_sm\": %.1f, \"warps_per_sm\": 32}\n",
-                  sources, median(r));
-    }
+    ffma(ffma_chains<8>, 8, 1);
+    ffma(ffma_chains<16>, 16, 1);
+    ffma(ffma_chains<16, 2>, 16, 2);  // the same 16 chains reading two and three registers per FFMA
+    ffma(ffma_chains<16, 3>, 16, 3);
     // Shared-load instruction rate: instructions per SM cycle over the CTA's clock64 cycles.
     auto lds = [&](auto kernel, const char* access, int width, bool broadcast) {
       const int shapes[][2] = {{1024, 1}, {512, 1}, {256, 1}, {128, 1}, {1024, 4}, {1024, 8}, {1024, 16}, {1024, 32}};
       for (const auto& sh : shapes) {
         const int threads = sh[0], mod = sh[1], warps = threads / 32 / mod, iters = 1 << 12;
-        std::vector<double> r;
-        for (int rep = 0; rep < 5; ++rep) {
-          kernel<<<sms, threads>>>(iters, mod, cyc, fsink);
-          GPU_CHECK_LAUNCH();
-          std::vector<long long> c(sms);
-          GPU_CHECK(gpuMemcpy(c.data(), cyc, sizeof(long long) * sms, gpuMemcpyDeviceToHost));
-          std::vector<double> per;
-          for (auto x : c) per.push_back(8.0 * iters * warps / static_cast<double>(x));
-          r.push_back(median(per));
-        }
+        const double rate = median_of_runs(sms, cyc, [&] { kernel<<<sms, threads>>>(iters, mod, cyc, fsink); },
+                                           [&](double c) { return 8.0 * iters * warps / c; });
         std::printf("{\"measure\": \"lds_rate\", \"access\": \"%s\", \"bytes_per_lane\": %d, \"broadcast\": %s, "
                     "\"warps_per_sm\": %d, \"subpartitions\": %d, \"lds_per_cycle_per_sm\": %.3f}\n",
-                    access, width, broadcast ? "true" : "false", warps, mod == 1 ? std::min(4, threads / 32) : 1, median(r));
+                    access, width, broadcast ? "true" : "false", warps, mod == 1 ? std::min(4, threads / 32) : 1, rate);
       }
     };
     lds(lds_rate<float, false>, "LDS.32", 4, false);
@@ -325,47 +311,27 @@ int main() {
     lds(lds_rate<float2, false>, "LDS.64", 8, false);
     lds(lds_rate<float4, false>, "LDS.128", 16, false);
     for (int threads : {128, 256, 512, 1024}) {
-      std::vector<double> r;
       const int iters = 1 << 12;
-      for (int rep = 0; rep < 5; ++rep) {
-        lds_ffma<<<sms, threads>>>(iters, cyc, fsink);
-        GPU_CHECK_LAUNCH();
-        std::vector<long long> c(sms);
-        GPU_CHECK(gpuMemcpy(c.data(), cyc, sizeof(long long) * sms, gpuMemcpyDeviceToHost));
-        std::vector<double> per;
-        for (auto x : c) per.push_back(20.0 * iters * (threads / 32) / static_cast<double>(x));
-        r.push_back(median(per));
-      }
+      const double rate = median_of_runs(sms, cyc, [&] { lds_ffma<<<sms, threads>>>(iters, cyc, fsink); },
+                                         [&](double c) { return 20.0 * iters * (threads / 32) / c; });
       std::printf("{\"measure\": \"lds_ffma\", \"lds_per_step\": 4, \"ffma_per_step\": 16, \"warps_per_sm\": %d, "
-                  "\"instructions_per_cycle_per_sm\": %.3f}\n", threads / 32, median(r));
+                  "\"instructions_per_cycle_per_sm\": %.3f}\n", threads / 32, rate);
     }
     // Conflicted shared loads, 32 warps per SM: cycles per instruction over the CTA's clock64.
-    auto per_instruction = [&](auto kernel, int per_iter, const char* json) {
+    auto per_instruction = [&](auto launch, int per_iter, const char* json) {
       const int iters = 1 << 11;
-      std::vector<double> r;
-      for (int rep = 0; rep < 5; ++rep) {
-        if constexpr (std::is_invocable_v<decltype(kernel), dim3, dim3, int, long long*, float*>)
-          kernel(dim3(sms), dim3(1024), iters, cyc, fsink);
-        else
-          kernel<<<sms, 1024>>>(iters, cyc, fsink);
-        GPU_CHECK_LAUNCH();
-        std::vector<long long> c(sms);
-        GPU_CHECK(gpuMemcpy(c.data(), cyc, sizeof(long long) * sms, gpuMemcpyDeviceToHost));
-        std::vector<double> per;
-        for (auto x : c) per.push_back(static_cast<double>(x) / (32.0 * per_iter * iters));
-        r.push_back(median(per));
-      }
-      std::printf("%s, \"warps_per_sm\": 32, \"sm_cycles_per_instruction\": %.3f}\n", json, median(r));
+      const double cycles = median_of_runs(sms, cyc, [&] { launch(iters); },
+                                           [&](double c) { return c / (32.0 * per_iter * iters); });
+      std::printf("%s, \"warps_per_sm\": 32, \"sm_cycles_per_instruction\": %.3f}\n", json, cycles);
     };
-    per_instruction(lds_conflict<1>, 8, "{\"measure\": \"lds_conflict\", \"ways\": 1");
-    per_instruction(lds_conflict<2>, 8, "{\"measure\": \"lds_conflict\", \"ways\": 2");
-    per_instruction(lds_conflict<4>, 8, "{\"measure\": \"lds_conflict\", \"ways\": 4");
-    per_instruction(lds_conflict<8>, 8, "{\"measure\": \"lds_conflict\", \"ways\": 8");
-    per_instruction(lds_conflict<16>, 8, "{\"measure\": \"lds_conflict\", \"ways\": 16");
-    per_instruction(lds_conflict<32>, 8, "{\"measure\": \"lds_conflict\", \"ways\": 32");
-    auto ldsm = [](auto kernel) {
-      return [kernel](dim3 g, dim3 b, int iters, long long* c, float* s) { kernel<<<g, b>>>(iters, 1, c, s); };
-    };
+    auto conflict = [&](auto kernel) { return [&, kernel](int iters) { kernel<<<sms, 1024>>>(iters, cyc, fsink); }; };
+    auto ldsm = [&](auto kernel) { return [&, kernel](int iters) { kernel<<<sms, 1024>>>(iters, 1, cyc, fsink); }; };
+    per_instruction(conflict(lds_conflict<1>), 8, "{\"measure\": \"lds_conflict\", \"ways\": 1");
+    per_instruction(conflict(lds_conflict<2>), 8, "{\"measure\": \"lds_conflict\", \"ways\": 2");
+    per_instruction(conflict(lds_conflict<4>), 8, "{\"measure\": \"lds_conflict\", \"ways\": 4");
+    per_instruction(conflict(lds_conflict<8>), 8, "{\"measure\": \"lds_conflict\", \"ways\": 8");
+    per_instruction(conflict(lds_conflict<16>), 8, "{\"measure\": \"lds_conflict\", \"ways\": 16");
+    per_instruction(conflict(lds_conflict<32>), 8, "{\"measure\": \"lds_conflict\", \"ways\": 32");
     per_instruction(ldsm(ldsm_pitch<64>), 4, "{\"measure\": \"ldsm_pitch\", \"pitch_bytes\": 64");
     per_instruction(ldsm(ldsm_pitch<80>), 4, "{\"measure\": \"ldsm_pitch\", \"pitch_bytes\": 80");
     per_instruction(ldsm(ldsm_pitch<96>), 4, "{\"measure\": \"ldsm_pitch\", \"pitch_bytes\": 96");
