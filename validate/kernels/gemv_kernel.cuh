@@ -20,10 +20,40 @@ struct GemvShape {
   static_assert(BK % kRowGroups == 0, "BK must be a multiple of the row groups");
 };
 
-template <int BN, int BK, int THREADS, int ORDER>
-__global__ void __launch_bounds__(THREADS) gemv_splitk_kernel(const __half* __restrict__ x,
-                                                              const __half* __restrict__ W, float* __restrict__ y,
-                                                              int K, int N) {
+// What a program runs (gms-gemv-parts-ubench takes the kernel apart to find what holds its DRAM
+// bandwidth under the DRAM's own limit): the whole kernel; its loads alone (each step's data folded
+// by XOR where the compute would use it); loads and compute (no cross-warp reduction, no atomics);
+// everything but the atomics (plain stores of the reduced sums).
+enum GemvPart : int { kGemvFull = 0, kGemvLoads = 1, kGemvCompute = 2, kGemvStores = 3 };
+
+// Row groups hold partial sums of the same columns: reduce them in shared memory, then one
+// atomic per column (kGemvStores: a plain store). ORDER only keeps each kernel's shared array its own.
+template <int BN, int BK, int THREADS, int ORDER, int PART, int GROUPS>
+__device__ __forceinline__ void gemv_add_partials(float (&acc)[GROUPS][8], float* __restrict__ y, int n0, int tid) {
+  using S = GemvShape<BN, BK, THREADS>;
+  const int col_group = tid % S::kColGroups, row_group = tid / S::kColGroups;
+  __shared__ float red[THREADS >= S::kColGroups ? THREADS : S::kColGroups][8 * S::kGroupsPerThread];
+  for (int g = 0; g < S::kGroupsPerThread; ++g)
+    for (int e = 0; e < 8; ++e) red[tid][g * 8 + e] = acc[g][e];
+  __syncthreads();
+  if (row_group == 0) {
+    for (int rg = 1; rg < S::kRowGroups; ++rg)
+      for (int g = 0; g < S::kGroupsPerThread; ++g)
+        for (int e = 0; e < 8; ++e) acc[g][e] += red[rg * S::kColGroups + col_group][g * 8 + e];
+    for (int g = 0; g < S::kGroupsPerThread; ++g)
+      for (int e = 0; e < 8; ++e) {
+        float* out = y + n0 + (col_group + g * THREADS) * 8 + e;
+        if constexpr (PART == kGemvStores)
+          *out = acc[g][e];
+        else
+          atomicAdd(out, acc[g][e]);
+      }
+  }
+}
+
+template <int BN, int BK, int THREADS, int ORDER, int PART>
+__device__ __forceinline__ void gemv_body(const __half* __restrict__ x, const __half* __restrict__ W,
+                                          float* __restrict__ y, int K, int N) {
   using S = GemvShape<BN, BK, THREADS>;
   const int tid = static_cast<int>(threadIdx.x);
   const int col_group = tid % S::kColGroups, row_group = tid / S::kColGroups;
@@ -43,12 +73,21 @@ __global__ void __launch_bounds__(THREADS) gemv_splitk_kernel(const __half* __re
       }
     }
   };
+  unsigned folded = 0;  // kGemvLoads: every loaded word, so that no load is dead
   auto compute = [&](int step) {
-    for (int r = 0; r < S::kRowsPerThread; ++r) {
-      float xf = __half2float(xv[step][r]);
-      for (int g = 0; g < S::kGroupsPerThread; ++g) {
-        const __half* h = reinterpret_cast<const __half*>(&w[step][g][r]);
-        for (int e = 0; e < 8; ++e) acc[g][e] += xf * __half2float(h[e]);
+    if constexpr (PART == kGemvLoads) {
+      for (int r = 0; r < S::kRowsPerThread; ++r) {
+        folded ^= static_cast<unsigned>(__half_as_ushort(xv[step][r]));
+        for (int g = 0; g < S::kGroupsPerThread; ++g)
+          folded ^= static_cast<unsigned>(w[step][g][r].x ^ w[step][g][r].y ^ w[step][g][r].z ^ w[step][g][r].w);
+      }
+    } else {
+      for (int r = 0; r < S::kRowsPerThread; ++r) {
+        float xf = __half2float(xv[step][r]);
+        for (int g = 0; g < S::kGroupsPerThread; ++g) {
+          const __half* h = reinterpret_cast<const __half*>(&w[step][g][r]);
+          for (int e = 0; e < 8; ++e) acc[g][e] += xf * __half2float(h[e]);
+        }
       }
     }
   };
@@ -67,19 +106,31 @@ __global__ void __launch_bounds__(THREADS) gemv_splitk_kernel(const __half* __re
     GPU_ORDER_FENCE();
     compute(1);
   }
-  // Row groups hold partial sums of the same columns: reduce them in shared memory, then one
-  // atomic per column.
-  __shared__ float red[THREADS >= S::kColGroups ? THREADS : S::kColGroups][8 * S::kGroupsPerThread];
-  for (int g = 0; g < S::kGroupsPerThread; ++g)
-    for (int e = 0; e < 8; ++e) red[tid][g * 8 + e] = acc[g][e];
-  __syncthreads();
-  if (row_group == 0) {
-    for (int rg = 1; rg < S::kRowGroups; ++rg)
-      for (int g = 0; g < S::kGroupsPerThread; ++g)
-        for (int e = 0; e < 8; ++e) acc[g][e] += red[rg * S::kColGroups + col_group][g * 8 + e];
+  // The parts that stop here keep their result alive with a store no random input takes.
+  if constexpr (PART == kGemvLoads || PART == kGemvCompute) {
+    float sum = static_cast<float>(folded);
     for (int g = 0; g < S::kGroupsPerThread; ++g)
-      for (int e = 0; e < 8; ++e) atomicAdd(y + n0 + (col_group + g * THREADS) * 8 + e, acc[g][e]);
+      for (int e = 0; e < 8; ++e) sum += acc[g][e];
+    if (sum == 1234567.0f) y[tid % N] = sum;
+  } else {
+    gemv_add_partials<BN, BK, THREADS, ORDER, PART>(acc, y, n0, tid);
   }
+}
+
+template <int BN, int BK, int THREADS, int ORDER>
+__global__ void __launch_bounds__(THREADS) gemv_splitk_kernel(const __half* __restrict__ x,
+                                                              const __half* __restrict__ W, float* __restrict__ y,
+                                                              int K, int N) {
+  gemv_body<BN, BK, THREADS, ORDER, kGemvFull>(x, W, y, K, N);
+}
+
+// The same program with parts left out (GemvPart); a kernel of its own, so that the validated
+// kernel's name and code stay as they are.
+template <int BN, int BK, int THREADS, int ORDER, int PART>
+__global__ void __launch_bounds__(THREADS) gemv_part_kernel(const __half* __restrict__ x,
+                                                            const __half* __restrict__ W, float* __restrict__ y,
+                                                            int K, int N) {
+  gemv_body<BN, BK, THREADS, ORDER, PART>(x, W, y, K, N);
 }
 
 }  // namespace gmsv

@@ -1,0 +1,134 @@
+// gms-red-ubench: what a reduction atomic (RED) costs the L2, alone and beside a DRAM read stream
+// (issue 11). gms-gemv-parts-ubench shows seed 001's GEMV losing 15-17 % of its time on the H200 (2-8 %
+// on the H100) to its atomicAdds alone: the same kernel with plain stores instead runs at 92-94 % of
+// the DRAM's peak. Every row here launches `ctas` CTAs of 8 warps; `red_warps` of them issue the GEMV's
+// pattern (per instruction: lane l adds to y[block * 256 + 8 l + e], e = 0..7 in turn - one element per
+// sector, 32 sectors over 8 lines) over `red_blocks` column blocks of y, the others stream a 1 GiB
+// buffer from DRAM (ld.global.cg, 512 B per warp instruction, each line read once).
+//   op        red (red.global.add.f32), store (st.global.f32, the same addresses), none
+//   y_blocks  how many 1 KB column blocks the adds spread over (112 = the GEMV's 28,672 outputs: each
+//             address taken by many CTAs at once; 16384 = 16 MiB, still L2-resident, little reuse)
+// One JSON line per row: kernel time (median of 5 after a warm-up; `gms-red-ubench 1`: one launch per
+// row, for a profiler), element operations, reads' bytes.
+// Compare a row with reads and adds against the rows with one of them: time = max of the two means the
+// L2 serves them side by side; time = the sum means they share one resource.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "../include/event_timer.h"
+
+namespace {
+
+constexpr int kWarps = 8;
+constexpr size_t kReadBytes = 1ull << 30;
+
+__device__ __forceinline__ void red_add(float* p, float v) {
+  asm volatile("red.global.add.f32 [%0], %1;" ::"l"(p), "f"(v) : "memory");
+}
+__device__ __forceinline__ void store(float* p, float v) {
+  asm volatile("st.global.f32 [%0], %1;" ::"l"(p), "f"(v) : "memory");
+}
+__device__ __forceinline__ int4 load_cg(const int4* p) {
+  int4 v;
+  asm volatile("ld.global.cg.v4.s32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+  return v;
+}
+
+// op: 0 none, 1 red, 2 store. Warps [0, red_warps) add, the others read `read_lines_per_warp` lines.
+__global__ void __launch_bounds__(kWarps * 32) red_and_read(float* y, unsigned y_blocks, int red_warps, int red_iters, int op,
+                                                           const int4* buf, long long read_lines_per_warp, int* sink) {
+  const int warp = static_cast<int>(threadIdx.x / 32), lane = static_cast<int>(threadIdx.x % 32);
+  if (warp < red_warps) {
+    if (op == 0) return;
+    for (int i = 0; i < red_iters; ++i) {
+      // Consecutive warps of the grid take consecutive column blocks, as the GEMV's CTAs do.
+      const unsigned long long id = (static_cast<unsigned long long>(blockIdx.x) * red_warps + warp) * red_iters + i;
+      float* p = y + (id % y_blocks) * 256 + lane * 8;
+      for (int e = 0; e < 8; ++e) {
+        if (op == 1)
+          red_add(p + e, 1.0f);
+        else
+          store(p + e, 1.0f);
+      }
+    }
+    return;
+  }
+  const int read_warps = kWarps - red_warps;
+  const long long first = (static_cast<long long>(blockIdx.x) * read_warps + (warp - red_warps)) * read_lines_per_warp;
+  int acc = 0;
+  for (long long l = 0; l < read_lines_per_warp; l += 4) {  // 4 loads in flight per warp, 2 KB
+    int4 v[4];
+    for (int u = 0; u < 4; ++u) v[u] = load_cg(buf + (first + l + u) * 32 + lane);
+    for (int u = 0; u < 4; ++u) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+  }
+  if (acc == 0x12345679) sink[threadIdx.x] = acc;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int reps = argc > 1 ? std::max(1, std::atoi(argv[1])) : 5;  // 1: one untimed-warm-up-free launch per row (a profiler)
+  gpuDeviceProp prop{};
+  GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
+  const int ctas = prop.multiProcessorCount * 4;
+  int4* buf = nullptr;
+  float* y = nullptr;
+  int* sink = nullptr;
+  const unsigned max_blocks = 16384;  // 16 MiB of y
+  GPU_CHECK(gpuMalloc(&buf, kReadBytes));
+  GPU_CHECK(gpuMalloc(&y, static_cast<size_t>(max_blocks) * 256 * sizeof(float)));
+  GPU_CHECK(gpuMalloc(&sink, 4096));
+  GPU_CHECK(gpuMemset(buf, 1, kReadBytes));
+  GPU_CHECK(gpuMemset(y, 0, static_cast<size_t>(max_blocks) * 256 * sizeof(float)));
+  gmsv::Timer timer;
+  struct Row {
+    const char* op;
+    int op_code;
+    unsigned y_blocks;
+    int red_warps;  // 0: reads only; kWarps: adds only
+    bool reads;
+  };
+  std::vector<Row> rows;
+  for (unsigned blocks : {112u, max_blocks})
+    for (int opc : {1, 2}) {
+      rows.push_back({opc == 1 ? "red" : "store", opc, blocks, kWarps, false});  // adds alone, every warp
+      rows.push_back({opc == 1 ? "red" : "store", opc, blocks, 4, false});       // adds alone, half the warps
+      rows.push_back({opc == 1 ? "red" : "store", opc, blocks, 4, true});        // half add, half read
+    }
+  rows.push_back({"none", 0, 112, 4, true});  // half the warps read, the rest idle
+  rows.push_back({"none", 0, 112, 0, true});  // every warp reads
+  // Each row's adds: the same total for every row (ops per element-warp), sized like one read of the buffer.
+  const long long total_adds = 64ll << 20;  // element operations
+  for (const Row& r : rows) {
+    const int add_warps = r.red_warps;
+    const int red_iters = add_warps > 0 ? static_cast<int>(total_adds / (256ll * ctas * add_warps)) : 0;
+    const int read_warps = r.reads ? kWarps - r.red_warps : 0;
+    const long long lines_per_warp = read_warps > 0 ? static_cast<long long>(kReadBytes / 512) / (static_cast<long long>(ctas) * read_warps) / 4 * 4 : 0;
+    std::vector<double> ms;
+    for (int rep = reps > 1 ? -1 : 0; rep < reps; ++rep) {
+      const double ns = timer.ns([&] {
+        red_and_read<<<ctas, kWarps * 32>>>(y, r.y_blocks, r.reads ? r.red_warps : add_warps, red_iters, r.op_code, buf,
+                                            lines_per_warp, sink);
+        GPU_CHECK_LAUNCH();
+      });
+      if (rep >= 0) ms.push_back(ns * 1e-6);
+    }
+    std::sort(ms.begin(), ms.end());
+    const double med = ms[ms.size() / 2];
+    const double adds = static_cast<double>(red_iters) * 256.0 * ctas * add_warps * (r.op_code ? 1 : 0);
+    const double read_bytes = static_cast<double>(lines_per_warp) * 512.0 * ctas * read_warps;
+    std::printf(
+        "{\"gpu\": \"%s\", \"op\": \"%s\", \"y_blocks\": %u, \"add_warps\": %d, \"read_warps\": %d, \"ctas\": %d, "
+        "\"median_ms\": %.4f, \"element_ops\": %.0f, \"ops_per_ns\": %.2f, \"read_bytes\": %.0f, \"read_tbps\": %.3f}\n",
+        prop.name, r.op, r.y_blocks, r.op_code ? add_warps : 0, read_warps, ctas, med, adds, adds / (med * 1e6),
+        read_bytes, read_bytes / (med * 1e9));
+    std::fflush(stdout);
+  }
+  (void)gpuFree(buf);
+  (void)gpuFree(y);
+  (void)gpuFree(sink);
+  return 0;
+}
