@@ -64,7 +64,8 @@ struct L2Config {
   int slices = 0;
   std::uint64_t hit_latency = 0;  // end to end, as one SM's pointer chase sees it
   double slice_bytes_per_cycle = 64;
-  double atomic_sectors_per_cycle = 1;  // read-modify-write sectors one slice's atomic unit retires per cycle
+  double atomic_sectors_per_cycle = 1;  // reduction sectors one slice's pipeline takes per cycle
+  double input_bytes_per_cycle = 0;     // write/reduction data one slice's crossbar input takes per cycle (0: unlimited)
   // Request coalescer: open read requests per slice that later reads of the same line merge into
   // (0 = none), and how long after its data left the slice a request stays open (SM cycles).
   int coalescer_entries = 0;

@@ -141,8 +141,15 @@ Schema<GpuConfig> make_schema() {
                                 "data bandwidth of one slice",
                                 [](G& c) -> auto& { return c.l2.slice_bytes_per_cycle; }));
   p.push_back(quantity_param<G>("l2.atomic_sectors_per_cycle", Q::kReal, "1", 0.001, 1e6,
-                                "sectors of atomics/reductions one slice's ALU retires per cycle",
+                                "sectors of reductions (RED) one slice's pipeline takes per cycle: each holds the slice 1/rate "
+                                "cycles, which its reads wait behind; a far one holds a near slice too when "
+                                "l2.far_reductions_in_both_partitions",
                                 [](G& c) -> auto& { return c.l2.atomic_sectors_per_cycle; }));
+  p.push_back(quantity_param<G>("l2.input_bytes_per_cycle", Q::kBytesPerCycle, "0", 0, 1e6,
+                                "write and reduction data one slice's crossbar input takes per cycle (a sector = 32 B "
+                                "however few bytes it carries); a warp's exit waits until it has taken its stores and "
+                                "reductions (Nsight's drain); 0 = unlimited",
+                                [](G& c) -> auto& { return c.l2.input_bytes_per_cycle; }));
   p.push_back(quantity_param<G>("l2.coalescer_entries", Q::kInteger, "0", 0, 1 << 20,
                                 "request coalescer: open reads per slice that later reads of the same line merge "
                                 "into (answered by one lookup, delivered to every requester); 0 = none",

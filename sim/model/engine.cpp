@@ -26,6 +26,7 @@ struct Engine::Impl {
     std::array<Tick, kMaxSlots> slot_ready{};
     std::uint32_t short_slots = 0;  // bit i: slot i was last filled from shared memory
     std::uint32_t fixed_slots = 0;  // bit i: slot i was last filled by a fixed-latency ALU result
+    Tick posted = 0;  // when the L2 has taken its stores and reductions so far (its exit waits: drain)
   };
   struct Cta {
     bool active = false;
@@ -33,6 +34,7 @@ struct Engine::Impl {
     int warps_left = 0;
     int arrived = 0;
     Tick barrier_release = 0;
+    Tick drained = 0;  // the latest of its exited warps' drains: the slot is free from then on
   };
   struct SubPart {
     int sm = 0;
@@ -43,6 +45,8 @@ struct Engine::Impl {
     int last = -1;
     Tick scheduled = kNever;
   };
+  // (time, index): index < sps.size() wakes that sub-partition; index = sps.size() + CTA slot retires
+  // a CTA whose warps have drained (after the sub-partitions' events of the same time).
   using Event = std::pair<Tick, std::uint32_t>;
 
   const GpuConfig& gpu;
@@ -275,19 +279,20 @@ struct Engine::Impl {
         result.shared.st_conflicts += in.conflicts;
         hold(sp, w, in, t);
         break;
-      case Op::kStore:
-        if (in.lanes.present() && in.local)
-          mem.store_local(AccessCtx{sm, t, counts}, in.lanes);
-        else if (in.lanes.present())
-          mem.store(AccessCtx{sm, t, counts}, in.lanes);
-        else
-          mem.store(AccessCtx{sm, t, counts}, in.region);
+      case Op::kStore: {
+        const AccessCtx ctx{sm, t, counts};
+        const Tick acked = in.lanes.present() && in.local ? mem.store_local(ctx, in.lanes)
+                           : in.lanes.present()          ? mem.store(ctx, in.lanes)
+                                                         : mem.store(ctx, in.region);
+        w.posted = std::max(w.posted, acked);
         hold(sp, w, in, t);
         break;
+      }
       case Op::kReduce: {
         const AccessCtx ctx{sm, t, counts};
-        Tick back = in.lanes.present() ? mem.reduce(ctx, in.lanes) : mem.reduce(ctx, in.region);
-        if (in.returns) fill_slot(w, in.slot, back, SlotKind::kLong);
+        const MemorySystem::Reduced r = in.lanes.present() ? mem.reduce(ctx, in.lanes) : mem.reduce(ctx, in.region);
+        if (in.returns) fill_slot(w, in.slot, r.back, SlotKind::kLong);
+        w.posted = std::max(w.posted, r.taken);
         hold(sp, w, in, t);
         break;
       }
@@ -352,18 +357,26 @@ struct Engine::Impl {
           release_barrier(sm, local / warps_per_cta, cta);
         break;
       }
-      case Op::kExit:
+      case Op::kExit: {
         w.active = false;
         account(w, WarpState::kSelected, t + kTicksPerCycle);
-        result.stalls.add_active(t + kTicksPerCycle - w.started);
+        // The warp stays resident until the L2 has taken its stores and reductions.
+        const Tick gone = std::max(t + kTicksPerCycle, w.posted);
+        account(w, WarpState::kDrain, gone);
+        result.stalls.add_active(gone - w.started);
         sp.issue_free = t + kTicksPerCycle;
+        cta.drained = std::max(cta.drained, gone);
         if (--cta.warps_left == 0) {
-          retire(sm, cta, t);
+          if (cta.drained <= t + kTicksPerCycle)
+            retire(sm, cta, t);
+          else  // the slot frees when the last warp has drained
+            events.emplace(cta.drained, static_cast<std::uint32_t>(sps.size() + sm * occ.ctas_per_sm + local / warps_per_cta));
         } else if (cta.arrived > 0 && cta.arrived == cta.warps_left) {  // the others wait at a barrier
           cta.barrier_release = std::max(cta.barrier_release, t + kTicksPerCycle);
           release_barrier(sm, local / warps_per_cta, cta);
         }
         return;
+      }
       case Op::kWait: SIM_ASSERT(false, "wait reached issue; fetch_next resolves waits");
     }
     if (in.op == Op::kLoad || in.op == Op::kStore || in.op == Op::kReduce || in.op == Op::kSharedLoad ||
@@ -449,7 +462,12 @@ struct Engine::Impl {
     while (!events.empty() && !sample_done) {
       auto [t, index] = events.top();
       events.pop();
-      step(index, t);
+      if (index < sps.size()) {
+        step(index, t);
+      } else {
+        const std::uint32_t slot = index - static_cast<std::uint32_t>(sps.size());
+        retire(static_cast<int>(slot / occ.ctas_per_sm), ctas[slot], t);
+      }
     }
     SIM_ASSERT(retired == shape.ctas || sample_done, "simulation stalled: " << retired << " of " << shape.ctas
                                                                              << " CTAs retired, " << next_launch << " launched");

@@ -75,8 +75,12 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   dram_ = std::make_unique<Dram>(dt);
 
   slices_bw_.assign(gpu.l2.slices, BandwidthServer(T / (gpu.l2.slice_bytes_per_cycle * l2_per_sm_cycle)));
-  slice_atomic_.assign(gpu.l2.slices,
-                       BandwidthServer(T / (gpu.l2.atomic_sectors_per_cycle * gpu.l2.sector * l2_per_sm_cycle)));
+  // A reduction's sector holds the slice's pipeline 1/atomic_sectors_per_cycle cycles (the read-modify-
+  // write), in the same server as reads: gms-red-ubench measures reductions and a read stream sharing
+  // one resource (validate/results/h100/red).
+  red_bytes_per_sector_ = static_cast<std::uint32_t>(gpu.l2.slice_bytes_per_cycle / gpu.l2.atomic_sectors_per_cycle + 0.5);
+  if (gpu.l2.input_bytes_per_cycle > 0)
+    slice_input_.assign(gpu.l2.slices, BandwidthServer(T / (gpu.l2.input_bytes_per_cycle * l2_per_sm_cycle)));
   sm_port_free_.assign(gpu.sm.count, 0);
   mshr_ring_.assign(gpu.sm.count, std::vector<Tick>(gpu.l1.mshrs, 0));
   mshr_next_.assign(gpu.sm.count, 0);
@@ -246,21 +250,28 @@ Tick MemorySystem::load(const AccessCtx& ctx, const LaneAccess& lanes, bool bypa
   return load_lines(ctx, lane_lines(lanes), bypass_l1, hint);
 }
 
-void MemorySystem::store(const AccessCtx& ctx, const Region& region) { store_lines(ctx, region_lines(region)); }
-void MemorySystem::store(const AccessCtx& ctx, const LaneAccess& lanes) { store_lines(ctx, lane_lines(lanes)); }
-Tick MemorySystem::reduce(const AccessCtx& ctx, const Region& region) { return reduce_lines(ctx, region_lines(region)); }
-Tick MemorySystem::reduce(const AccessCtx& ctx, const LaneAccess& lanes) { return reduce_lines(ctx, lane_lines(lanes)); }
+Tick MemorySystem::store(const AccessCtx& ctx, const Region& region) { return store_lines(ctx, region_lines(region)); }
+Tick MemorySystem::store(const AccessCtx& ctx, const LaneAccess& lanes) { return store_lines(ctx, lane_lines(lanes)); }
+MemorySystem::Reduced MemorySystem::reduce(const AccessCtx& ctx, const Region& region) {
+  return reduce_lines(ctx, region_lines(region));
+}
+MemorySystem::Reduced MemorySystem::reduce(const AccessCtx& ctx, const LaneAccess& lanes) {
+  return reduce_lines(ctx, lane_lines(lanes));
+}
 
-void MemorySystem::store_local(const AccessCtx& ctx, const LaneAccess& lanes) {
+Tick MemorySystem::store_local(const AccessCtx& ctx, const LaneAccess& lanes) {
   if (!l1_ || gpu_.l1.line != gpu_.l2.line || gpu_.l1.sector != gpu_.l2.sector) return store(ctx, lanes);
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l1.sector);
   ++counters_.st_requests;
   TagArray& l1 = *l1_;
+  Tick done = ctx.now;
   lane_lines(lanes)(gpu_.l1.line, gpu_.l1.sector, [&](Addr line, std::uint32_t mask) {
     Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
     auto a = l1.access(static_cast<std::uint32_t>(ctx.sm), static_cast<std::uint32_t>((line / gpu_.l1.line) % l1.sets()), line, mask, true, t);
-    if (a.evicted_dirty) l2_write_line(ctx.sm, a.evicted_line, a.evicted_dirty, t);
+    if (a.evicted_dirty) l2_write_line(ctx.sm, a.evicted_line, a.evicted_dirty, t);  // a write-back: nobody waits
+    done = std::max(done, t + l1_hit_ticks_);
   });
+  return done;
 }
 
 void MemorySystem::begin_kernel(bool keep_l2) {
@@ -374,30 +385,35 @@ MemorySystem::AtHome MemorySystem::to_home_slice(int sm, Addr line, std::uint32_
     counters_.l2_far_sectors += popc(mask);
     if (fabric_) arrive = serve_start(*fabric_, arrive, bytes);
   }
-  return {home, hashed_set(line_index, l2_->sets()), serve_start(slices_bw_[home], arrive, bytes), far};
+  // The slice's crossbar input takes the data in, then its pipeline serves the write.
+  const Tick taken = slice_input_.empty() ? arrive : slice_input_[home].serve(arrive, bytes);
+  return {home, hashed_set(line_index, l2_->sets()), serve_start(slices_bw_[home], taken, bytes), taken, far};
 }
 
-void MemorySystem::l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t) {
+Tick MemorySystem::l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   AtHome h = to_home_slice(sm, line, mask, t);
   auto a = l2_->access(h.slice, h.set, line, mask, true, h.start);
   counters_.l2_write_sectors += popc(mask);
   counters_.l2_write_hit_sectors += popc(a.hit);
   if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, h.start);
+  return h.taken;
 }
 
 template <class EachLine>
-void MemorySystem::store_lines(const AccessCtx& ctx, EachLine&& each_line) {
+Tick MemorySystem::store_lines(const AccessCtx& ctx, EachLine&& each_line) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   ++counters_.st_requests;
+  Tick done = ctx.now;
   each_line(gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
     Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
-    l2_write_line(ctx.sm, line, mask, t);
+    done = std::max(done, l2_write_line(ctx.sm, line, mask, t));
   });
+  return done;
 }
 
 template <class EachLine>
-Tick MemorySystem::reduce_lines(const AccessCtx& ctx, EachLine&& each_line) {
+MemorySystem::Reduced MemorySystem::reduce_lines(const AccessCtx& ctx, EachLine&& each_line) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   ++counters_.red_requests;
   // Lanes of one instruction that land in the same line travel as one request (a strided region
@@ -415,27 +431,50 @@ Tick MemorySystem::reduce_lines(const AccessCtx& ctx, EachLine&& each_line) {
     run_mask |= mask;
   });
   if (run_mask) merged.emplace_back(run_line, run_mask);
-  Tick back = ctx.now;
+  Reduced out{ctx.now, ctx.now};
   for (const auto& [line, mask] : merged) {
-    Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
-    AtHome h = to_home_slice(ctx.sm, line, mask, t);
-    TagArray& tags = *l2_;
-    auto a = tags.access(h.slice, h.set, line, mask, false, h.start);
-    counters_.l2_red_sectors += popc(mask);
-    counters_.l2_red_hit_sectors += popc(a.hit);
-    if (h.far && gpu_.l2.far_reductions_in_both_partitions) {  // passed through the near partition
-      counters_.l2_red_sectors += popc(mask);
-      counters_.l2_red_hit_sectors += popc(mask);
+    const std::uint32_t sectors = popc(mask), hold = sectors * red_bytes_per_sector_;
+    const Tick t = sm_port(ctx.sm, ctx.now, sectors * sector);
+    const std::uint64_t line_index = line >> l2_line_shift_;
+    const std::uint32_t home = slice_hash_->slice(line_index);
+    const int part = sm_partition(ctx.sm);
+    const bool far = gpu_.l2.partitions > 1 && static_cast<int>(home / slices_per_partition_) != part;
+    Tick arrive = t + icnt_ticks_;
+    counters_.l2_red_sectors += sectors;
+    bool first_pass = true;
+    // Each slice it passes takes the data through its crossbar input (the SM's side of it is done
+    // when the first slice has taken it) and holds its pipeline for the sectors.
+    auto enter = [&](std::uint32_t slice, Tick at) {
+      const Tick in = slice_input_.empty() ? at : slice_input_[slice].serve(at, sectors * sector);
+      if (first_pass) out.taken = std::max(out.taken, in);
+      first_pass = false;
+      return in;
+    };
+    if (far) {
+      counters_.l2_far_sectors += sectors;
+      if (gpu_.l2.far_reductions_in_both_partitions) {  // a pass through a near slice first, counted there too
+        const std::uint32_t near = replica_slice(part, line_index);
+        arrive = slices_bw_[near].serve(enter(near, arrive), hold);
+        counters_.l2_red_sectors += sectors;
+        counters_.l2_red_hit_sectors += sectors;
+      }
+      if (fabric_) arrive = serve_start(*fabric_, arrive, sectors * sector);
     }
-    if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, h.start);
-    Tick ready = a.hit ? a.ready : h.start;
-    if (a.miss) dram_fill(tags, a, line, h.start, &ready, ctx.sm);
-    // The ALU works once the old value is there; the result makes the sectors dirty.
-    Tick done = slice_atomic_[h.slice].serve(ready, popc(mask) * sector);
-    tags.access(h.slice, h.set, line, mask, true, done);
-    back = std::max(back, done + l2_return_ticks_ + (h.far ? far_ticks_ : 0));
+    // The home slice reads the old values (from DRAM on a miss) and holds its pipeline for the
+    // read-modify-write; the result makes the sectors dirty.
+    const Tick start = serve_start(slices_bw_[home], enter(home, arrive), hold);
+    const std::uint32_t set = hashed_set(line_index, l2_->sets());
+    TagArray& tags = *l2_;
+    auto a = tags.access(home, set, line, mask, false, start);
+    counters_.l2_red_hit_sectors += popc(a.hit);
+    if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, start);
+    Tick ready = a.hit ? a.ready : start;
+    if (a.miss) dram_fill(tags, a, line, start, &ready, ctx.sm);
+    const Tick done = std::max(ready, start) + slices_bw_[home].service_ticks(hold);
+    tags.access(home, set, line, mask, true, done);
+    out.back = std::max(out.back, done + l2_return_ticks_ + (far ? far_ticks_ : 0));
   }
-  return back;
+  return out;
 }
 
 std::uint64_t MemorySystem::l2_dirty_sectors() const {

@@ -95,19 +95,24 @@ class MemorySystem {
 
   // Returns the tick at which all data of the region is in the SM's registers/shared memory.
   Tick load(const AccessCtx& ctx, const Region& region, bool bypass_l1, EvictHint hint = EvictHint::kNormal);
-  // Stores are posted: write-through L1, write-back L2 with sector write masks.
-  void store(const AccessCtx& ctx, const Region& region);
+  // Stores are posted: write-through L1, write-back L2 with sector write masks. Returns when the
+  // slices' inputs have taken the last sector (what a warp's exit waits for: Nsight's `drain`).
+  Tick store(const AccessCtx& ctx, const Region& region);
   // Reductions (RED: atomics whose old value nobody reads) are posted too; each sector is a
-  // read-modify-write at its home slice: a miss fetches the sector from DRAM first. Returns when the
-  // old values would be back at the SM (what an ATOM waits for).
-  Tick reduce(const AccessCtx& ctx, const Region& region);
+  // read-modify-write at its home slice: a miss fetches the sector from DRAM first.
+  struct Reduced {
+    Tick taken = 0;  // the first slice each line passes has taken its data in (a warp's exit waits for this;
+                     // the read-modify-writes complete later, in the slices)
+    Tick back = 0;   // the old values would be back at the SM (what an ATOM waits for)
+  };
+  Reduced reduce(const AccessCtx& ctx, const Region& region);
   // The same three for per-lane addresses (traces), coalesced into lines and sectors as the LSU does.
   Tick load(const AccessCtx& ctx, const LaneAccess& lanes, bool bypass_l1, EvictHint hint = EvictHint::kNormal);
-  void store(const AccessCtx& ctx, const LaneAccess& lanes);
-  Tick reduce(const AccessCtx& ctx, const LaneAccess& lanes);
+  Tick store(const AccessCtx& ctx, const LaneAccess& lanes);
+  Reduced reduce(const AccessCtx& ctx, const LaneAccess& lanes);
   // A store to per-thread local memory (STL): L1 caches local data write-back, so the sectors are
-  // written into L1 (allocated, dirty) and reach L2 only when evicted.
-  void store_local(const AccessCtx& ctx, const LaneAccess& lanes);
+  // written into L1 (allocated, dirty) and reach L2 only when evicted. Returns when L1 has them.
+  Tick store_local(const AccessCtx& ctx, const LaneAccess& lanes);
 
   // A kernel boundary in a sequence of kernels: counters start from zero, L1s are empty, and L2
   // keeps its contents or is emptied (what a profiler's cache flush does). Time goes on.
@@ -127,9 +132,9 @@ class MemorySystem {
   template <class EachLine>
   Tick load_lines(const AccessCtx& ctx, EachLine&& each_line, bool bypass_l1, EvictHint hint);
   template <class EachLine>
-  void store_lines(const AccessCtx& ctx, EachLine&& each_line);
+  Tick store_lines(const AccessCtx& ctx, EachLine&& each_line);
   template <class EachLine>
-  Tick reduce_lines(const AccessCtx& ctx, EachLine&& each_line);
+  Reduced reduce_lines(const AccessCtx& ctx, EachLine&& each_line);
   auto region_lines(const Region& r) const {
     return [&r](int line_bytes, int sector_bytes, auto&& fn) { for_each_line(r, line_bytes, sector_bytes, fn); };
   }
@@ -170,12 +175,13 @@ class MemorySystem {
                          bool final_misses);
   // The SM's LSU/port, FCFS: when `bytes` leave the SM.
   Tick sm_port(int sm, Tick now, std::uint32_t bytes);
-  void l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t);
-  // Routes a write or reduction from an SM to the line's home slice (interconnect, fabric when far,
-  // the slice's bandwidth); returns where and when the slice starts on it.
+  // Returns when the home slice's input has taken the data.
+  Tick l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t);
+  // Routes a write from an SM to the line's home slice (interconnect, fabric when far, the slice's
+  // input, its bandwidth); returns where, when the input had the data and when the slice starts on it.
   struct AtHome {
     std::uint32_t slice, set;
-    Tick start;
+    Tick start, taken;
     bool far;
   };
   AtHome to_home_slice(int sm, Addr line, std::uint32_t mask, Tick t);
@@ -199,7 +205,8 @@ class MemorySystem {
   std::unique_ptr<SliceHash> slice_hash_;
   std::unique_ptr<Dram> dram_;
   std::vector<BandwidthServer> slices_bw_;
-  std::vector<BandwidthServer> slice_atomic_;  // per slice: its atomic ALU
+  std::uint32_t red_bytes_per_sector_;  // slice bandwidth a reduction's sector holds (its read-modify-write)
+  std::vector<BandwidthServer> slice_input_;  // per slice: its crossbar input for write data (empty: unlimited)
   RequestCoalescer coalescer_;
   // Per SM, the narrower of the LSU data path and the SM<->L2 port, as one FCFS server: one SM's
   // requests are handed over in issue order, which is time order, so a plain counter is exact.

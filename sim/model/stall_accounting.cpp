@@ -13,6 +13,7 @@ const char* warp_state_name(WarpState s) {
     case WarpState::kWait: return "wait";
     case WarpState::kDispatchStall: return "dispatch_stall";
     case WarpState::kBranchResolving: return "branch_resolving";
+    case WarpState::kDrain: return "drain";
     case WarpState::kCount: break;
   }
   return "?";

@@ -22,6 +22,7 @@ enum class WarpState : int {
   kWait,             // waiting on a fixed-latency dependency (an ALU result)
   kDispatchStall,    // the issue stage could not dispatch (measured per loop: workload issue.measured.*)
   kBranchResolving,  // waiting for a branch target (measured per loop, likewise)
+  kDrain,            // exited, waiting until the L2 has taken its stores and reductions
   kCount
 };
 const char* warp_state_name(WarpState s);  // the Nsight name part, e.g. "long_scoreboard"

@@ -170,9 +170,12 @@ TEST(WarpStates, EveryWarpCycleIsClassifiedAndLoadsDominateAGemv) {
                         "smsp__warp_issue_stalled_not_selected_per_warp_active.pct",
                         "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct",
                         "smsp__warp_issue_stalled_barrier_per_warp_active.pct",
-                        "smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct"})
+                        "smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct",
+                        "smsp__warp_issue_stalled_drain_per_warp_active.pct"})
     sum += metric(cfg, run, n);
   EXPECT_NEAR(sum, 100.0, 0.5);
+  // Warp 0 of each program sends its reductions last and waits at its exit until the L2 has them.
+  EXPECT_GT(metric(cfg, run, "smsp__warp_issue_stalled_drain_per_warp_active.pct"), 0.0);
   EXPECT_GT(metric(cfg, run, "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct"), 80);
   std::ostringstream csv;
   run.result.stalls.write_csv(csv);

@@ -1,0 +1,109 @@
+// Reductions (RED) at the L2: each sector holds its slice's pipeline 1 / l2.atomic_sectors_per_cycle
+// cycles, in the same server as reads, and a far one holds a near slice first
+// (gms-red-ubench, validate/results/{h100,h200}/red: 0.8 sector passes per slice cycle on both GPUs,
+// reductions beside a read stream take about the sum of the two alone).
+#include <gtest/gtest.h>
+
+#include "api/simulation.h"
+#include "model/memory_system.h"
+#include "test_util.h"
+
+namespace gms {
+namespace {
+
+// The slices' pipelines alone: their crossbar inputs (Drain tests) unlimited.
+const char* const kNoInputLimit = "gpu.l2.input_bytes_per_cycle=0B/cycle";
+
+GpuConfig h100_with(std::vector<std::string> sets) {
+  return load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"), "", std::move(sets)}).gpu.value;
+}
+
+// `lines` whole-line reductions (4 sectors each) issued at once from every SM in turn; returns the
+// cycles until the last is retired, as seen from issue (minus the unloaded round trip).
+double cycles_for_reductions(const GpuConfig& gpu, int lines) {
+  MemorySystem mem(gpu);
+  const Tick t0 = cycles_to_ticks(1000);
+  // Warm: every line resident, so that no reduction waits on DRAM.
+  for (int i = 0; i < lines; ++i) mem.load(AccessCtx{i % gpu.sm.count, t0, nullptr}, Region{0x100000ull + 128ull * i, 1, 128, 0}, true);
+  const Tick t1 = t0 + cycles_to_ticks(200000);
+  Tick last = t1;
+  for (int i = 0; i < lines; ++i)
+    last = std::max(last, mem.reduce(AccessCtx{i % gpu.sm.count, t1, nullptr}, Region{0x100000ull + 128ull * i, 1, 128, 0}).back);
+  return ticks_to_cycles(last - t1);
+}
+
+TEST(Reductions, ASliceRetiresTheConfiguredSectorsPerCycle) {
+  // One partition, so that every reduction passes one slice: 80 slices x 0.8 sectors per cycle.
+  const GpuConfig gpu = h100_with({"gpu.l2.partition_mode=none", "gpu.l2.partitions=1", "gpu.l2.atomic_sectors_per_cycle=0.8", kNoInputLimit});
+  const int lines = 80 * 400;
+  const double cycles = cycles_for_reductions(gpu, lines);
+  const double expected = lines * 4.0 / (80 * 0.8);  // 2,000 cycles of slice time per slice
+  const double one = cycles_for_reductions(gpu, 1);  // the unloaded round trip
+  EXPECT_NEAR(cycles - one, expected, 0.15 * expected) << "the hash spreads 32,000 lines over the 80 slices; one: " << one;
+  // Twice the rate: about half the time.
+  const double faster = cycles_for_reductions(h100_with({"gpu.l2.partition_mode=none", "gpu.l2.partitions=1", "gpu.l2.atomic_sectors_per_cycle=1.6", kNoInputLimit}), lines);
+  EXPECT_NEAR((faster - one) / (cycles - one), 0.5, 0.1) << faster;
+}
+
+TEST(Reductions, AFarReductionHoldsANearSliceToo) {
+  // Two partitions: half the lines are far from their SM. Passing a near slice first (as Nsight
+  // counts them, 1.5 sectors per sector) costs the slices 1.5 x the work of home passes alone.
+  const int lines = 80 * 400;
+  const double both = cycles_for_reductions(h100_with({"gpu.l2.atomic_sectors_per_cycle=0.8", kNoInputLimit}), lines);
+  const double home = cycles_for_reductions(
+      h100_with({"gpu.l2.atomic_sectors_per_cycle=0.8", "gpu.l2.far_reductions_in_both_partitions=false", kNoInputLimit}), lines);
+  EXPECT_NEAR(both / home, 1.5, 0.2);
+}
+
+TEST(Reductions, ReadsOfASliceWaitBehindItsReductions) {
+  // One slice: 200 whole-line reductions hold it 200 x 4 / 0.8 = 1,000 cycles; a read of a resident
+  // line arriving with them waits that long on top of its hit latency.
+  const GpuConfig gpu = h100_with({"gpu.l2.partition_mode=none", "gpu.l2.partitions=1", "gpu.l2.slices=1",
+                                   "gpu.l2.atomic_sectors_per_cycle=0.8", kNoInputLimit});
+  MemorySystem mem(gpu);
+  const Tick t0 = cycles_to_ticks(1000);
+  for (int i = 0; i <= 200; ++i) mem.load(AccessCtx{0, t0, nullptr}, Region{0x100000ull + 128ull * i, 1, 128, 0}, true);
+  const Tick t1 = t0 + cycles_to_ticks(100000);
+  const Tick alone = mem.load(AccessCtx{1, t1, nullptr}, Region{0x100000ull + 128ull * 200, 1, 32, 0}, true) - t1;
+  const Tick t2 = t1 + cycles_to_ticks(100000);
+  for (int i = 0; i < 200; ++i) mem.reduce(AccessCtx{i % gpu.sm.count, t2, nullptr}, Region{0x100000ull + 128ull * i, 1, 128, 0});
+  const Tick behind = mem.load(AccessCtx{1, t2, nullptr}, Region{0x100000ull + 128ull * 200, 1, 32, 0}, true) - t2;
+  EXPECT_NEAR(ticks_to_cycles(behind - alone), 1000.0, 60.0);
+}
+
+TEST(Drain, StoresAreTakenAtTheSlicesInputRate) {
+  // One slice whose input takes 32 B a cycle: 100 whole-line stores (128 B each) arriving at once
+  // are all taken 100 x 4 = 400 cycles later; without the limit, as they arrive.
+  auto taken_after = [](double input) {
+    const GpuConfig gpu = h100_with({"gpu.l2.partition_mode=none", "gpu.l2.partitions=1", "gpu.l2.slices=1",
+                                     "gpu.l2.input_bytes_per_cycle=" + std::to_string(static_cast<int>(input)) + "B/cycle"});
+    MemorySystem mem(gpu);
+    const Tick t0 = cycles_to_ticks(1000);
+    Tick last = t0;
+    for (int i = 0; i < 100; ++i)
+      last = std::max(last, mem.store(AccessCtx{i % gpu.sm.count, t0, nullptr}, Region{0x100000ull + 128ull * i, 1, 128, 0}));
+    return ticks_to_cycles(last - t0);
+  };
+  const double limited = taken_after(32), unlimited = taken_after(0);
+  EXPECT_NEAR(limited - unlimited, 400.0, 10.0);
+}
+
+TEST(Drain, ACtaHoldsItsSlotUntilItsWarpsStoresAreTaken) {
+  // Seed 001's GEMV: warp 0 of every program ends with its reductions. A slower slice input makes
+  // the exits wait longer (drain) and the grid take longer.
+  auto run_with = [](const std::string& input) {
+    auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"),
+                                         test::source_path("configs/workloads/seed001-gemv-llcc.yaml"),
+                                         {"gpu.l2.input_bytes_per_cycle=" + input}});
+    return simulate(cfg, RunOptions{});
+  };
+  const auto fast = run_with("0B/cycle"), slow = run_with("1B/cycle");
+  EXPECT_GT(slow.result.stalls.pct(WarpState::kDrain), fast.result.stalls.pct(WarpState::kDrain) + 1.0);
+  EXPECT_GT(slow.result.end, fast.result.end);
+  // The same reductions (their far share moves with the SMs the programs land on).
+  EXPECT_NEAR(static_cast<double>(slow.result.mem.l2_red_sectors), static_cast<double>(fast.result.mem.l2_red_sectors),
+              0.03 * static_cast<double>(fast.result.mem.l2_red_sectors));
+}
+
+}  // namespace
+}  // namespace gms
