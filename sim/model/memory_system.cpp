@@ -161,7 +161,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
   std::uint64_t line_index = line >> l2_line_shift_;
   std::uint32_t home = slice_hash_->slice(line_index);
   int my_part = sm_partition(sm);
-  bool far = gpu_.l2.partitions > 1 && static_cast<int>(home / slices_per_partition_) != my_part;
+  const bool far = is_far(my_part, home);
   const bool via_replica = far && replicate_;
   // The replica slice answers far lines in the replicating mode, the home slice everything else.
   const std::uint32_t first_slice = via_replica ? replica_slice(my_part, line_index) : home;
@@ -308,7 +308,7 @@ void MemorySystem::prefetch_l2(int sm, Addr line, Tick now) const {
   hint(home);
   const int my_part = sm_partition(sm);
   std::uint32_t first = home;
-  if (replicate_ && gpu_.l2.partitions > 1 && static_cast<int>(home / slices_per_partition_) != my_part) {
+  if (replicate_ && is_far(my_part, home)) {
     first = replica_slice(my_part, line_index);
     hint(first);
   }
@@ -380,7 +380,7 @@ MemorySystem::AtHome MemorySystem::to_home_slice(int sm, Addr line, std::uint32_
   Tick arrive = t + icnt_ticks_;
   std::uint64_t line_index = line >> l2_line_shift_;
   std::uint32_t home = slice_hash_->slice(line_index);
-  const bool far = gpu_.l2.partitions > 1 && static_cast<int>(home / slices_per_partition_) != sm_partition(sm);
+  const bool far = is_far(sm_partition(sm), home);
   if (far) {
     counters_.l2_far_sectors += popc(mask);
     if (fabric_) arrive = serve_start(*fabric_, arrive, bytes);
@@ -438,7 +438,7 @@ MemorySystem::Reduced MemorySystem::reduce_lines(const AccessCtx& ctx, EachLine&
     const std::uint64_t line_index = line >> l2_line_shift_;
     const std::uint32_t home = slice_hash_->slice(line_index);
     const int part = sm_partition(ctx.sm);
-    const bool far = gpu_.l2.partitions > 1 && static_cast<int>(home / slices_per_partition_) != part;
+    const bool far = is_far(part, home);
     Tick arrive = t + icnt_ticks_;
     counters_.l2_red_sectors += sectors;
     bool first_pass = true;

@@ -155,6 +155,10 @@ class MemorySystem {
   // Host-cache prefetch of the L2 set(s) and slice bandwidth bucket(s) a read of `line` from `sm`
   // issued at `now` will use (no simulated effect).
   void prefetch_l2(int sm, Addr line, Tick now) const;
+  // Whether `slice` lies in another partition than `part` (the SM's near one).
+  bool is_far(int part, std::uint32_t slice) const {
+    return gpu_.l2.partitions > 1 && static_cast<int>(slice / slices_per_partition_) != part;
+  }
   // The slice of `part` that keeps copies of the far line `line_index` (replicating partitions).
   std::uint32_t replica_slice(int part, std::uint64_t line_index) const {
     return static_cast<std::uint32_t>(part) * slices_per_partition_ +
