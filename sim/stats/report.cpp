@@ -123,19 +123,21 @@ std::string summary_text(const LoadedConfigs& cfg, const RunOutput& run, const s
   os << line;
   std::snprintf(line, sizeof line,
                 "  warp states     issuing %.1f %%, waiting on loads %.1f %%, math pipe %.1f %%, barrier %.1f %%, "
-                "not selected %.1f %% (of warp time)\n",
+                "not selected %.1f %%, draining %.1f %% (of warp time)\n",
                 get("smsp__warp_issue_stalled_selected_per_warp_active.pct"),
                 get("smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct"),
                 get("smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct"),
                 get("smsp__warp_issue_stalled_barrier_per_warp_active.pct"),
-                get("smsp__warp_issue_stalled_not_selected_per_warp_active.pct"));
+                get("smsp__warp_issue_stalled_not_selected_per_warp_active.pct"),
+                get("smsp__warp_issue_stalled_drain_per_warp_active.pct"));
   os << line;
   const double lds = get("smsp__sass_inst_executed_op_shared_ld.sum"), sts = get("smsp__sass_inst_executed_op_shared_st.sum");
-  if (lds + sts + get("smsp__sass_inst_executed_op_ldgsts.sum") > 0) {
+  const double ldsm = get("smsp__sass_inst_executed_op_ldsm.sum");  // counted with the loads' wavefronts
+  if (lds + ldsm + sts + get("smsp__sass_inst_executed_op_ldgsts.sum") > 0) {
     std::snprintf(line, sizeof line,
-                  "  shared memory   LDS %.0f inst, %.0f wavefronts (%.0f conflicts); STS %.0f inst, %.0f wavefronts (%.0f "
+                  "  shared memory   LDS %.0f + LDSM %.0f inst, %.0f wavefronts (%.0f conflicts); STS %.0f inst, %.0f wavefronts (%.0f "
                   "conflicts); LDGSTS %.0f; waiting on it %.1f %%\n",
-                  lds, get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
+                  lds, ldsm, get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
                   get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"), sts,
                   get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
                   get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"), get("smsp__sass_inst_executed_op_ldgsts.sum"),
