@@ -74,6 +74,7 @@ struct GemvConfig {
   std::string evict_x = "last";      // normal | first | last (activations)
   std::string evict_w = "first";     // weights
   bool w_bypass_l1 = false;          // weight loads skip L1 (ld.global.cg)
+  int loads_in_flight = 0;           // rows of W a warp keeps in flight, as compiled (0 = a K step's rows at once)
 };
 
 // Seed 002's CuTe-style SIMT GEMM (fp32 FFMA), every data-path choice explicit: the GMEM -> SMEM copy

@@ -147,6 +147,12 @@ Schema<WorkloadConfig> make_gemv_schema() {
                               [](W& c) -> auto& { return c.gemv.evict_w; }));
   p.push_back(bool_param<W>("weights_bypass_l1", false, "W loads skip L1 (ld.global.cg)",
                             [](W& c) -> auto& { return c.gemv.w_bypass_l1; }));
+  p.push_back(quantity_param<W>("loads_in_flight", Q::kInteger, "0", 0, 16,
+                                "rows of W (one 16-byte vector per lane each) a warp keeps in flight, as the compiled "
+                                "kernel's scoreboards show (validate/scripts/sass_loads_in_flight.py): the rows of all "
+                                "steps stream through that window, each consumed before the next is loaded, whatever "
+                                "the order; 0 = each K step's rows at once, where the order says",
+                                [](W& c) -> auto& { return c.gemv.loads_in_flight; }));
   return s;
 }
 
@@ -161,6 +167,8 @@ void validate_gemv(const Bound<WorkloadConfig>& b, const std::string& file) {
     fail("block.k", "block.k x k_steps = " + std::to_string(g.block_k * g.k_steps) + " exceeds k = " + std::to_string(g.k));
   std::string why;
   if (!parse_order(g.order, g.k_steps, &why)) fail("order", why);
+  if (g.loads_in_flight > 0 && g.spill_bytes_per_thread > 0)
+    fail("loads_in_flight", "a compiled window keeps its rows in registers: it cannot be combined with a spill frame");
 }
 
 void validate_gemm(const Bound<WorkloadConfig>& b, const std::string& file) {

@@ -18,9 +18,11 @@ EvictHint hint_of(const std::string& s) {
 
 // Per-warp program state: `phase` walks the order tokens (and the spill steps around them), then
 // the epilogue.
-enum Phase { kBody = 0, kSmemStore = 1, kSync = 2, kSmemLoad = 3, kReduce = 4, kExitPhase = 5 };
-// Scoreboard slot of the reduction's shared loads (the steps use 0 .. k_steps-1 <= 15).
+enum Phase { kBody = 0, kSmemStore = 1, kSync = 2, kSmemLoad = 3, kReduce = 4, kExitPhase = 5, kWindowFill = 6, kWindow = 7 };
+// Scoreboard slot of the reduction's shared loads (the steps use 0 .. k_steps-1 <= 15; a compiled
+// window 0 .. loads_in_flight-1 <= 15), and of the x loads in a compiled window.
 constexpr int kReduceSlot = 16;
+constexpr int kWindowXSlot = 17;
 
 }  // namespace
 
@@ -47,10 +49,14 @@ GemvKernel::GemvKernel(const GemvConfig& cfg, const GpuConfig& gpu) : cfg_(cfg),
   y_base_ = align_up(w_base_ + static_cast<Addr>(cfg.k * cfg.n * e_));
   local_base_ = align_up(y_base_ + static_cast<Addr>(cfg.m * cfg.n * ey_)) + kAlign;
 
+  // A compiled window holds its K rows' vectors (4 registers each) and x values, whatever the order.
+  const int column_groups = std::max(1, cfg.block_n / 8 / (cfg.warps * warp_size_));
   int regs = cfg.registers_per_thread > 0 ? cfg.registers_per_thread
-                                          : estimate_registers(cfg, warp_size_, max_live_steps(order_));
+             : cfg.loads_in_flight > 0   ? cfg.loads_in_flight * (4 * column_groups + 1) + 8 * column_groups + 24
+                                         : estimate_registers(cfg, warp_size_, max_live_steps(order_));
   // Per K step: an explicit frame is spread over the steps; the estimate overflows every step.
-  spill_bytes_per_thread_ = cfg.spill_bytes_per_thread >= 0
+  spill_bytes_per_thread_ = cfg.loads_in_flight > 0 ? 0  // a compiled window: the rows live in registers
+                            : cfg.spill_bytes_per_thread >= 0
                                 ? static_cast<int>((cfg.spill_bytes_per_thread + cfg.k_steps - 1) / cfg.k_steps)
                                 : std::max(0, regs - gpu.sm.max_registers_per_thread) * 4;
   shape_.tiles_m = grid_k_;
@@ -94,6 +100,93 @@ Instr GemvKernel::load(Addr base, std::uint32_t rows, std::uint32_t row_bytes, s
   return in;
 }
 
+std::int64_t GemvKernel::window_rows(const WarpCursor& c, int step) const {
+  const std::int64_t k0 = c.tile_m * cfg_.block_k * cfg_.k_steps + static_cast<std::int64_t>(step) * cfg_.block_k;
+  const std::int64_t rows_k = std::max<std::int64_t>(0, std::min<std::int64_t>(cfg_.block_k, cfg_.k - k0));
+  return rows_k > c.warp ? (rows_k - c.warp + cfg_.warps - 1) / cfg_.warps : 0;
+}
+
+// A compiled window (loads_in_flight = K): x for every step, then the warp's W rows of all steps as
+// one stream - rows 0 .. K-1 loaded, then per row r: wait for it, compute it, load row r + K.
+// `step` counts rows loaded (kWindowFill) or consumed (kWindow); `sub` the part of a row.
+bool GemvKernel::window_next(WarpCursor& c, Instr& out) const {
+  const int K = cfg_.loads_in_flight;
+  const std::int64_t n0 = c.tile_n * cfg_.block_n;
+  const std::int64_t cols = std::min<std::int64_t>(cfg_.block_n, cfg_.n - n0);
+  std::int64_t rows = 0;
+  for (int s = 0; s < cfg_.k_steps; ++s) rows += window_rows(c, s);
+  auto row_load = [&](std::int64_t r) {
+    int step = 0;
+    while (r >= window_rows(c, step)) r -= window_rows(c, step++);
+    const std::int64_t k = c.tile_m * cfg_.block_k * cfg_.k_steps + static_cast<std::int64_t>(step) * cfg_.block_k +
+                           c.warp + r * cfg_.warps;
+    return load(w_base_ + static_cast<Addr>((k * cfg_.n + n0) * e_), 1, static_cast<std::uint32_t>(cols * e_), 0, 0,
+                cfg_.w_bypass_l1, hint_of(cfg_.evict_w));
+  };
+  if (c.phase == kBody) {  // x of every step (each warp reads it; L1 serves the others)
+    if (c.sub < cfg_.k_steps) {
+      const std::int64_t k0 = c.tile_m * cfg_.block_k * cfg_.k_steps + static_cast<std::int64_t>(c.sub) * cfg_.block_k;
+      const std::int64_t rows_k = std::max<std::int64_t>(0, std::min<std::int64_t>(cfg_.block_k, cfg_.k - k0));
+      ++c.sub;
+      out = load(x_base_ + static_cast<Addr>(k0 * e_), static_cast<std::uint32_t>(cfg_.m), static_cast<std::uint32_t>(rows_k * e_),
+                 static_cast<std::uint64_t>(cfg_.k * e_), kWindowXSlot, false, hint_of(cfg_.evict_x));
+      return true;
+    }
+    c.phase = kWindowFill;
+    c.step = 0;
+    c.sub = 0;
+    return false;
+  }
+  if (c.phase == kWindowFill) {
+    if (c.step < std::min<std::int64_t>(K, rows)) {
+      out = row_load(c.step);
+      out.slot = static_cast<std::uint8_t>(c.step % K);
+      ++c.step;
+      return true;
+    }
+    c.phase = kWindow;
+    c.step = 0;
+    c.sub = 0;
+    return false;
+  }
+  const std::int64_t r = c.step;
+  if (r >= rows) {  // the epilogue
+    c.phase = cfg_.reduction_smem_wavefronts > 0 ? kSmemStore : kSync;
+    c.step = 0;
+    c.sub = 0;
+    return false;
+  }
+  const int sub = c.sub++;
+  if (sub == 0 && r == 0) {
+    out = Instr{};
+    out.op = Op::kWait;
+    out.slot = kWindowXSlot;
+    return true;
+  }
+  if (sub <= 1) {
+    c.sub = 2;
+    out = Instr{};
+    out.op = Op::kWait;
+    out.slot = static_cast<std::uint8_t>(r % K);
+    return true;
+  }
+  if (sub == 2) {
+    out = Instr{};
+    out.op = Op::kCompute;
+    out.pipe = Pipe::kFma;
+    out.flops = 2.0 * static_cast<double>(cfg_.m) * static_cast<double>(cols);
+    return true;
+  }
+  c.sub = 0;
+  ++c.step;
+  if (r + K < rows) {
+    out = row_load(r + K);
+    out.slot = static_cast<std::uint8_t>((r + K) % K);
+    return true;
+  }
+  return false;
+}
+
 // Sub-steps of one order token: a load token is [x load, W load, (spill store)], a compute token is
 // [(spill load), wait, compute].
 void GemvKernel::next(WarpCursor& c, Instr& out) const {
@@ -105,6 +198,10 @@ void GemvKernel::next(WarpCursor& c, Instr& out) const {
   const Addr spill_base =
       local_base_ + static_cast<Addr>((c.cta % 4096) * W + c.warp) * std::max<std::uint64_t>(spill_warp_bytes, 1) * cfg_.k_steps;
   while (true) {
+    if (cfg_.loads_in_flight > 0 && (c.phase == kBody || c.phase == kWindowFill || c.phase == kWindow)) {
+      if (window_next(c, out)) return;
+      continue;
+    }
     if (c.phase == kBody) {
       if (c.step >= static_cast<std::int64_t>(order_.size())) {
         c.phase = cfg_.reduction_smem_wavefronts > 0 ? kSmemStore : kSync;

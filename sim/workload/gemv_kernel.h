@@ -37,6 +37,10 @@ class GemvKernel final : public Kernel {
  private:
   Instr load(Addr base, std::uint32_t rows, std::uint32_t row_bytes, std::uint64_t stride, int slot, bool bypass,
              EvictHint hint) const;
+  // A compiled window (cfg.loads_in_flight > 0): this warp's W rows of K step `step`, and the next
+  // instruction of the window's stream (false: the phase moved on, nothing emitted).
+  std::int64_t window_rows(const WarpCursor& c, int step) const;
+  bool window_next(WarpCursor& c, Instr& out) const;
 
   GemvConfig cfg_;
   int warp_size_;

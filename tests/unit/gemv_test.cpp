@@ -126,6 +126,29 @@ TEST(Gemv, AnExplicitSpillFrameIsStoredAndLoadedOncePerThread) {
   EXPECT_GE(metric(spill, rs, "dram__bytes_read.sum"), metric(plain, rp, "dram__bytes_read.sum"));
 }
 
+TEST(Gemv, ACompiledWindowMovesTheSameDataWithFewerLoadsInFlight) {
+  // The compiled kernel keeps a few rows of W in flight per warp (3 or 9, its SASS): the same bytes
+  // and reductions as a K step's rows at once, more time the fewer rows the window holds, and the
+  // order does not matter inside a window (the 8-warp llcc and lclc kernels are one SASS).
+  auto time_of = [](const std::string& order, int window) {
+    auto cfg = seed001("h100", order, {"workload.loads_in_flight=" + std::to_string(window)});
+    auto run = simulate(cfg);
+    return std::make_tuple(metric(cfg, run, "gpu__time_duration.sum"), metric(cfg, run, "dram__bytes_read.sum"),
+                           metric(cfg, run, "lts__t_sectors_op_red.sum"));
+  };
+  const auto [t0, d0, r0] = time_of("llcc", 0);
+  const auto [t1, d1, r1] = time_of("llcc", 1);
+  const auto [t3, d3, r3] = time_of("llcc", 3);
+  const auto [t3l, d3l, r3l] = time_of("lclc", 3);
+  EXPECT_NEAR(d1, d0, 0.01 * d0);
+  EXPECT_NEAR(d3, d0, 0.01 * d0);
+  EXPECT_NEAR(r3, r0, 0.03 * r0);
+  EXPECT_GT(t1, t3);
+  EXPECT_GT(t3, t0);
+  EXPECT_EQ(t3, t3l);
+  EXPECT_EQ(d3, d3l);
+}
+
 TEST(Gemv, BadGemvInputsNameTheKey) {
   auto err = [](std::vector<std::string> sets) {
     try {
@@ -138,6 +161,9 @@ TEST(Gemv, BadGemvInputsNameTheKey) {
   EXPECT_NE(err({"workload.order=L0 C1"}).find("workload key 'order'"), std::string::npos);
   EXPECT_NE(err({"workload.block.n=100"}).find("multiple of 8"), std::string::npos);
   EXPECT_NE(err({"workload.block.k=4096"}).find("exceeds k"), std::string::npos);
+  EXPECT_NE(err({"workload.loads_in_flight=3", "workload.spill_bytes_per_thread=64B"}).find("workload key 'loads_in_flight'"),
+            std::string::npos);
+  EXPECT_NE(err({"workload.loads_in_flight=17"}).find("loads_in_flight"), std::string::npos);
 }
 
 TEST(ValidateResults, EveryCommittedGemvRecordReplays) {
