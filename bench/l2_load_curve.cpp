@@ -74,16 +74,33 @@ gms::Addr probe_line(int s, int hop, bool dram) {
               : kProbeBase + (static_cast<gms::Addr>(s) * kProbeRing + (hop * 37) % kProbeRing) * 128;
 }
 
+// Each SM's probe: kProbeHops dependent hops around its ring, timed from the first (no warm-up
+// hops: the load warps start at the same tick).
+struct Probes {
+  std::vector<int> hops;
+  std::vector<gms::Tick> begin, end;
+  int done = 0;
+  explicit Probes(int sms) : hops(sms, 0), begin(sms, 0), end(sms, 0) {}
+  // SM s's probe is ready for its next hop at `now`; false when it has made its last.
+  bool next_hop(int s, gms::Tick now) {
+    if (hops[s] == 0) begin[s] = now;
+    if (hops[s] < kProbeHops) return true;
+    end[s] = now;
+    ++done;
+    return false;
+  }
+};
+
 // The probes' median cycles per hop, and the bandwidth over the probes' window: the loads that
 // returned inside it (a saturated model queues requests into the future; counting what was issued
 // would overstate what was delivered).
-Point summarise(const gms::GpuConfig& gpu, gms::Tick start, const std::vector<gms::Tick>& probe_begin,
-                const std::vector<gms::Tick>& probe_end, const std::vector<gms::Tick>& load_done, int load_warps) {
+Point summarise(const gms::GpuConfig& gpu, gms::Tick start, const Probes& probes, const std::vector<gms::Tick>& load_done,
+                int load_warps) {
   std::vector<double> per_hop;
   gms::Tick probe_last = start;
-  for (size_t s = 0; s < probe_begin.size(); ++s) {
-    per_hop.push_back(gms::ticks_to_cycles(probe_end[s] - probe_begin[s]) / kProbeHops);
-    probe_last = std::max(probe_last, probe_end[s]);
+  for (size_t s = 0; s < probes.begin.size(); ++s) {
+    per_hop.push_back(gms::ticks_to_cycles(probes.end[s] - probes.begin[s]) / kProbeHops);
+    probe_last = std::max(probe_last, probes.end[s]);
   }
   std::sort(per_hop.begin(), per_hop.end());
   Point p;
@@ -108,25 +125,16 @@ Point measure(const gms::GpuConfig& gpu, int load_warps, bool dram) {
       q.emplace(first_start(start, s, w), s, w);
       next_window[static_cast<std::size_t>(s) * (load_warps + 1) + w] = static_cast<std::uint64_t>(s) * load_warps + w;
     }
-  std::vector<int> hops(sms, 0);
-  std::vector<gms::Tick> probe_begin(sms, 0), probe_end(sms, 0);
-  int probes_done = 0;
+  Probes probes(sms);
   std::vector<gms::Tick> load_done;  // when each 64-line load returned
   const std::uint64_t total_warps = static_cast<std::uint64_t>(sms) * load_warps;
-  while (!q.empty() && probes_done < sms) {
+  while (!q.empty() && probes.done < sms) {
     auto [now, s, w] = q.top();
     q.pop();
     if (w == 0) {
-      // The probe: kProbeHops dependent hops around its ring of kProbeRing lines, timed from the first
-      // (no warm-up hops: the load warps start at the same tick).
-      if (hops[s] == 0) probe_begin[s] = now;
-      if (hops[s] == kProbeHops) {
-        probe_end[s] = now;
-        ++probes_done;
-        continue;
-      }
-      const gms::Addr line = probe_line(s, hops[s], dram);
-      ++hops[s];
+      if (!probes.next_hop(s, now)) continue;
+      const gms::Addr line = probe_line(s, probes.hops[s], dram);
+      ++probes.hops[s];
       q.emplace(mem.load({s, now, nullptr}, gms::Region{line, 1, 4, 0, -1, 0}, true, gms::EvictHint::kNormal), s, 0);
       continue;
     }
@@ -136,7 +144,7 @@ Point measure(const gms::GpuConfig& gpu, int load_warps, bool dram) {
     load_done.push_back(done);
     q.emplace(done + gms::cycles_to_ticks(kThinkCycles), s, w);
   }
-  return summarise(gpu, start, probe_begin, probe_end, load_done, load_warps);
+  return summarise(gpu, start, probes, load_done, load_warps);
 }
 
 // The hypothesis of the DRAM curve (validate/results/h100/l2_load/README.md): the SM keeps at most
@@ -155,8 +163,9 @@ Point measure_admitted(const gms::GpuConfig& gpu, int load_warps, bool dram, int
   const auto idx = [&](int s, int w) { return static_cast<std::size_t>(s) * per_sm + w; };
   std::vector<int> want(static_cast<std::size_t>(sms) * per_sm, 0), issued(want.size(), 0), completed(want.size(), 0);
   std::vector<std::uint64_t> window_of(want.size());
-  std::vector<int> inflight(sms, 0), rr(sms, 0), hops(sms, 0);
-  std::vector<gms::Tick> probe_begin(sms, 0), probe_end(sms, 0), load_done;
+  std::vector<int> inflight(sms, 0), rr(sms, 0);
+  Probes probes(sms);
+  std::vector<gms::Tick> load_done;
   const std::uint64_t total_warps = static_cast<std::uint64_t>(sms) * load_warps;
   for (int s = 0; s < sms; ++s)
     for (int w = 0; w <= load_warps; ++w) {
@@ -176,7 +185,7 @@ Point measure_admitted(const gms::GpuConfig& gpu, int load_warps, bool dram, int
       if (inflight[s] + lines > cap) return;
       rr[s] = (pick + 1) % per_sm;
       int& i = issued[idx(s, pick)];
-      gms::Region r = pick == 0 ? gms::Region{probe_line(s, hops[s], dram), 1, 4, 0, -1, 0}
+      gms::Region r = pick == 0 ? gms::Region{probe_line(s, probes.hops[s], dram), 1, 4, 0, -1, 0}
                                 : buffer_window(window_of[idx(s, pick)], windows);
       if (pick > 0) {  // the next 4 lines of the warp's window
         r.base += static_cast<gms::Addr>(i) * 512;
@@ -188,19 +197,13 @@ Point measure_admitted(const gms::GpuConfig& gpu, int load_warps, bool dram, int
       q.emplace(mem.load({s, now, nullptr}, r, true, gms::EvictHint::kNormal), kDone, s, pick);
     }
   };
-  int probes_done = 0;
-  while (!q.empty() && probes_done < sms) {
+  while (!q.empty() && probes.done < sms) {
     auto [now, kind, s, w] = q.top();
     q.pop();
     const std::size_t k = idx(s, w);
     if (kind == kWake) {
       if (w == 0) {
-        if (hops[s] == 0) probe_begin[s] = now;
-        if (hops[s] == kProbeHops) {
-          probe_end[s] = now;
-          ++probes_done;
-          continue;
-        }
+        if (!probes.next_hop(s, now)) continue;
         want[k] = 1;
       } else {
         want[k] = kInstr;
@@ -209,7 +212,7 @@ Point measure_admitted(const gms::GpuConfig& gpu, int load_warps, bool dram, int
     } else {
       inflight[s] -= w == 0 ? 1 : 4;
       if (w == 0) {
-        ++hops[s];
+        ++probes.hops[s];
         q.emplace(now, kWake, s, 0);
       } else if (++completed[k] == kInstr) {
         load_done.push_back(now);
@@ -219,7 +222,7 @@ Point measure_admitted(const gms::GpuConfig& gpu, int load_warps, bool dram, int
     }
     admit(s, now);
   }
-  return summarise(gpu, start, probe_begin, probe_end, load_done, load_warps);
+  return summarise(gpu, start, probes, load_done, load_warps);
 }
 
 }  // namespace
