@@ -281,10 +281,10 @@ struct Engine::Impl {
         break;
       case Op::kStore: {
         const AccessCtx ctx{sm, t, counts};
-        const Tick acked = in.lanes.present() && in.local ? mem.store_local(ctx, in.lanes)
+        const Tick taken = in.lanes.present() && in.local ? mem.store_local(ctx, in.lanes)
                            : in.lanes.present()          ? mem.store(ctx, in.lanes)
                                                          : mem.store(ctx, in.region);
-        w.posted = std::max(w.posted, acked);
+        w.posted = std::max(w.posted, taken);
         hold(sp, w, in, t);
         break;
       }
