@@ -161,8 +161,9 @@ void nelder_mead(Problem& pb, Eigen::Index n, const FitOptions& opt) {
 }
 
 // A simplex over rounded coordinates can stall next to the optimum: finish integer parameters by
-// stepping each one by +-1 while that helps.
-void polish_integers(Problem& pb, const std::vector<FitParam>& params) {
+// stepping each one by +-1 while that helps by more than `rel_tol` (a parameter in thousands of
+// cycles otherwise walks one cycle per replay of every record for noise-sized gains).
+void polish_integers(Problem& pb, const std::vector<FitParam>& params, double rel_tol) {
   bool moved = true;
   while (moved && !pb.exhausted()) {
     moved = false;
@@ -174,7 +175,7 @@ void polish_integers(Problem& pb, const std::vector<FitParam>& params) {
         if (x[i] < params[i].lo || x[i] > params[i].hi || pb.exhausted()) continue;
         const double before = pb.result.cost_best;
         pb.cost(pb.to_u(x));
-        if (pb.result.cost_best < before) moved = true;
+        if (pb.result.cost_best < before * (1 - rel_tol)) moved = true;
       }
     }
   }
@@ -205,7 +206,7 @@ FitResult fit(const std::vector<FitParam>& params, const ResidualFn& residuals, 
     levenberg_marquardt(pb, n, opt);
   else
     nelder_mead(pb, n, opt);
-  polish_integers(pb, params);
+  polish_integers(pb, params, opt.rel_tol);
   pb.result.method = method;
   return pb.result;
 }

@@ -158,6 +158,22 @@ TEST(Fit, NelderMeadHandlesIntegersAndBounds) {
   EXPECT_THROW(fit({{"a", 5.0, 0.0, 1.0, false}}, model_residuals, FitOptions{}), ConfigError);
 }
 
+// An integer parameter on a plateau (a launch overhead in cycles, whose +-1 moves the error by noise)
+// stops after its neighbours are tried instead of walking one step per evaluation.
+TEST(Fit, IntegerPolishStopsOnAPlateau) {
+  FitOptions opt;
+  opt.max_evals = 40;
+  int evals = 0;
+  FitResult r = fit({{"cycles", 10000, 0, 20000, true}},
+                    [&](const std::vector<double>& x) {
+                      ++evals;
+                      return std::vector<double>{1.0 + 1e-7 * (20000 - x[0])};
+                    },
+                    opt);
+  EXPECT_LE(evals, 8) << "the polish walked the plateau to " << r.x[0];
+  EXPECT_NEAR(r.x[0], 10000, 3000);
+}
+
 TEST(CalibratedYaml, ReplacesValuesOnTheirLinesAndAddsProvenance) {
   const std::string text =
       "# GPU X\n# sources\nname: X\nl2:\n  size: 50MiB       # measured\n  slice_bytes_per_cycle: 48  # derived: probe\n";
