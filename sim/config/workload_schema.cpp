@@ -147,11 +147,12 @@ Schema<WorkloadConfig> make_gemv_schema() {
                               [](W& c) -> auto& { return c.gemv.evict_w; }));
   p.push_back(bool_param<W>("weights_bypass_l1", false, "W loads skip L1 (ld.global.cg)",
                             [](W& c) -> auto& { return c.gemv.w_bypass_l1; }));
-  p.push_back(quantity_param<W>("loads_in_flight", Q::kInteger, "0", 0, 16,
-                                "rows of W (one 16-byte vector per lane each) a warp keeps in flight, as the compiled "
-                                "kernel's scoreboards show (validate/scripts/sass_loads_in_flight.py): the rows of all "
-                                "steps stream through that window, each consumed before the next is loaded, whatever "
-                                "the order; 0 = each K step's rows at once, where the order says",
+  p.push_back(quantity_param<W>("loads_in_flight", Q::kInteger, "0", 0, 32,
+                                "16-byte W loads per lane (LDG.128) a warp keeps in flight, as the compiled kernel's "
+                                "scoreboards show (validate/scripts/sass_loads_in_flight.py): the rows of all steps "
+                                "stream through the window those loads cover (a load covers 2 rows of BLOCK_N 128 fp16; a "
+                                "row of BLOCK_N 512 takes 2 loads), each consumed before the next is loaded, whatever "
+                                "the order; at most 16 loads of rows; 0 = each K step's rows at once, where the order says",
                                 [](W& c) -> auto& { return c.gemv.loads_in_flight; }));
   return s;
 }
@@ -167,6 +168,13 @@ void validate_gemv(const Bound<WorkloadConfig>& b, const std::string& file) {
     fail("block.k", "block.k x k_steps = " + std::to_string(g.block_k * g.k_steps) + " exceeds k = " + std::to_string(g.k));
   std::string why;
   if (!parse_order(g.order, g.k_steps, &why)) fail("order", why);
+  if (g.loads_in_flight > 0) {
+    const int vectors_per_row = std::max(1, (g.block_n * dtype_bytes(g.dtype) + 511) / 512);  // 32 lanes x 16 B
+    if (g.loads_in_flight / vectors_per_row > 16)
+      fail("loads_in_flight", std::to_string(g.loads_in_flight) + " vectors per lane are " +
+                                  std::to_string(g.loads_in_flight / vectors_per_row) + " loads of rows at block.n " +
+                                  std::to_string(g.block_n) + "; at most 16 are tracked");
+  }
   if (g.loads_in_flight > 0 && g.spill_bytes_per_thread > 0)
     fail("loads_in_flight", "a compiled window keeps its rows in registers: it cannot be combined with a spill frame");
 }

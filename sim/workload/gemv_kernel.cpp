@@ -49,11 +49,20 @@ GemvKernel::GemvKernel(const GemvConfig& cfg, const GpuConfig& gpu) : cfg_(cfg),
   y_base_ = align_up(w_base_ + static_cast<Addr>(cfg.k * cfg.n * e_));
   local_base_ = align_up(y_base_ + static_cast<Addr>(cfg.m * cfg.n * ey_)) + kAlign;
 
-  // A compiled window holds its K rows' vectors (4 registers each) and x values, whatever the order.
+  // A compiled window counts 16-byte vectors per lane, as the SASS does; the program moves rows.
+  const int vector_bytes = 16 * warp_size_;  // one vector per lane: what a warp's LDG.128 moves
+  const int row_bytes = cfg.block_n * e_;
+  if (cfg.loads_in_flight > 0) {
+    rows_per_unit_ = std::max(1, vector_bytes / row_bytes);
+    window_units_ = std::max(1, cfg.loads_in_flight / static_cast<int>(cdiv(row_bytes, vector_bytes)));
+    SIM_ASSERT(window_units_ <= 16, "window of " << window_units_ << " units passed validation (loads_in_flight " << cfg.loads_in_flight << ")");
+  }
+  // A compiled window holds its vectors (4 registers each) and one x value per row, whatever the order.
   const int column_groups = std::max(1, cfg.block_n / 8 / (cfg.warps * warp_size_));
   int regs = cfg.registers_per_thread > 0 ? cfg.registers_per_thread
-             : cfg.loads_in_flight > 0   ? cfg.loads_in_flight * (4 * column_groups + 1) + 8 * column_groups + 24
-                                         : estimate_registers(cfg, warp_size_, max_live_steps(order_));
+             : cfg.loads_in_flight > 0
+                 ? cfg.loads_in_flight * 4 + window_units_ * rows_per_unit_ + 8 * column_groups + 24
+                 : estimate_registers(cfg, warp_size_, max_live_steps(order_));
   // Per K step: an explicit frame is spread over the steps; the estimate overflows every step.
   spill_bytes_per_thread_ = cfg.loads_in_flight > 0 ? 0  // a compiled window: the rows live in registers
                             : cfg.spill_bytes_per_thread >= 0
@@ -106,21 +115,36 @@ std::int64_t GemvKernel::window_rows(const WarpCursor& c, int step) const {
   return rows_k > c.warp ? (rows_k - c.warp + cfg_.warps - 1) / cfg_.warps : 0;
 }
 
-// A compiled window (loads_in_flight = K): x for every step, then the warp's W rows of all steps as
-// one stream - rows 0 .. K-1 loaded, then per row r: wait for it, compute it, load row r + K.
-// `step` counts rows loaded (kWindowFill) or consumed (kWindow); `sub` the part of a row.
+std::int64_t GemvKernel::window_units(const WarpCursor& c, int step) const {
+  return cdiv(window_rows(c, step), static_cast<std::int64_t>(rows_per_unit_));
+}
+
+// A compiled window (K = window_units_ loads): x for every step, then the warp's W rows of all steps
+// as one stream of units - units 0 .. K-1 loaded, then per unit u: wait for it, compute its rows,
+// load unit u + K. A unit never spans two steps (its rows are W rows apart within one step).
+// `step` counts units loaded (kWindowFill) or consumed (kWindow); `sub` the part of a unit.
 bool GemvKernel::window_next(WarpCursor& c, Instr& out) const {
-  const int K = cfg_.loads_in_flight;
+  const int K = window_units_;
   const std::int64_t n0 = c.tile_n * cfg_.block_n;
   const std::int64_t cols = std::min<std::int64_t>(cfg_.block_n, cfg_.n - n0);
-  std::int64_t rows = 0;
-  for (int s = 0; s < cfg_.k_steps; ++s) rows += window_rows(c, s);
-  auto row_load = [&](std::int64_t r) {
+  std::int64_t rows = 0;  // units, in all steps
+  for (int s = 0; s < cfg_.k_steps; ++s) rows += window_units(c, s);
+  // (first row of unit u within its step, its step, the rows it covers)
+  auto locate = [&](std::int64_t u, int* step, std::int64_t* first, std::int64_t* count) {
+    int s = 0;
+    while (u >= window_units(c, s)) u -= window_units(c, s++);
+    *step = s;
+    *first = u * rows_per_unit_;
+    *count = std::min<std::int64_t>(rows_per_unit_, window_rows(c, s) - *first);
+  };
+  auto row_load = [&](std::int64_t u) {
     int step = 0;
-    while (r >= window_rows(c, step)) r -= window_rows(c, step++);
+    std::int64_t first = 0, count = 0;
+    locate(u, &step, &first, &count);
     const std::int64_t k = c.tile_m * cfg_.block_k * cfg_.k_steps + static_cast<std::int64_t>(step) * cfg_.block_k +
-                           c.warp + r * cfg_.warps;
-    return load(w_base_ + static_cast<Addr>((k * cfg_.n + n0) * e_), 1, static_cast<std::uint32_t>(cols * e_), 0, 0,
+                           c.warp + first * cfg_.warps;
+    return load(w_base_ + static_cast<Addr>((k * cfg_.n + n0) * e_), static_cast<std::uint32_t>(count),
+                static_cast<std::uint32_t>(cols * e_), static_cast<std::uint64_t>(cfg_.warps * cfg_.n * e_), 0,
                 cfg_.w_bypass_l1, hint_of(cfg_.evict_w));
   };
   if (c.phase == kBody) {  // x of every step (each warp reads it; L1 serves the others)
@@ -171,10 +195,13 @@ bool GemvKernel::window_next(WarpCursor& c, Instr& out) const {
     return true;
   }
   if (sub == 2) {
+    int step = 0;
+    std::int64_t first = 0, count = 0;
+    locate(r, &step, &first, &count);
     out = Instr{};
     out.op = Op::kCompute;
     out.pipe = Pipe::kFma;
-    out.flops = 2.0 * static_cast<double>(cfg_.m) * static_cast<double>(cols);
+    out.flops = 2.0 * static_cast<double>(cfg_.m) * static_cast<double>(cols) * static_cast<double>(count);
     return true;
   }
   c.sub = 0;

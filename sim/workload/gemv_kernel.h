@@ -37,9 +37,11 @@ class GemvKernel final : public Kernel {
  private:
   Instr load(Addr base, std::uint32_t rows, std::uint32_t row_bytes, std::uint64_t stride, int slot, bool bypass,
              EvictHint hint) const;
-  // A compiled window (cfg.loads_in_flight > 0): this warp's W rows of K step `step`, and the next
-  // instruction of the window's stream (false: the phase moved on, nothing emitted).
+  // A compiled window (cfg.loads_in_flight > 0): this warp's W rows of K step `step`, the loads
+  // ("units": the rows one 16-byte vector per lane covers) they take, and the next instruction of
+  // the window's stream (false: the phase moved on, nothing emitted).
   std::int64_t window_rows(const WarpCursor& c, int step) const;
+  std::int64_t window_units(const WarpCursor& c, int step) const;
   bool window_next(WarpCursor& c, Instr& out) const;
 
   GemvConfig cfg_;
@@ -49,6 +51,11 @@ class GemvKernel final : public Kernel {
   Addr x_base_, w_base_, y_base_, local_base_;
   std::vector<OrderToken> order_;
   int spill_bytes_per_thread_ = 0;
+  // A compiled window in the program's units: a unit is `rows_per_unit_` of the warp's W rows (one
+  // 16-byte vector per lane: 2 rows of BLOCK_N 128 fp16), and `window_units_` of them are in flight
+  // (loads_in_flight vectors; a row of BLOCK_N 512 takes 2 of them).
+  int rows_per_unit_ = 1;
+  int window_units_ = 0;
   LaunchShape shape_;
 };
 

@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
 """Writes the compiled window of global loads per warp (workload loads_in_flight) into the records of
-seed 001's CUDA GEMV (gmsv::gemv_splitk_kernel<BN, BK, THREADS, ORDER>, validate/kernels/gemv_kernel.cuh).
+seed 001's GEMV: this project's CUDA kernel (gmsv::gemv_splitk_kernel<BN, BK, THREADS, ORDER>,
+validate/kernels/gemv_kernel.cuh) and Triton's gemv_revsplitk (validate/scripts/triton_gemv.py).
 
-The window is a fact of the compiled code, as registers per thread are: the most LDG.E.128 a warp has
-pending on its scoreboards at once, walked from the control codes of the validated binary's SASS
-(validate/results/h100/issue/gms-validate.sm90.sass.xz, validate/scripts/device_sass.sh) by
-validate/scripts/sass_loads_in_flight.py. Both GPUs run the same sm_90 code (nvcc 13.0 on both
-machines), so one listing serves the H100's and the H200's records. The measured and ncu sections
-of a record are left as they are; the record gains `loads_in_flight_source` saying where the number
-came from.
+The window is a fact of the compiled code, as registers per thread are: the most 16-byte W loads
+(LDG.E.128; Triton's LDG.E.EF.128, evict-first) a warp has pending on its scoreboards at once, walked
+from the control codes of the SASS by validate/scripts/sass_loads_in_flight.py:
+  CUDA:   validate/results/h100/issue/gms-validate.sm90.sass.xz (validate/scripts/device_sass.sh; the
+          same sm_90 code, nvcc 13.0, runs on both GPUs), the function ncu names in the record;
+  Triton: <gpu>/gemv_sweep/gemv_sass.tgz, gemv_bn<N>_bk<K>_w<W>_<order>.sass (each GPU's own listing,
+          validate/scripts/device_gemv_sweep.sh).
+No window is written where the model's window program cannot stand for the code: a kernel with a
+spill frame (its rows go through local memory, which the spill program models), one whose W loads are
+not 128-bit, or a window of more than 16 loads of rows (the program tracks 16; a K step's rows at
+once stands in). The measured and ncu sections are left as they are; the record gains
+`loads_in_flight_source` saying where the number came from, or why there is none.
 
-usage: validate/scripts/records_add_loads_in_flight.py [--sass LISTING] [--check] DIR...
+usage: validate/scripts/records_add_loads_in_flight.py [--check] DIR...
   --check: change nothing; exit 1 when a record's window is not what its committed code gives
 """
 import argparse
@@ -18,68 +24,103 @@ import json
 import lzma
 import pathlib
 import sys
+import tarfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from sass_loads_in_flight import functions, loads_in_flight  # noqa: E402
 
-SASS = "validate/results/h100/issue/gms-validate.sm90.sass.xz"
-OPCODE = "LDG.E.128"
+CUDA_SASS = "validate/results/h100/issue/gms-validate.sm90.sass.xz"
 ORDERS = {"llcc": 0, "lclc": 1}  # gemv_kernel.cuh: enum GemvOrder
+MAX_UNITS = 16                    # loads of rows the GEMV window program tracks (gemv_kernel.cpp)
 
 
-def kernel_of(rec):
-    """The mangled-name fragment of the kernel a CUDA GEMV record ran, or None for other records
-    (Triton's GEMVs share the workload's keys; ncu names the kernel that ran)."""
-    w = rec.get("workload") or {}
-    if not rec.get("ncu", {}).get("kernel", "").startswith("void gemv_splitk_kernel<") or w.get("order") not in ORDERS:
+def source_of(rec, path):
+    """(listing, tar member or None, function-name fragment, opcode) of a GEMV record's kernel, or None."""
+    w, kernel = rec.get("workload") or {}, rec.get("ncu", {}).get("kernel", "")
+    if w.get("kind") != "gemv" or w.get("order") not in ORDERS:
         return None
-    b = w.get("block", {})
-    return f"gemv_splitk_kernelILi{b['n']}ELi{b['k']}ELi{32 * w['warps']}ELi{ORDERS[w['order']]}EE"
+    b = w["block"]
+    if kernel.startswith("void gemv_splitk_kernel<"):
+        return CUDA_SASS, None, f"gemv_splitk_kernelILi{b['n']}ELi{b['k']}ELi{32 * w['warps']}ELi{ORDERS[w['order']]}EE", "LDG.E.128"
+    if kernel == "gemv_revsplitk":
+        tgz = path.parent.parent / "gemv_sweep" / "gemv_sass.tgz"
+        return str(tgz), f"gemv_sass/gemv_bn{b['n']}_bk{b['k']}_w{w['warps']}_{w['order']}.sass", "gemv_revsplitk", "LDG.E.EF.128"
+    return None
 
 
-def windows(listing):
-    with lzma.open(listing, "rt") if listing.endswith(".xz") else open(listing) as f:
-        text = f.read()
-    return {name: loads_in_flight(lines, OPCODE) for name, lines in functions(text)}
+_listings = {}
+
+
+def window_of(listing, member, fragment, opcode):
+    """(function, loads, most in flight, waits) of the one function matching `fragment`."""
+    if (listing, member) not in _listings:
+        if member:
+            with tarfile.open(listing) as t:
+                text = t.extractfile(member).read().decode()
+        else:
+            with lzma.open(listing, "rt") if listing.endswith(".xz") else open(listing) as f:
+                text = f.read()
+        _listings[(listing, member)] = list(functions(text))
+    names = [(n, lines) for n, lines in _listings[(listing, member)] if fragment in n]
+    if len(names) != 1:
+        sys.exit(f"{listing} {member or ''}: {len(names)} functions match {fragment}; expected exactly one")
+    return (names[0][0],) + loads_in_flight(names[0][1], opcode)
+
+
+def expected(rec, path):
+    """(loads_in_flight or None, loads_in_flight_source) the record's compiled code gives, or None."""
+    src = source_of(rec, path)
+    if src is None:
+        return None
+    listing, member, fragment, opcode = src
+    function, loads, most, waits = window_of(*src)
+    w = rec["workload"]
+    where = f"{listing}:{member}" if member else listing
+    source = {"command": f"validate/scripts/sass_loads_in_flight.py {where} --kernel {fragment} --opcode {opcode}",
+              "function": function, "loads": loads, "most_in_flight": most, "waits": waits}
+    spill = str(w.get("spill_bytes_per_thread", "0B"))
+    vectors_per_row = max(1, -(-w["block"]["n"] * 2 // 512))  # fp16 rows, 32 lanes x 16 B per load
+    if not loads:
+        source["none"] = f"its W loads are not {opcode}"
+    elif spill not in ("0B", "0"):
+        source["none"] = f"a spill frame of {spill} per thread: the spill program models its rows"
+    elif most // vectors_per_row > MAX_UNITS:
+        source["none"] = f"{most // vectors_per_row} loads of rows; the window program tracks {MAX_UNITS}"
+    return (None if "none" in source else most), source
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sass", default=SASS, help="cuobjdump -sass listing of the validated binary")
     ap.add_argument("--check", action="store_true", help="change nothing; exit 1 on a stale or missing window")
     ap.add_argument("dirs", nargs="+")
     a = ap.parse_args()
-    found = windows(a.sass)
-    changed = stale = checked = 0
+    changed = stale = checked = windows = 0
     for d in a.dirs:
         for path in sorted(pathlib.Path(d).glob("*.json")):
             text = path.read_text()
             rec = json.loads(text)
-            fragment = kernel_of(rec)
-            if fragment is None:
+            exp = expected(rec, path)
+            if exp is None:
                 continue
-            names = [n for n in found if fragment in n]
-            if len(names) != 1:
-                sys.exit(f"{path}: {len(names)} functions of {a.sass} match {fragment}; expected exactly one")
-            loads, most, waits = found[names[0]]
-            if not loads:
-                sys.exit(f"{path}: {names[0]} has no {OPCODE}")
+            window, source = exp
             checked += 1
+            windows += window is not None
             if a.check:
-                if rec["workload"].get("loads_in_flight") != most:
-                    print(f"{path}: loads_in_flight {rec['workload'].get('loads_in_flight')}, its code gives {most}")
+                if rec["workload"].get("loads_in_flight") != window or rec.get("loads_in_flight_source") != source:
+                    print(f"{path}: loads_in_flight {rec['workload'].get('loads_in_flight')}, its code gives {window}")
                     stale += 1
                 continue
-            rec["workload"]["loads_in_flight"] = most
-            rec["loads_in_flight_source"] = {
-                "command": f"validate/scripts/sass_loads_in_flight.py {a.sass} --kernel {fragment} --opcode {OPCODE}",
-                "function": names[0], "loads": loads, "most_in_flight": most, "waits": waits}
+            if window is None:
+                rec["workload"].pop("loads_in_flight", None)
+            else:
+                rec["workload"]["loads_in_flight"] = window
+            rec["loads_in_flight_source"] = source
             path.write_text(json.dumps(rec, indent=1) + ("\n" if text.endswith("\n") else ""))
             changed += 1
     if a.check:
-        print(f"{checked} records checked, {stale} stale")
+        print(f"{checked} records checked ({windows} with a window), {stale} stale")
         sys.exit(1 if stale or not checked else 0)
-    print(f"{changed} records given the loads in flight of their compiled kernel")
+    print(f"{changed} records given the loads in flight of their compiled kernel ({windows} with a window)")
 
 
 if __name__ == "__main__":
