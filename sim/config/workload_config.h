@@ -71,10 +71,12 @@ struct GemvConfig {
   int reduction_lane_elements = 8;   // consecutive outputs one lane adds, one atomic each
   int reduction_smem_wavefronts = 0; // shared-memory wavefronts per warp of the in-CTA reduction
   std::int64_t spill_bytes_per_thread = -1;  // local-memory frame; -1 = registers beyond the maximum
+  std::int64_t spill_stored_per_thread = 0;  // local bytes stored per thread (STL); 0 = the frame once
+  std::int64_t spill_loaded_per_thread = 0;  // local bytes loaded per thread (LDL); 0 = the frame once
   std::string evict_x = "last";      // normal | first | last (activations)
   std::string evict_w = "first";     // weights
   bool w_bypass_l1 = false;          // weight loads skip L1 (ld.global.cg)
-  int loads_in_flight = 0;           // rows of W a warp keeps in flight, as compiled (0 = a K step's rows at once)
+  int loads_in_flight = 0;           // 16-byte W loads per lane in flight, as compiled (0 = a K step's rows at once)
 };
 
 // Seed 002's CuTe-style SIMT GEMM (fp32 FFMA), every data-path choice explicit: the GMEM -> SMEM copy

@@ -140,6 +140,15 @@ Schema<WorkloadConfig> make_gemv_schema() {
                                 "each byte stored after the loads and loaded back before the compute, spread over "
                                 "the k steps. -1B = 4 bytes per register beyond the GPU's maximum, per step",
                                 [](W& c) -> auto& { return c.gemv.spill_bytes_per_thread; }));
+  p.push_back(quantity_param<W>("spill_traffic.stored", Q::kBytes, "0B", 0, kHuge,
+                                "local bytes each thread stores (the SASS' STL count x width; a compiler stores a "
+                                "slot more than once): spread over the k steps, each store after its step's loads "
+                                "have arrived, within the frame's addresses. 0B = the frame once",
+                                [](W& c) -> auto& { return c.gemv.spill_stored_per_thread; }));
+  p.push_back(quantity_param<W>("spill_traffic.loaded", Q::kBytes, "0B", 0, kHuge,
+                                "local bytes each thread loads back (the SASS' LDL count x width), before its step's "
+                                "compute. 0B = the frame once",
+                                [](W& c) -> auto& { return c.gemv.spill_loaded_per_thread; }));
   p.push_back(choice_param<W>("evict.activations", {"normal", "first", "last"}, "last",
                               "eviction hint of x loads (Triton eviction_policy), honoured by L1 and L2",
                               [](W& c) -> auto& { return c.gemv.evict_x; }));
@@ -175,6 +184,9 @@ void validate_gemv(const Bound<WorkloadConfig>& b, const std::string& file) {
                                   std::to_string(g.loads_in_flight / vectors_per_row) + " loads of rows at block.n " +
                                   std::to_string(g.block_n) + "; at most 16 are tracked");
   }
+  if ((g.spill_stored_per_thread > 0 || g.spill_loaded_per_thread > 0) && g.spill_bytes_per_thread <= 0)
+    fail(g.spill_stored_per_thread > 0 ? "spill_traffic.stored" : "spill_traffic.loaded",
+         "spill traffic needs the frame it goes through (spill_bytes_per_thread)");
   if (g.loads_in_flight > 0 && g.spill_bytes_per_thread > 0)
     fail("loads_in_flight", "a compiled window keeps its rows in registers: it cannot be combined with a spill frame");
 }

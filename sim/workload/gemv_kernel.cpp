@@ -68,6 +68,12 @@ GemvKernel::GemvKernel(const GemvConfig& cfg, const GpuConfig& gpu) : cfg_(cfg),
                             : cfg.spill_bytes_per_thread >= 0
                                 ? static_cast<int>((cfg.spill_bytes_per_thread + cfg.k_steps - 1) / cfg.k_steps)
                                 : std::max(0, regs - gpu.sm.max_registers_per_thread) * 4;
+  // What the compiled code stores and loads through the frame (the frame once, unless the SASS says more).
+  auto per_step = [&](std::int64_t bytes) {
+    return bytes > 0 ? static_cast<int>((bytes + cfg.k_steps - 1) / cfg.k_steps) : spill_bytes_per_thread_;
+  };
+  spill_stored_per_step_ = spill_bytes_per_thread_ > 0 ? per_step(cfg.spill_stored_per_thread) : 0;
+  spill_loaded_per_step_ = spill_bytes_per_thread_ > 0 ? per_step(cfg.spill_loaded_per_thread) : 0;
   shape_.tiles_m = grid_k_;
   shape_.tiles_n = grid_n_;
   shape_.grid_ctas = grid_n_ * grid_k_;
@@ -214,8 +220,8 @@ bool GemvKernel::window_next(WarpCursor& c, Instr& out) const {
   return false;
 }
 
-// Sub-steps of one order token: a load token is [x load, W load, (spill store)], a compute token is
-// [(spill load), wait, compute].
+// Sub-steps of one order token: a load token is [x load, W load, (wait, spill stores)], a compute token is
+// [(spill loads), wait, compute].
 void GemvKernel::next(WarpCursor& c, Instr& out) const {
   const std::int64_t n0 = c.tile_n * cfg_.block_n;
   const std::int64_t cols = std::min<std::int64_t>(cfg_.block_n, cfg_.n - n0);
@@ -253,26 +259,38 @@ void GemvKernel::next(WarpCursor& c, Instr& out) const {
                      cfg_.w_bypass_l1, hint_of(cfg_.evict_w));
           return;
         }
-        if (sub == 2 && spill_warp_bytes > 0) {
-          out = Instr{};
-          out.op = Op::kStore;
-          out.region = Region{spill, 1, static_cast<std::uint32_t>(spill_warp_bytes), 0};
-          out.issue_cycles = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, spill_warp_bytes / (warp_size_ * 16)));
-          return;
-        }
-      } else {
-        if (sub == 0 && spill_warp_bytes > 0) {
-          out = load(spill, 1, static_cast<std::uint32_t>(spill_warp_bytes), 0, tok.step, false, EvictHint::kNormal);
-          return;
-        }
-        if (sub <= 1) {
+        if (sub == 2 && spill_warp_bytes > 0) {  // STL stores the loaded registers: they must have arrived
           out = Instr{};
           out.op = Op::kWait;
           out.slot = static_cast<std::uint8_t>(tok.step);
-          c.sub = 2;
           return;
         }
-        if (sub == 2) {
+        const std::uint64_t stored = static_cast<std::uint64_t>(spill_stored_per_step_) * warp_size_;
+        if (sub >= 3 && spill_warp_bytes > 0 && static_cast<std::uint64_t>(sub - 3) * spill_warp_bytes < stored) {
+          // The step's stores in frame-sized passes over the frame (a slot stored more than once).
+          const std::uint64_t bytes = std::min(spill_warp_bytes, stored - static_cast<std::uint64_t>(sub - 3) * spill_warp_bytes);
+          out = Instr{};
+          out.op = Op::kStore;
+          out.region = Region{spill, 1, static_cast<std::uint32_t>(bytes), 0};
+          out.issue_cycles = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, bytes / (warp_size_ * 16)));
+          return;
+        }
+      } else {
+        const std::uint64_t loaded = static_cast<std::uint64_t>(spill_loaded_per_step_) * warp_size_;
+        const int load_passes = spill_warp_bytes > 0 ? static_cast<int>((loaded + spill_warp_bytes - 1) / spill_warp_bytes) : 0;
+        if (sub < load_passes) {  // the step's spill loads, in frame-sized passes
+          const std::uint64_t bytes = std::min(spill_warp_bytes, loaded - static_cast<std::uint64_t>(sub) * spill_warp_bytes);
+          out = load(spill, 1, static_cast<std::uint32_t>(bytes), 0, tok.step, false, EvictHint::kNormal);
+          return;
+        }
+        if (sub <= load_passes) {
+          out = Instr{};
+          out.op = Op::kWait;
+          out.slot = static_cast<std::uint8_t>(tok.step);
+          c.sub = load_passes + 1;
+          return;
+        }
+        if (sub == load_passes + 1) {
           out = Instr{};
           out.op = Op::kCompute;
           out.pipe = Pipe::kFma;

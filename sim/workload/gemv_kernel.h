@@ -50,7 +50,8 @@ class GemvKernel final : public Kernel {
   std::int64_t grid_n_, grid_k_;
   Addr x_base_, w_base_, y_base_, local_base_;
   std::vector<OrderToken> order_;
-  int spill_bytes_per_thread_ = 0;
+  int spill_bytes_per_thread_ = 0;                              // frame per K step
+  int spill_stored_per_step_ = 0, spill_loaded_per_step_ = 0;  // local traffic per K step and thread
   // A compiled window in the program's units: a unit is `rows_per_unit_` of the warp's W rows (one
   // 16-byte vector per lane: 2 rows of BLOCK_N 128 fp16), and `window_units_` of them are in flight
   // (loads_in_flight vectors; a row of BLOCK_N 512 takes 2 of them).

@@ -126,6 +126,30 @@ TEST(Gemv, AnExplicitSpillFrameIsStoredAndLoadedOncePerThread) {
   EXPECT_GE(metric(spill, rs, "dram__bytes_read.sum"), metric(plain, rp, "dram__bytes_read.sum"));
 }
 
+TEST(Gemv, SpillTrafficFromTheSassPassesThroughTheFrame) {
+  // The same program stores 6,376 B and loads 6,544 B per thread through its 3,568-byte frame (its
+  // SASS' STL and LDL; Nsight counts the same): stores reach L2 as 6,376 B, the frame's addresses
+  // stay the frame's, and the extra passes cost time. Without a frame the traffic has nowhere to go.
+  std::vector<std::string> base = {"workload.warps=1", "workload.registers_per_thread=64",
+                                   "workload.spill_bytes_per_thread=3568B"};
+  auto once = seed001("h100", "llcc", base);
+  auto more = base;
+  more.push_back("workload.spill_traffic.stored=6376B");
+  more.push_back("workload.spill_traffic.loaded=6544B");
+  auto twice = seed001("h100", "llcc", more);
+  auto ro = simulate(once), rt = simulate(twice);
+  const double threads = 28.0 * 32 * 32;
+  EXPECT_EQ(metric(twice, rt, "lts__t_sectors_op_write.sum") - metric(once, ro, "lts__t_sectors_op_write.sum"),
+            threads * (6376 - 3568) / 32);
+  EXPECT_GT(metric(twice, rt, "gpu__time_duration.sum"), metric(once, ro, "gpu__time_duration.sum"));
+  try {
+    seed001("h100", "llcc", {"workload.spill_traffic.stored=64B"});
+    ADD_FAILURE() << "spill traffic without a frame was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("workload key 'spill_traffic.stored'"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Gemv, ACompiledWindowMovesTheSameDataWithFewerLoadsInFlight) {
   // The compiled kernel keeps a few rows of W in flight per warp (3 or 9, its SASS): the same bytes
   // and reductions as a K step's rows at once, more time the fewer rows the window holds, and the

@@ -15,7 +15,7 @@ import lzma
 import re
 import sys
 
-INSTR = re.compile(r"\s+/\*[0-9a-f]{4}\*/\s+(?:@!?U?P\w+\s+)?([A-Z0-9_.]+)[^;]*;\s*/\* (0x[0-9a-f]+) \*/")
+INSTR = re.compile(r"\s+/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z0-9_.]+)[^;]*;\s*/\* (0x[0-9a-f]+) \*/")
 WORD = re.compile(r"/\* (0x[0-9a-f]+) \*/")
 
 

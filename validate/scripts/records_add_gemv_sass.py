@@ -1,23 +1,28 @@
 #!/usr/bin/env python3
-"""Writes the compiled window of global loads per warp (workload loads_in_flight) into the records of
-seed 001's GEMV: this project's CUDA kernel (gmsv::gemv_splitk_kernel<BN, BK, THREADS, ORDER>,
-validate/kernels/gemv_kernel.cuh) and Triton's gemv_revsplitk (validate/scripts/triton_gemv.py).
+"""Writes what a GEMV record's compiled code does that the model takes as input, read from its SASS:
+the window of global loads per warp (workload loads_in_flight) and the local-memory traffic of its
+spills (workload spill_traffic). Records of seed 001's GEMV: this project's CUDA kernel
+(gmsv::gemv_splitk_kernel<BN, BK, THREADS, ORDER>, validate/kernels/gemv_kernel.cuh) and Triton's
+gemv_revsplitk (validate/scripts/triton_gemv.py).
 
-The window is a fact of the compiled code, as registers per thread are: the most 16-byte W loads
-(LDG.E.128; Triton's LDG.E.EF.128, evict-first) a warp has pending on its scoreboards at once, walked
-from the control codes of the SASS by validate/scripts/sass_loads_in_flight.py:
+Both are facts of the compiled code, as registers per thread are. The listings:
   CUDA:   validate/results/h100/issue/gms-validate.sm90.sass.xz (validate/scripts/device_sass.sh; the
           same sm_90 code, nvcc 13.0, runs on both GPUs), the function ncu names in the record;
   Triton: <gpu>/gemv_sweep/gemv_sass.tgz, gemv_bn<N>_bk<K>_w<W>_<order>.sass (each GPU's own listing,
           validate/scripts/device_gemv_sweep.sh).
-No window is written where the model's window program cannot stand for the code: a kernel with a
-spill frame (its rows go through local memory, which the spill program models), one whose W loads are
-not 128-bit, or a window of more than 16 loads of rows (the program tracks 16; a K step's rows at
-once stands in). The measured and ncu sections are left as they are; the record gains
-`loads_in_flight_source` saying where the number came from, or why there is none.
+* The window: the most 16-byte W loads (LDG.E.128; Triton's LDG.E.EF.128, evict-first) a warp has
+  pending on its scoreboards at once, walked from the control codes by
+  validate/scripts/sass_loads_in_flight.py. None is written where the model's window program cannot
+  stand for the code: a kernel with a spill frame (its rows go through local memory, which the spill
+  program models), one whose W loads are not 128-bit, or a window of more than 16 loads of rows (the
+  program tracks 16; a K step's rows at once stands in). `loads_in_flight_source` says which.
+* The spill traffic, for records with a spill frame: the bytes of every STL and LDL (the kernels are
+  unrolled: each runs once per thread). --check also holds them against the record's own Nsight
+  counters (l1tex__t_sectors_pipe_lsu_mem_local_op_{st,ld}.sum x 32 B per thread): within 2 %.
+The measured and ncu sections are left as they are.
 
-usage: validate/scripts/records_add_loads_in_flight.py [--check] DIR...
-  --check: change nothing; exit 1 when a record's window is not what its committed code gives
+usage: validate/scripts/records_add_gemv_sass.py [--check] DIR...
+  --check: change nothing; exit 1 when a record's inputs are not what its committed code gives
 """
 import argparse
 import json
@@ -27,7 +32,7 @@ import sys
 import tarfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from sass_loads_in_flight import functions, loads_in_flight  # noqa: E402
+from sass_loads_in_flight import INSTR, functions, loads_in_flight  # noqa: E402
 
 CUDA_SASS = "validate/results/h100/issue/gms-validate.sm90.sass.xz"
 ORDERS = {"llcc": 0, "lclc": 1}  # gemv_kernel.cuh: enum GemvOrder
@@ -67,6 +72,37 @@ def window_of(listing, member, fragment, opcode):
     return (names[0][0],) + loads_in_flight(names[0][1], opcode)
 
 
+WIDTH = {"64": 8, "128": 16, "U8": 1, "S8": 1, "U16": 2, "S16": 2}  # bytes per thread; none of these: 32-bit
+
+
+def local_traffic(listing, member, fragment):
+    """(bytes stored, bytes loaded) per thread by the STL and LDL of the one function matching `fragment`."""
+    lines = next(lines for n, lines in _listings[(listing, member)] if fragment in n)
+    total = {"STL": 0, "LDL": 0}
+    for line in lines:
+        m = INSTR.match(line)
+        if m and m.group(1).split(".")[0] in total:
+            mods = m.group(1).split(".")[1:]
+            total[m.group(1).split(".")[0]] += next((WIDTH[x] for x in mods if x in WIDTH), 4)
+    return total["STL"], total["LDL"]
+
+
+def spill_of(rec, src):
+    """(spill_traffic or None, its source) for a record with a spill frame, or None."""
+    w = rec["workload"]
+    if str(w.get("spill_bytes_per_thread", "0B")) in ("0B", "0"):
+        return None
+    stored, loaded = local_traffic(*src[:3])
+    c = rec.get("ncu", {}).get("counters", {})
+    threads = c.get("launch__grid_size", 0) * c.get("launch__block_size", 0)
+    source = {"command": "STL/LDL bytes of " + src[2] + " in " + (f"{src[0]}:{src[1]}" if src[1] else src[0]),
+              "stored": stored, "loaded": loaded}
+    if threads:
+        source["ncu_stored"] = round(c.get("l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", 0) * 32 / threads, 1)
+        source["ncu_loaded"] = round(c.get("l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", 0) * 32 / threads, 1)
+    return {"stored": f"{stored}B", "loaded": f"{loaded}B"}, source
+
+
 def expected(rec, path):
     """(loads_in_flight or None, loads_in_flight_source) the record's compiled code gives, or None."""
     src = source_of(rec, path)
@@ -86,7 +122,7 @@ def expected(rec, path):
         source["none"] = f"a spill frame of {spill} per thread: the spill program models its rows"
     elif most // vectors_per_row > MAX_UNITS:
         source["none"] = f"{most // vectors_per_row} loads of rows; the window program tracks {MAX_UNITS}"
-    return (None if "none" in source else most), source
+    return (None if "none" in source else most), source, spill_of(rec, src)
 
 
 def main():
@@ -102,25 +138,37 @@ def main():
             exp = expected(rec, path)
             if exp is None:
                 continue
-            window, source = exp
+            window, source, spill = exp
             checked += 1
             windows += window is not None
+            traffic, traffic_source = spill if spill else (None, None)
             if a.check:
                 if rec["workload"].get("loads_in_flight") != window or rec.get("loads_in_flight_source") != source:
                     print(f"{path}: loads_in_flight {rec['workload'].get('loads_in_flight')}, its code gives {window}")
                     stale += 1
+                if rec["workload"].get("spill_traffic") != traffic or rec.get("spill_traffic_source") != traffic_source:
+                    print(f"{path}: spill_traffic {rec['workload'].get('spill_traffic')}, its code gives {traffic}")
+                    stale += 1
+                for k in ("stored", "loaded"):
+                    if traffic_source and "ncu_" + k in traffic_source and \
+                            abs(traffic_source["ncu_" + k] - traffic_source[k]) > 0.02 * traffic_source[k]:
+                        print(f"{path}: the SASS {k} {traffic_source[k]} B per thread, Nsight counted {traffic_source['ncu_' + k]}")
+                        stale += 1
                 continue
             if window is None:
                 rec["workload"].pop("loads_in_flight", None)
             else:
                 rec["workload"]["loads_in_flight"] = window
             rec["loads_in_flight_source"] = source
+            if traffic:
+                rec["workload"]["spill_traffic"] = traffic
+                rec["spill_traffic_source"] = traffic_source
             path.write_text(json.dumps(rec, indent=1) + ("\n" if text.endswith("\n") else ""))
             changed += 1
     if a.check:
         print(f"{checked} records checked ({windows} with a window), {stale} stale")
         sys.exit(1 if stale or not checked else 0)
-    print(f"{changed} records given the loads in flight of their compiled kernel ({windows} with a window)")
+    print(f"{changed} records given the inputs of their compiled kernel ({windows} with a window of loads)")
 
 
 if __name__ == "__main__":
