@@ -55,7 +55,8 @@ GemvKernel::GemvKernel(const GemvConfig& cfg, const GpuConfig& gpu) : cfg_(cfg),
   if (cfg.loads_in_flight > 0) {
     rows_per_unit_ = std::max(1, vector_bytes / row_bytes);
     window_units_ = std::max(1, cfg.loads_in_flight / static_cast<int>(cdiv(row_bytes, vector_bytes)));
-    SIM_ASSERT(window_units_ <= 16, "window of " << window_units_ << " units passed validation (loads_in_flight " << cfg.loads_in_flight << ")");
+    SIM_ASSERT(window_units_ <= 16,
+               "window of " << window_units_ << " units passed validation (loads_in_flight " << cfg.loads_in_flight << ")");
   }
   // A compiled window holds its vectors (4 registers each) and one x value per row, whatever the order.
   const int column_groups = std::max(1, cfg.block_n / 8 / (cfg.warps * warp_size_));
@@ -133,8 +134,8 @@ bool GemvKernel::window_next(WarpCursor& c, Instr& out) const {
   const int K = window_units_;
   const std::int64_t n0 = c.tile_n * cfg_.block_n;
   const std::int64_t cols = std::min<std::int64_t>(cfg_.block_n, cfg_.n - n0);
-  std::int64_t rows = 0;  // units, in all steps
-  for (int s = 0; s < cfg_.k_steps; ++s) rows += window_units(c, s);
+  std::int64_t units = 0;  // in all steps
+  for (int s = 0; s < cfg_.k_steps; ++s) units += window_units(c, s);
   // (first row of unit u within its step, its step, the rows it covers)
   auto locate = [&](std::int64_t u, int* step, std::int64_t* first, std::int64_t* count) {
     int s = 0;
@@ -168,7 +169,7 @@ bool GemvKernel::window_next(WarpCursor& c, Instr& out) const {
     return false;
   }
   if (c.phase == kWindowFill) {
-    if (c.step < std::min<std::int64_t>(K, rows)) {
+    if (c.step < std::min<std::int64_t>(K, units)) {
       out = row_load(c.step);
       out.slot = static_cast<std::uint8_t>(c.step % K);
       ++c.step;
@@ -180,7 +181,7 @@ bool GemvKernel::window_next(WarpCursor& c, Instr& out) const {
     return false;
   }
   const std::int64_t r = c.step;
-  if (r >= rows) {  // the epilogue
+  if (r >= units) {  // the epilogue
     c.phase = cfg_.reduction_smem_wavefronts > 0 ? kSmemStore : kSync;
     c.step = 0;
     c.sub = 0;
@@ -212,7 +213,7 @@ bool GemvKernel::window_next(WarpCursor& c, Instr& out) const {
   }
   c.sub = 0;
   ++c.step;
-  if (r + K < rows) {
+  if (r + K < units) {
     out = row_load(r + K);
     out.slot = static_cast<std::uint8_t>((r + K) % K);
     return true;
