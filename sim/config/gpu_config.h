@@ -54,6 +54,7 @@ struct L1Config {
 struct IcntConfig {
   std::uint64_t latency = 100;        // SM -> L2 slice, one way, unloaded
   double sm_bytes_per_cycle = 64;     // reply data into one SM
+  double sm_requests_per_cycle = 0;   // line requests one SM's L1/TEX sends per cycle (0 = unlimited)
 };
 
 struct L2Config {

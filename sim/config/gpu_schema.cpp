@@ -123,6 +123,11 @@ Schema<GpuConfig> make_schema() {
   p.push_back(quantity_param<G>("icnt.sm_bytes_per_cycle", Q::kBytesPerCycle, "64", 1, 1e6,
                                 "reply bandwidth from L2 into one SM",
                                 [](G& c) -> auto& { return c.icnt.sm_bytes_per_cycle; }));
+  p.push_back(quantity_param<G>("icnt.sm_requests_per_cycle", Q::kReal, "0", 0, 1e6,
+                                "line requests one SM's L1/TEX passes per cycle (each line of a load, store or "
+                                "reduction takes at least 1/rate cycles of the SM's port, however few sectors it "
+                                "carries); 0 = unlimited",
+                                [](G& c) -> auto& { return c.icnt.sm_requests_per_cycle; }));
   // --- L2
   p.push_back(quantity_param<G>("l2.size", Q::kBytes, "", 1, kBig, "L2 capacity, all slices",
                                 [](G& c) -> auto& { return c.l2.size; }));

@@ -51,6 +51,7 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   l2_return_ticks_ = cycles_to_ticks(gpu.l2.hit_latency - gpu.icnt.latency);
   far_ticks_ = far_latency_ ? cycles_to_ticks(gpu.l2.far_extra_latency) : 0;
   sm_port_ticks_per_byte_ = T / std::min(gpu.sm.lsu_bytes_per_cycle, gpu.icnt.sm_bytes_per_cycle);
+  sm_port_ticks_per_request_ = gpu.icnt.sm_requests_per_cycle > 0 ? T / gpu.icnt.sm_requests_per_cycle : 0;
   if (gpu.l2.fabric_bytes_per_cycle > 0) fabric_ = std::make_unique<BandwidthServer>(T / gpu.l2.fabric_bytes_per_cycle);
 
   Replacement l1_policy = replacement_from_name(gpu.l1.replacement);
@@ -108,7 +109,8 @@ void MemorySystem::dram_fill(TagArray& tags, const TagArray::Access& a, Addr lin
 }
 
 Tick MemorySystem::sm_port(int sm, Tick now, std::uint32_t bytes) {
-  return reserve(sm_port_free_[sm], now, bytes * sm_port_ticks_per_byte_);
+  // One line request: its bytes at the port's width, and at least one request slot of the L1/TEX.
+  return reserve(sm_port_free_[sm], now, std::max(bytes * sm_port_ticks_per_byte_, sm_port_ticks_per_request_));
 }
 
 void MemorySystem::count_read_lookup(int sm, Tick at, std::uint32_t hits, std::uint32_t misses, CtaMemCounts* cta,

@@ -177,7 +177,7 @@ class MemorySystem {
   // misses are forwarded to the home slice and counted there.
   void count_read_lookup(int sm, Tick at, std::uint32_t hits, std::uint32_t misses, CtaMemCounts* cta,
                          bool final_misses);
-  // The SM's LSU/port, FCFS: when `bytes` leave the SM.
+  // The SM's LSU/port, FCFS: when one line request of `bytes` leaves the SM.
   Tick sm_port(int sm, Tick now, std::uint32_t bytes);
   // Returns when the home slice's input has taken the data.
   Tick l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t);
@@ -203,6 +203,7 @@ class MemorySystem {
   std::uint32_t fill_mask_unit_;  // sectors fetched together from DRAM
   Tick l1_hit_ticks_, l2_return_ticks_, icnt_ticks_, far_ticks_;
   double sm_port_ticks_per_byte_;
+  double sm_port_ticks_per_request_;  // 0: no request rate
 
   std::unique_ptr<TagArray> l1_;  // one bank per SM; null when the GPU has no L1 for global data
   std::unique_ptr<TagArray> l2_;  // one bank per slice
