@@ -377,24 +377,36 @@ Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool b
   return done;
 }
 
-MemorySystem::AtHome MemorySystem::to_home_slice(int sm, Addr line, std::uint32_t mask, Tick t) {
+MemorySystem::AtHome MemorySystem::to_home_slice(int sm, Addr line, std::uint32_t mask, Tick t, std::uint32_t hold,
+                                                  bool pass_near) {
   const std::uint32_t bytes = popc(mask) * static_cast<std::uint32_t>(gpu_.l2.sector);
+  // Each slice the data passes takes it through its crossbar input, then holds its pipeline.
+  auto enter = [&](std::uint32_t slice, Tick at) { return slice_input_.empty() ? at : slice_input_[slice].serve(at, bytes); };
   Tick arrive = t + icnt_ticks_;
-  std::uint64_t line_index = line >> l2_line_shift_;
-  std::uint32_t home = slice_hash_->slice(line_index);
-  const bool far = is_far(sm_partition(sm), home);
+  const std::uint64_t line_index = line >> l2_line_shift_;
+  const std::uint32_t home = slice_hash_->slice(line_index);
+  const int part = sm_partition(sm);
+  const bool far = is_far(part, home);
+  Tick taken = 0;  // the first slice's input has the data: the SM's side is done
+  bool near_pass = false;
   if (far) {
     counters_.l2_far_sectors += popc(mask);
+    if (pass_near) {
+      const std::uint32_t near = replica_slice(part, line_index);
+      taken = enter(near, arrive);
+      arrive = slices_bw_[near].serve(taken, hold);
+      near_pass = true;
+    }
     if (fabric_) arrive = serve_start(*fabric_, arrive, bytes);
   }
-  // The slice's crossbar input takes the data in, then its pipeline serves the write.
-  const Tick taken = slice_input_.empty() ? arrive : slice_input_[home].serve(arrive, bytes);
-  return {home, hashed_set(line_index, l2_->sets()), serve_start(slices_bw_[home], taken, bytes), taken, far};
+  const Tick in_home = enter(home, arrive);
+  return {home, hashed_set(line_index, l2_->sets()), serve_start(slices_bw_[home], in_home, hold),
+          near_pass ? taken : in_home, far, near_pass};
 }
 
 Tick MemorySystem::l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
-  AtHome h = to_home_slice(sm, line, mask, t);
+  const AtHome h = to_home_slice(sm, line, mask, t, popc(mask) * sector, false);
   auto a = l2_->access(h.slice, h.set, line, mask, true, h.start);
   counters_.l2_write_sectors += popc(mask);
   counters_.l2_write_hit_sectors += popc(a.hit);
@@ -437,44 +449,25 @@ MemorySystem::Reduced MemorySystem::reduce_lines(const AccessCtx& ctx, EachLine&
   for (const auto& [line, mask] : merged) {
     const std::uint32_t sectors = popc(mask), hold = sectors * red_bytes_per_sector_;
     const Tick t = sm_port(ctx.sm, ctx.now, sectors * sector);
-    const std::uint64_t line_index = line >> l2_line_shift_;
-    const std::uint32_t home = slice_hash_->slice(line_index);
-    const int part = sm_partition(ctx.sm);
-    const bool far = is_far(part, home);
-    Tick arrive = t + icnt_ticks_;
+    // A far reduction passes a near slice first when the GPU counts it in both partitions.
+    const AtHome h = to_home_slice(ctx.sm, line, mask, t, hold, gpu_.l2.far_reductions_in_both_partitions);
+    out.taken = std::max(out.taken, h.taken);
     counters_.l2_red_sectors += sectors;
-    bool first_pass = true;
-    // Each slice it passes takes the data through its crossbar input (the SM's side of it is done
-    // when the first slice has taken it) and holds its pipeline for the sectors.
-    auto enter = [&](std::uint32_t slice, Tick at) {
-      const Tick in = slice_input_.empty() ? at : slice_input_[slice].serve(at, sectors * sector);
-      if (first_pass) out.taken = std::max(out.taken, in);
-      first_pass = false;
-      return in;
-    };
-    if (far) {
-      counters_.l2_far_sectors += sectors;
-      if (gpu_.l2.far_reductions_in_both_partitions) {  // a pass through a near slice first, counted there too
-        const std::uint32_t near = replica_slice(part, line_index);
-        arrive = slices_bw_[near].serve(enter(near, arrive), hold);
-        counters_.l2_red_sectors += sectors;
-        counters_.l2_red_hit_sectors += sectors;
-      }
-      if (fabric_) arrive = serve_start(*fabric_, arrive, sectors * sector);
+    if (h.near_pass) {  // counted at the near slice too
+      counters_.l2_red_sectors += sectors;
+      counters_.l2_red_hit_sectors += sectors;
     }
     // The home slice reads the old values (from DRAM on a miss) and holds its pipeline for the
     // read-modify-write; the result makes the sectors dirty.
-    const Tick start = serve_start(slices_bw_[home], enter(home, arrive), hold);
-    const std::uint32_t set = hashed_set(line_index, l2_->sets());
     TagArray& tags = *l2_;
-    auto a = tags.access(home, set, line, mask, false, start);
+    auto a = tags.access(h.slice, h.set, line, mask, false, h.start);
     counters_.l2_red_hit_sectors += popc(a.hit);
-    if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, start);
-    Tick ready = a.hit ? a.ready : start;
-    if (a.miss) dram_fill(tags, a, line, start, &ready, ctx.sm);
-    const Tick done = std::max(ready, start) + slices_bw_[home].service_ticks(hold);
-    tags.access(home, set, line, mask, true, done);
-    out.back = std::max(out.back, done + l2_return_ticks_ + (far ? far_ticks_ : 0));
+    if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, h.start);
+    Tick ready = a.hit ? a.ready : h.start;
+    if (a.miss) dram_fill(tags, a, line, h.start, &ready, ctx.sm);
+    const Tick done = std::max(ready, h.start) + slices_bw_[h.slice].service_ticks(hold);
+    tags.access(h.slice, h.set, line, mask, true, done);
+    out.back = std::max(out.back, done + l2_return_ticks_ + (h.far ? far_ticks_ : 0));
   }
   return out;
 }

@@ -181,14 +181,16 @@ class MemorySystem {
   Tick sm_port(int sm, Tick now, std::uint32_t bytes);
   // Returns when the home slice's input has taken the data.
   Tick l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t);
-  // Routes a write from an SM to the line's home slice (interconnect, fabric when far, the slice's
-  // input, its bandwidth); returns where, when the input had the data and when the slice starts on it.
+  // Routes a write or reduction from an SM to the line's home slice (interconnect, a pass through a
+  // near slice first when far and `pass_near`, fabric when far, the slice's input, its pipeline held
+  // for `hold` bytes); returns where, when the first slice's input had the data and when the home
+  // slice starts on it.
   struct AtHome {
     std::uint32_t slice, set;
     Tick start, taken;
-    bool far;
+    bool far, near_pass;
   };
-  AtHome to_home_slice(int sm, Addr line, std::uint32_t mask, Tick t);
+  AtHome to_home_slice(int sm, Addr line, std::uint32_t mask, Tick t, std::uint32_t hold, bool pass_near);
   Tick reserve(Tick& free_at, Tick arrive, double ticks) const;
   // Start of service of `bytes` at `server` for a request arriving at `arrive`.
   static Tick serve_start(BandwidthServer& server, Tick arrive, std::uint32_t bytes);
