@@ -25,13 +25,13 @@ usage: validate/scripts/records_add_gemv_sass.py [--check] DIR...
   --check: change nothing; exit 1 when a record's inputs are not what its committed code gives
 """
 import argparse
-import json
 import lzma
 import pathlib
 import sys
 import tarfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from record_files import finish_check, records, save  # noqa: E402
 from sass_loads_in_flight import INSTR, functions, loads_in_flight  # noqa: E402
 
 CUDA_SASS = "validate/results/h100/issue/gms-validate.sm90.sass.xz"
@@ -88,10 +88,10 @@ def local_traffic(listing, member, fragment):
 
 
 def spill_of(rec, src):
-    """(spill_traffic or None, its source) for a record with a spill frame, or None."""
+    """(spill_traffic, its source) for a record with a spill frame, else (None, None)."""
     w = rec["workload"]
     if str(w.get("spill_bytes_per_thread", "0B")) in ("0B", "0"):
-        return None
+        return None, None
     stored, loaded = local_traffic(*src[:3])
     c = rec.get("ncu", {}).get("counters", {})
     threads = c.get("launch__grid_size", 0) * c.get("launch__block_size", 0)
@@ -131,43 +131,38 @@ def main():
     ap.add_argument("dirs", nargs="+")
     a = ap.parse_args()
     changed = stale = checked = windows = 0
-    for d in a.dirs:
-        for path in sorted(pathlib.Path(d).glob("*.json")):
-            text = path.read_text()
-            rec = json.loads(text)
-            exp = expected(rec, path)
-            if exp is None:
-                continue
-            window, source, spill = exp
-            checked += 1
-            windows += window is not None
-            traffic, traffic_source = spill if spill else (None, None)
-            if a.check:
-                if rec["workload"].get("loads_in_flight") != window or rec.get("loads_in_flight_source") != source:
-                    print(f"{path}: loads_in_flight {rec['workload'].get('loads_in_flight')}, its code gives {window}")
+    for path, text, rec in records(a.dirs):
+        exp = expected(rec, path)
+        if exp is None:
+            continue
+        window, source, (traffic, traffic_source) = exp
+        checked += 1
+        windows += window is not None
+        if a.check:
+            if rec["workload"].get("loads_in_flight") != window or rec.get("loads_in_flight_source") != source:
+                print(f"{path}: loads_in_flight {rec['workload'].get('loads_in_flight')}, its code gives {window}")
+                stale += 1
+            if rec["workload"].get("spill_traffic") != traffic or rec.get("spill_traffic_source") != traffic_source:
+                print(f"{path}: spill_traffic {rec['workload'].get('spill_traffic')}, its code gives {traffic}")
+                stale += 1
+            for k in ("stored", "loaded"):
+                if traffic_source and "ncu_" + k in traffic_source and \
+                        abs(traffic_source["ncu_" + k] - traffic_source[k]) > 0.02 * traffic_source[k]:
+                    print(f"{path}: the SASS {k} {traffic_source[k]} B per thread, Nsight counted {traffic_source['ncu_' + k]}")
                     stale += 1
-                if rec["workload"].get("spill_traffic") != traffic or rec.get("spill_traffic_source") != traffic_source:
-                    print(f"{path}: spill_traffic {rec['workload'].get('spill_traffic')}, its code gives {traffic}")
-                    stale += 1
-                for k in ("stored", "loaded"):
-                    if traffic_source and "ncu_" + k in traffic_source and \
-                            abs(traffic_source["ncu_" + k] - traffic_source[k]) > 0.02 * traffic_source[k]:
-                        print(f"{path}: the SASS {k} {traffic_source[k]} B per thread, Nsight counted {traffic_source['ncu_' + k]}")
-                        stale += 1
-                continue
-            if window is None:
-                rec["workload"].pop("loads_in_flight", None)
-            else:
-                rec["workload"]["loads_in_flight"] = window
-            rec["loads_in_flight_source"] = source
-            if traffic:
-                rec["workload"]["spill_traffic"] = traffic
-                rec["spill_traffic_source"] = traffic_source
-            path.write_text(json.dumps(rec, indent=1) + ("\n" if text.endswith("\n") else ""))
-            changed += 1
+            continue
+        if window is None:
+            rec["workload"].pop("loads_in_flight", None)
+        else:
+            rec["workload"]["loads_in_flight"] = window
+        rec["loads_in_flight_source"] = source
+        if traffic:
+            rec["workload"]["spill_traffic"] = traffic
+            rec["spill_traffic_source"] = traffic_source
+        save(path, text, rec)
+        changed += 1
     if a.check:
-        print(f"{checked} records checked ({windows} with a window), {stale} stale")
-        sys.exit(1 if stale or not checked else 0)
+        finish_check(checked, stale, f" ({windows} with a window)")
     print(f"{changed} records given the inputs of their compiled kernel ({windows} with a window of loads)")
 
 

@@ -23,6 +23,9 @@ import pathlib
 import subprocess
 import sys
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from record_files import finish_check, records, save  # noqa: E402
+
 ISSUE = pathlib.Path("validate/results/h100/issue")
 
 
@@ -59,46 +62,42 @@ def main():
     ap.add_argument("dirs", nargs="+")
     a = ap.parse_args()
     cache, changed, stale, checked = {}, 0, 0, 0
-    for d in a.dirs:
-        for path in sorted(pathlib.Path(d).glob("*.json")):
-            text = path.read_text()
-            rec = json.loads(text)
-            src = source_of(rec.get("workload") or {})
-            if src is None:
-                continue
-            checked += 1
-            if src not in cache:
-                cache[src] = profile(a.gpumemsim, *src)
-            p, command = cache[src]
-            issue = {"instructions": round(p["instructions_per_k_tile"]),
-                     "stall_cycles": f"{round(p['stall_cycles_per_k_tile'])}cycles"}
-            shared = p["shared_reads_per_k_tile"]
-            if round(shared["exposed"], 1) > 0:
-                issue["shared_reads"] = {"exposed": round(shared["exposed"], 1), "hidden": f"{round(shared['hidden_cycles'])}cycles"}
-            banks = round(p["register_bank_conflict_cycles_per_k_tile"])
-            if banks > 0:
-                issue["register_bank_conflicts"] = f"{banks}cycles"
-            sampled = p.get("measured_per_k_tile")
-            if sampled:
-                issue["measured"] = {k: f"{round(sampled[k])}cycles" for k in ("wait", "dispatch_stall", "branch_resolving")}
-            if a.check:
-                if rec["workload"].get("issue") != issue:
-                    print(f"{path}: issue {rec['workload'].get('issue')}, its code gives {issue}")
-                    stale += 1
-                continue
-            rec["workload"]["issue"] = issue
-            rec["workload"].pop("other_instructions_per_k_tile", None)  # tiled_gemm: follows from the count
-            rec["issue_profile"] = {"command": command, "instructions_per_k_tile": p["instructions_per_k_tile"],
-                                    "stall_cycles_per_k_tile": p["stall_cycles_per_k_tile"],
-                                    "shared_reads_per_k_tile": shared,
-                                    "register_bank_conflict_cycles_per_k_tile": p["register_bank_conflict_cycles_per_k_tile"]}
-            if sampled:
-                rec["issue_profile"]["measured_per_k_tile"] = sampled
-            path.write_text(json.dumps(rec, indent=1) + ("\n" if text.endswith("\n") else ""))
-            changed += 1
+    for path, text, rec in records(a.dirs):
+        src = source_of(rec.get("workload") or {})
+        if src is None:
+            continue
+        checked += 1
+        if src not in cache:
+            cache[src] = profile(a.gpumemsim, *src)
+        p, command = cache[src]
+        issue = {"instructions": round(p["instructions_per_k_tile"]),
+                 "stall_cycles": f"{round(p['stall_cycles_per_k_tile'])}cycles"}
+        shared = p["shared_reads_per_k_tile"]
+        if round(shared["exposed"], 1) > 0:
+            issue["shared_reads"] = {"exposed": round(shared["exposed"], 1), "hidden": f"{round(shared['hidden_cycles'])}cycles"}
+        banks = round(p["register_bank_conflict_cycles_per_k_tile"])
+        if banks > 0:
+            issue["register_bank_conflicts"] = f"{banks}cycles"
+        sampled = p.get("measured_per_k_tile")
+        if sampled:
+            issue["measured"] = {k: f"{round(sampled[k])}cycles" for k in ("wait", "dispatch_stall", "branch_resolving")}
+        if a.check:
+            if rec["workload"].get("issue") != issue:
+                print(f"{path}: issue {rec['workload'].get('issue')}, its code gives {issue}")
+                stale += 1
+            continue
+        rec["workload"]["issue"] = issue
+        rec["workload"].pop("other_instructions_per_k_tile", None)  # tiled_gemm: follows from the count
+        rec["issue_profile"] = {"command": command, "instructions_per_k_tile": p["instructions_per_k_tile"],
+                                "stall_cycles_per_k_tile": p["stall_cycles_per_k_tile"],
+                                "shared_reads_per_k_tile": shared,
+                                "register_bank_conflict_cycles_per_k_tile": p["register_bank_conflict_cycles_per_k_tile"]}
+        if sampled:
+            rec["issue_profile"]["measured_per_k_tile"] = sampled
+        save(path, text, rec)
+        changed += 1
     if a.check:
-        print(f"{checked} records checked, {stale} stale")
-        sys.exit(1 if stale or not checked else 0)
+        finish_check(checked, stale)
     print(f"{changed} records given the issue profile of their compiled loop")
 
 

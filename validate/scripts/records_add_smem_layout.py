@@ -10,32 +10,31 @@ sim/model/shared_copy.h), so a replay without it models a different kernel.
 
 usage: validate/scripts/records_add_smem_layout.py validate/results/h100/gemm validate/results/h200/gemm
 """
-import json
 import pathlib
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from record_files import records, save  # noqa: E402
 
 LAYOUT = {"pad": 8, "swizzle": "none"}
 
 
 def main(dirs):
     changed = 0
-    for d in dirs:
-        for path in sorted(pathlib.Path(d).glob("*.json")):
-            text = path.read_text()
-            rec = json.loads(text)
-            w = rec.get("workload", {})
-            if rec.get("kind") != "gemm" or w.get("kind") != "gemm" or "mma" in w or "smem" in w:
-                continue
-            # Keep the key order of the runner: smem after the pipeline keys.
-            out = {}
-            for k, v in w.items():
-                out[k] = v
-                if k == "bypass_l1":
-                    out["smem"] = dict(LAYOUT)
-            out.setdefault("smem", dict(LAYOUT))
-            rec["workload"] = out
-            path.write_text(json.dumps(rec, indent=1) + ("\n" if text.endswith("\n") else ""))
-            changed += 1
+    for path, text, rec in records(dirs):
+        w = rec.get("workload", {})
+        if rec.get("kind") != "gemm" or w.get("kind") != "gemm" or "mma" in w or "smem" in w:
+            continue
+        # Keep the key order of the runner: smem after the pipeline keys.
+        out = {}
+        for k, v in w.items():
+            out[k] = v
+            if k == "bypass_l1":
+                out["smem"] = dict(LAYOUT)
+        out.setdefault("smem", dict(LAYOUT))
+        rec["workload"] = out
+        save(path, text, rec)
+        changed += 1
     print(f"{changed} records given smem {LAYOUT}")
 
 

@@ -1,0 +1,25 @@
+"""The committed validate records as files, for the scripts that add a compiled-code fact to them
+(records_add_*.py): read each record of some directories, write one back in the layout it was
+read in, and end a --check run."""
+import json
+import pathlib
+import sys
+
+
+def records(dirs):
+    """(path, text, record) of every *.json in `dirs`, in name order."""
+    for d in dirs:
+        for path in sorted(pathlib.Path(d).glob("*.json")):
+            text = path.read_text()
+            yield path, text, json.loads(text)
+
+
+def save(path, text, rec):
+    """Writes `rec` back to `path` as the records are kept (one-space indent, `text`'s final newline)."""
+    path.write_text(json.dumps(rec, indent=1) + ("\n" if text.endswith("\n") else ""))
+
+
+def finish_check(checked, stale, detail=""):
+    """Ends a --check run: exit 1 when a record is stale or none was checked."""
+    print(f"{checked} records checked{detail}, {stale} stale")
+    sys.exit(1 if stale or not checked else 0)
