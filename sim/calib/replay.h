@@ -20,6 +20,10 @@ using MetricValues = std::map<std::string, double>;
 // description, plus the tile sequence the order produces.
 std::string launch_key(const LoadedConfigs& cfg);
 
+// A case's expected replay cost, in L2 sector lookups as silicon counted them (its DRAM sectors when
+// the record has no L2 counts; infinity when it has neither). Replayer hands out the costliest first.
+double replay_cost(const MeasuredCase& c);
+
 class Replayer {
  public:
   Replayer(std::string gpu_file, unsigned jobs) : gpu_file_(std::move(gpu_file)), jobs_(jobs) {}

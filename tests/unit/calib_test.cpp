@@ -77,6 +77,21 @@ TEST(Replay, IdenticalLaunchSequencesShareOneSimulation) {
   EXPECT_NE(launch_key(cfg("gemm_8192x8192x8192_grouped8.json")), launch_key(cfg("gemm_2048x32768x8192_grouped8.json")));
 }
 
+// Replays are handed out longest first, by the L2 sectors silicon counted (else DRAM sectors).
+TEST(Replay, CostFollowsTheMeasuredL2Sectors) {
+  auto cases = load_records({source_path("validate/results/h100/gemm/gemm_8192x8192x8192_grouped8.json"),
+                             source_path("validate/results/h100/gemv/gemv_1x4096x7168_bn256_bk64_w4_llcc.json")});
+  ASSERT_EQ(cases.size(), 2u);
+  const double gemm = replay_cost(cases[0]), gemv = replay_cost(cases[1]);
+  EXPECT_DOUBLE_EQ(gemm, cases[0].measured.at("lts__t_sectors_op_read.sum") +
+                             (cases[0].measured.count("lts__t_sectors_op_red.sum") ? cases[0].measured.at("lts__t_sectors_op_red.sum") : 0));
+  EXPECT_GT(gemm, 100 * gemv);
+  MeasuredCase dram_only;
+  dram_only.measured["dram__bytes_read.sum"] = 3200;
+  EXPECT_DOUBLE_EQ(replay_cost(dram_only), 100);
+  EXPECT_TRUE(std::isinf(replay_cost(MeasuredCase{})));
+}
+
 TEST(Scoring, ErrorsSummariesRanksAndTargets) {
   EXPECT_DOUBLE_EQ(metric_error("dram__bytes_read.sum", 100, 110), 10.0);
   EXPECT_DOUBLE_EQ(metric_error("lts__t_sector_hit_rate.pct", 80, 75), -5.0);
