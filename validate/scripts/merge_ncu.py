@@ -39,7 +39,11 @@ WANTED = ["gpu__time_duration.sum", "sm__cycles_elapsed.max", "dram__bytes_read.
           "sm__cycles_elapsed.avg.per_second",
           # shared-memory bank conflicts (device_gemm_pad.sh)
           "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-          "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"]
+          "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+          # the TMA's bulk tensor copies (device_tma.sh)
+          "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum", "l1tex__m_xbar2l1tex_read_sectors_pipe_tma.sum",
+          "l1tex__tmain_requests.sum", "smsp__warp_issue_stalled_sleeping_per_warp_active.pct",
+          "smsp__warp_issue_stalled_branch_resolving_per_warp_active.pct"]
 
 
 def number(text):

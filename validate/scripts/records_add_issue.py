@@ -2,7 +2,8 @@
 """Adds the compiled main loop's issue profile (workload issue.instructions, issue.stall_cycles, issue.shared_reads,
 issue.register_bank_conflicts, issue.measured) to the records of the kernels whose SASS and per-instruction executed counts are committed in
 validate/results/h100/issue/ (validate/scripts/device_sass.sh): this project's WMMA GEMM
-(gemm_fp16_kernel<32, 3, PAD>), Triton's wgmma GEMM at its three tilings and the seed-002 ladder
+(gemm_fp16_kernel<32, 3, PAD>), Triton's wgmma GEMM at its three tilings (cp.async tiles, and TMA tiles:
+validate/scripts/device_tma.sh) and the seed-002 ladder
 (sgemm_ladder<...>, kind tiled_gemm: the loop's count replaces other_instructions_per_k_tile).
 
 The profile is a fact of the compiled code, read by `gpumemsim issue` from the stall counts the
@@ -47,8 +48,10 @@ def source_of(w):
     if w.get("kind") != "gemm":
         return None
     if w.get("mma") == "wgmma":
-        name = f"triton_gemm_{t['m']}x{t['n']}x{t['k']}_w{w['warps']}_s{w['stages']}.sm90.sass.xz"
-        return (name, "", "triton_source.csv.xz") if (ISSUE / name).exists() else None
+        kernel, executed = ("triton_tma_gemm", "triton_tma_source.csv.xz") if w.get("copy") == "tma" else \
+            ("triton_gemm", "triton_source.csv.xz")
+        name = f"{kernel}_{t['m']}x{t['n']}x{t['k']}_w{w['warps']}_s{w['stages']}.sm90.sass.xz"
+        return (name, "", executed) if (ISSUE / name).exists() else None
     if w.get("mma", "auto") in ("auto", "mma_sync") and (t.get("m"), t.get("n"), t.get("k")) == (128, 128, 32) \
             and w.get("warps") == 4 and w.get("stages") == 3 and "smem" in w:
         return "gms-validate.sm90.sass.xz", f"gemm_fp16_kernelILi32ELi3ELi{w['smem']['pad']}E", "wmma_source.csv.xz"

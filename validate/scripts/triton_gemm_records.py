@@ -8,6 +8,8 @@ merge_ncu.py turns into records `gpumemsim compare` replays.
   triton_gemm_records.py --jsonl OUT.jsonl     # check + time every case (5 event pairs around 10 launches each)
   triton_gemm_records.py --profile             # launch each case once (run under ncu -k regex:matmul)
   triton_gemm_records.py --list                # case names
+  --copy tma                                   # the same cases with TMA tile copies (matmul_tma; cases
+                                               # triton_tma_gemm_*, workload copy: tma)
 
 The kernel is triton_matmul.py's (fp16 in, fp32 accumulate, fp16 out); Triton and PyTorch are the GPU
 machine's. Registers, spills and shared memory per CTA come from the compiled kernel's metadata."""
@@ -19,25 +21,29 @@ TILINGS = [(128, 128, 64, 4, 3), (128, 256, 64, 8, 4), (64, 128, 32, 4, 4)]
 GROUPS = [8, 1]  # GROUP_SIZE_M 8 (grouped) and 1 (= row-major program order)
 
 
-def case_name(shape, tiling, group):
+def case_name(shape, tiling, group, copy="cp_async"):
     m, n, k = shape
     bm, bn, bk, w, s = tiling
     order = f"grouped{group}" if group > 1 else "row_major"
-    return f"triton_gemm_{m}x{n}x{k}_{bm}x{bn}x{bk}_w{w}_s{s}_{order}"
+    kernel = "triton_tma_gemm" if copy == "tma" else "triton_gemm"
+    return f"{kernel}_{m}x{n}x{k}_{bm}x{bn}x{bk}_w{w}_s{s}_{order}"
 
 
 def cases():
     return [(sh, t, g) for sh in SHAPES for t in TILINGS for g in GROUPS]
 
 
-def workload(shape, tiling, group, regs):
+def workload(shape, tiling, group, regs, copy="cp_async"):
     m, n, k = shape
     bm, bn, bk, w, s = tiling
     order = {"kind": "grouped", "group_m": group} if group > 1 else {"kind": "row_major"}
-    return {"kind": "gemm", "name": case_name(shape, tiling, group), "m": m, "n": n, "k": k, "dtype": "fp16",
-            "c_dtype": "fp16", "layout": {"a": "row", "b": "row"}, "tile": {"m": bm, "n": bn, "k": bk},
-            "warps": w, "stages": s, "bypass_l1": True, "cta_order": order, "registers_per_thread": regs,
-            "mma": "wgmma"}
+    out = {"kind": "gemm", "name": case_name(shape, tiling, group, copy), "m": m, "n": n, "k": k, "dtype": "fp16",
+           "c_dtype": "fp16", "layout": {"a": "row", "b": "row"}, "tile": {"m": bm, "n": bn, "k": bk},
+           "warps": w, "stages": s, "bypass_l1": True, "cta_order": order, "registers_per_thread": regs,
+           "mma": "wgmma"}
+    if copy == "tma":
+        out["copy"] = "tma"
+    return out
 
 
 def main():
@@ -45,14 +51,15 @@ def main():
     ap.add_argument("--jsonl")
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--copy", choices=["cp_async", "tma"], default="cp_async")
     a = ap.parse_args()
     if a.list:
         for c in cases():
-            print(case_name(*c))
+            print(case_name(*c, a.copy))
         return
     import torch, triton, triton.language as tl
 
-    from triton_matmul import matmul
+    from triton_matmul import matmul, matmul_tma
 
     from triton_env import record_environment, time_launches
 
@@ -61,16 +68,25 @@ def main():
     for shape, tiling, group in cases():
         m, n, k = shape
         bm, bn, bk, w, s = tiling
-        name = case_name(shape, tiling, group)
+        name = case_name(shape, tiling, group, a.copy)
         gen = torch.Generator(device="cuda").manual_seed(1234)
         A = torch.randn(m, k, device="cuda", dtype=torch.float16, generator=gen)
         B = torch.randn(k, n, device="cuda", dtype=torch.float16, generator=gen)
         C = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
         grid = (triton.cdiv(m, bm) * triton.cdiv(n, bn),)
 
-        def launch():
-            return matmul[grid](A, B, C, m, n, k, A.stride(0), A.stride(1), B.stride(0), B.stride(1), C.stride(0),
-                                C.stride(1), BM=bm, BN=bn, BK=bk, GROUP_M=group, num_warps=w, num_stages=s)
+        if a.copy == "tma":
+            from triton.tools.tensor_descriptor import TensorDescriptor
+
+            da, db = TensorDescriptor.from_tensor(A, [bm, bk]), TensorDescriptor.from_tensor(B, [bk, bn])
+
+            def launch():
+                return matmul_tma[grid](da, db, C, m, n, k, C.stride(0), C.stride(1), BM=bm, BN=bn, BK=bk,
+                                        GROUP_M=group, num_warps=w, num_stages=s)
+        else:
+            def launch():
+                return matmul[grid](A, B, C, m, n, k, A.stride(0), A.stride(1), B.stride(0), B.stride(1), C.stride(0),
+                                    C.stride(1), BM=bm, BN=bn, BK=bk, GROUP_M=group, num_warps=w, num_stages=s)
 
         if a.profile:
             print("profiled", name, flush=True)
@@ -90,7 +106,7 @@ def main():
         times = time_launches(launch)
         med = times[len(times) // 2]
         regs = int(kern.n_regs)
-        rec = {"case": name, "kind": "gemm", "workload": workload(shape, tiling, group, regs),
+        rec = {"case": name, "kind": "gemm", "workload": workload(shape, tiling, group, regs, a.copy),
                "measured": {"time_ns.median": med, "time_ns.min": times[0], "time_ns.max": times[-1], "reps": 50,
                             "tflops": 2.0 * m * n * k / med / 1e3, "registers_per_thread": regs,
                             "spills": int(kern.n_spills), "shared_mem_per_cta": int(kern.metadata.shared)},

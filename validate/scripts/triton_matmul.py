@@ -1,6 +1,7 @@
-"""The Triton matmul both validate scripts run (tutorial-style: GROUP_SIZE_M ordering, software-pipelined
-K loop; fp16 in, fp32 accumulate, fp16 out): triton_gemm_asm.py writes its PTX/SASS for the tests,
-triton_gemm_records.py measures it. Triton is the GPU machine's."""
+"""The Triton matmuls the validate scripts run (tutorial-style: GROUP_SIZE_M ordering, software-pipelined
+K loop; fp16 in, fp32 accumulate, fp16 out; `matmul` copies its tiles with cp.async, `matmul_tma` with
+the TMA): triton_gemm_asm.py writes their PTX/SASS for the tests, triton_gemm_records.py measures them.
+Triton is the GPU machine's."""
 import triton, triton.language as tl
 
 
@@ -26,6 +27,30 @@ def matmul(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn,
         acc = tl.dot(x, y, acc)
         pa += BK * sak
         pb += BK * sbk
+    cm = pm * BM + tl.arange(0, BM)
+    cn = pn * BN + tl.arange(0, BN)
+    tl.store(c + cm[:, None] * scm + cn[None, :] * scn, acc.to(tl.float16), mask=(cm[:, None] < M) & (cn[None, :] < N))
+
+
+@triton.jit
+def matmul_tma(a_desc, b_desc, c, M, N, K, scm, scn,
+               BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP_M: tl.constexpr):
+    """The same GEMM with its A and B tiles copied by the Tensor Memory Accelerator: host-built tensor
+    descriptors (triton.tools.tensor_descriptor), which Triton lowers on Hopper to bulk tensor copies
+    (UTMALDG) completing on mbarriers instead of per-thread cp.async. Same program order, same K loop,
+    same epilogue (C through plain stores), so the two differ only in how tiles reach shared memory."""
+    pid = tl.program_id(0)
+    num_m, num_n = tl.cdiv(M, BM), tl.cdiv(N, BN)
+    group = GROUP_M * num_n
+    first_m = (pid // group) * GROUP_M
+    size_m = min(num_m - first_m, GROUP_M)
+    pm = first_m + ((pid % group) % size_m)
+    pn = (pid % group) // size_m
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        x = a_desc.load([pm * BM, k * BK])
+        y = b_desc.load([k * BK, pn * BN])
+        acc = tl.dot(x, y, acc)
     cm = pm * BM + tl.arange(0, BM)
     cn = pn * BN + tl.arange(0, BN)
     tl.store(c + cm[:, None] * scm + cn[None, :] * scn, acc.to(tl.float16), mask=(cm[:, None] < M) & (cn[None, :] < N))
