@@ -27,6 +27,7 @@ std::string tiling_of(const nlohmann::json& w) {
         std::to_string(w["tile"].value("k", 0));
   t += " w" + std::to_string(w.value("warps", 0)) + " s" + std::to_string(w.value("stages", 0));
   if (w.contains("mma") && w["mma"].is_string()) t += " " + w["mma"].get<std::string>();
+  if (w.contains("copy") && w["copy"].is_string() && w["copy"].get<std::string>() == "tma") t += " tma";
   if (w.contains("smem") && w["smem"].is_object() && w["smem"].contains("pad"))
     t += " pad" + std::to_string(w["smem"].value("pad", 0));
   return t;
@@ -93,6 +94,7 @@ const std::vector<std::string>& compared_metrics() {
                                              "smsp__sass_inst_executed_op_shared_ld.sum",
                                              "smsp__sass_inst_executed_op_shared_st.sum",
                                              "smsp__sass_inst_executed_op_ldgsts.sum",
+                                             "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum",
                                              "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
                                              "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
                                              "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",

@@ -27,6 +27,7 @@ struct SmConfig {
   double tensor_tf32_flops_per_cycle = 0;
   double mma_sync_fp16_flops_per_cycle = 0;  // warp-level mma.sync; 0 = the tensor rate
   double wgmma_fraction = 0;                 // sustained share of the tensor rate wgmma reaches; 0 = no wgmma
+  std::uint64_t tma_box_cycles = 0;          // TMA unit cycles per bulk tensor copy; 0 = no TMA
   double lsu_bytes_per_cycle = 128;     // L1/LSU data path per SM
   double shared_bytes_per_cycle = 128;  // shared-memory data path per SM: one 128-byte wavefront a cycle
   std::uint64_t shared_latency = 30;    // cycles from a shared load's issue (empty pipe) to its data

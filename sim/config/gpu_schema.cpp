@@ -82,6 +82,11 @@ Schema<GpuConfig> make_schema() {
                                 "sustained share of the tensor rate that warpgroup wgmma reaches (0 = the GPU has "
                                 "no wgmma: kind gemm's mma: wgmma is then an error)",
                                 [](G& c) -> auto& { return c.sm.wgmma_fraction; }));
+  p.push_back(quantity_param<G>("sm.tma_box_cycles", Q::kCycles, "0cycles", 0, 100000,
+                                "cycles the SM's Tensor Memory Accelerator spends on each bulk tensor copy (one box) "
+                                "before the next; its lines then share the SM's port (0 = the GPU has no TMA: "
+                                "kind gemm's copy: tma is then an error)",
+                                [](G& c) -> auto& { return c.sm.tma_box_cycles; }));
   p.push_back(quantity_param<G>("sm.tensor_bf16_flops_per_cycle", Q::kReal, "0", 0, 1e6,
                                 "dense bf16 tensor FLOP per cycle per SM (0 = same as fp16)",
                                 [](G& c) -> auto& { return c.sm.tensor_bf16_flops_per_cycle; }));

@@ -52,6 +52,7 @@ struct GemmConfig {
   // order pattern over consecutive K tiles ("L0 L1 C0 C1": prefetch for two tiles, then both MMAs).
   std::string order = "auto";
   std::string mma = "auto";          // auto | none | mma_sync | wgmma (see workload_schema.cpp)
+  std::string copy = "auto";         // auto (= cp_async) | cp_async | tma: how tiles reach shared memory
   int smem_pad = 0;                  // elements after each shared row (smem_swizzle none)
   std::string smem_swizzle = "auto"; // auto (conflict-free) | none | "B,M,S"
   IssueProfileConfig issue;

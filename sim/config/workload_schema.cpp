@@ -78,6 +78,12 @@ Schema<WorkloadConfig> make_gemm_schema() {
                               "none = MMA blocks without the shared-memory side (the model before the SM data path); "
                               "auto = mma_sync for tensor-core dtypes",
                               [](W& c) -> auto& { return c.gemm.mma; }));
+  p.push_back(choice_param<W>("copy", {"auto", "cp_async", "tma"}, "auto",
+                              "how the data path's tiles reach shared memory: cp_async = every thread copies 16-byte "
+                              "pieces (LDGSTS); tma = one thread per CTA issues bulk tensor copies (UTMALDG, boxes of at "
+                              "most 256 x 256 elements: one per operand tile at Triton's tilings) that complete on an "
+                              "mbarrier all warps wait on (Hopper: needs sm.tma_box_cycles); auto = cp_async",
+                              [](W& c) -> auto& { return c.gemm.copy; }));
   p.push_back(quantity_param<W>("smem.pad", Q::kInteger, "0", 0, 64,
                                 "elements of padding after each shared row of A and B (mma_sync; with smem.swizzle none)",
                                 [](W& c) -> auto& { return c.gemm.smem_pad; }));
@@ -213,6 +219,10 @@ void validate_gemm(const Bound<WorkloadConfig>& b, const std::string& file) {
     if (wg.tile_m == 0) fail("warps", mma + " cannot split a " + std::to_string(g.tile.m) + "x" + std::to_string(g.tile.n) +
                                           " tile over " + std::to_string(g.warps) + " warps into MMA-sized warp tiles");
     if (g.smem_swizzle != "auto" && g.smem_swizzle != "none") parse_swizzle(g.smem_swizzle, "smem.swizzle");
+    if (g.copy == "tma" && (g.smem_pad != 0 || g.smem_swizzle != "auto"))
+      fail("copy", "the TMA writes its boxes densely, swizzled by the copy engine: leave smem.pad and smem.swizzle unset");
+  } else if (g.copy == "tma") {
+    fail("copy", "tma copies the tiles of the tensor-core data path (mma: mma_sync | wgmma); this workload resolves to mma " + mma);
   } else if (g.issue.instructions > 0 || g.issue.stall_cycles > 0) {
     fail(g.issue.instructions > 0 ? "issue.instructions" : "issue.stall_cycles",
          "the issue profile needs the tensor-core data path (mma: mma_sync | wgmma); this workload resolves to mma " + mma);

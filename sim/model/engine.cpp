@@ -253,6 +253,14 @@ struct Engine::Impl {
     switch (in.op) {
       case Op::kLoad: {
         const AccessCtx ctx{sm, t, counts};
+        if (in.tma_boxes > 0) {  // a bulk tensor copy: every warp of the CTA waits on its mbarrier
+          const Tick done = mem.tma_load(ctx, in.region, in.tma_boxes, in.hint);
+          const int first = sm * warps_per_sm + local / warps_per_cta * warps_per_cta;
+          for (int k = 0; k < warps_per_cta; ++k)
+            if (warps[first + k].active) fill_slot(warps[first + k], in.slot, done, SlotKind::kLong);
+          hold(sp, w, in, t);
+          break;
+        }
         Tick done = in.lanes.present() ? mem.load(ctx, in.lanes, in.bypass_l1, in.hint) : mem.load(ctx, in.region, in.bypass_l1, in.hint);
         if (in.async_copy) {  // LDGSTS: the arriving data is written into shared memory
           result.shared.ldgsts_instructions += in.issue_cycles;

@@ -83,6 +83,8 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   if (gpu.l2.input_bytes_per_cycle > 0)
     slice_input_.assign(gpu.l2.slices, BandwidthServer(T / (gpu.l2.input_bytes_per_cycle * l2_per_sm_cycle)));
   sm_port_free_.assign(gpu.sm.count, 0);
+  tma_free_.assign(gpu.sm.count, 0);
+  tma_box_ticks_ = cycles_to_ticks(gpu.sm.tma_box_cycles);
   mshr_ring_.assign(gpu.sm.count, std::vector<Tick>(gpu.l1.mshrs, 0));
   mshr_next_.assign(gpu.sm.count, 0);
 }
@@ -232,6 +234,22 @@ Tick MemorySystem::load(const AccessCtx& ctx, const Region& region, bool bypass_
     prefetch_l2(ctx.sm, line, ctx.now);
   });
   return read_batch(ctx, hint);
+}
+
+Tick MemorySystem::tma_load(const AccessCtx& ctx, const Region& region, std::uint32_t boxes, EvictHint hint) {
+  SIM_ASSERT(tma_box_ticks_ > 0, "a bulk tensor copy on a GPU without a copy engine (sm.tma_box_cycles 0)");
+  Tick& engine = tma_free_[ctx.sm];
+  const Tick start = std::max(ctx.now, engine);
+  engine = start + boxes * tma_box_ticks_;
+  // The engine writes whole 16-byte pieces, swizzled: no global sector is split over two shared
+  // sectors, so every line is read once (unlike a padded cp.async, shared_copy.h).
+  load_batch_.clear();
+  for_each_line(region, gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
+    load_batch_.push_back({line, mask, 0});
+    counters_.tma_sectors += popc(mask);
+    prefetch_l2(ctx.sm, line, start);
+  });
+  return std::max(read_batch(AccessCtx{ctx.sm, start, ctx.cta}, hint), engine);
 }
 
 Tick MemorySystem::read_batch(const AccessCtx& ctx, EvictHint hint) {

@@ -95,6 +95,10 @@ class MemorySystem {
 
   // Returns the tick at which all data of the region is in the SM's registers/shared memory.
   Tick load(const AccessCtx& ctx, const Region& region, bool bypass_l1, EvictHint hint = EvictHint::kNormal);
+  // A bulk tensor copy (TMA) of `region` into shared memory in `boxes` boxes: the SM's copy engine
+  // takes sm.tma_box_cycles per box, in order of issue, and its line requests share the SM's port;
+  // nothing passes the LSU or L1. Returns when the last byte is in shared memory.
+  Tick tma_load(const AccessCtx& ctx, const Region& region, std::uint32_t boxes, EvictHint hint = EvictHint::kNormal);
   // Stores are posted: write-through L1, write-back L2 with sector write masks. Returns when the
   // slices' inputs have taken the last sector (what a warp's exit waits for: Nsight's `drain`).
   Tick store(const AccessCtx& ctx, const Region& region);
@@ -218,6 +222,8 @@ class MemorySystem {
   // Per SM, the narrower of the LSU data path and the SM<->L2 port, as one FCFS server: one SM's
   // requests are handed over in issue order, which is time order, so a plain counter is exact.
   std::vector<Tick> sm_port_free_;
+  std::vector<Tick> tma_free_;  // per SM: when its copy engine takes the next box
+  Tick tma_box_ticks_ = 0;
   std::unique_ptr<BandwidthServer> fabric_;
   // Per SM, a ring of the completion ticks of the last `mshrs` line requests: a new miss waits for
   // the oldest one, bounding the requests one SM keeps in flight.

@@ -107,6 +107,8 @@ std::vector<Metric> compute_metrics(const SimResult& r, const GpuConfig& gpu, co
        "shared-memory store warp instructions (STS)"},
       {"smsp__sass_inst_executed_op_ldgsts.sum", static_cast<double>(r.shared.ldgsts_instructions), "inst",
        "cp.async global -> shared warp instructions (LDGSTS)"},
+      {"l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum", static_cast<double>(r.mem.tma_sectors), "sector",
+       "sectors bulk tensor copies (TMA, UTMALDG) read from L2 into shared memory"},
       {"smsp__sass_inst_executed_op_ldsm.sum", static_cast<double>(r.shared.ldsm_instructions), "inst",
        "ldmatrix warp instructions (LDSM; their wavefronts count as shared loads)"},
       {"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",

@@ -211,6 +211,22 @@ void GemmKernel::start_warp(WarpCursor& c, std::int64_t launch_index, int warp) 
   c.phase = cfg_.stages > 1 ? kPrologue : kMainLoop;
 }
 
+// The copy of tile kt of A or B into stage `slot`: the warp's share by cp.async, or (copy: tma) the
+// whole tile by warp 0's bulk tensor copies. False when this warp issues nothing for it.
+bool GemmKernel::tile_copy(const WarpCursor& c, bool a, std::int64_t kt, int slot, Instr& out) const {
+  if (plan_.tma) {  // one thread of warp 0 copies the whole tile; the other warps only wait for it
+    if (c.warp != 0) return false;
+    out = load(a ? a_tile(c, kt) : b_tile(c, kt), slot);
+    out.async_copy = true;
+    out.tma_boxes = static_cast<std::uint16_t>(a ? plan_.tma_boxes_a : plan_.tma_boxes_b);
+    out.issue_cycles = out.tma_boxes;
+    return out.region.rows > 0;
+  }
+  out = copy(copy_region(c, a, kt, slot), a ? plan_.copy_instructions_a : plan_.copy_instructions_b,
+             a ? plan_.copy_wavefronts_a : plan_.copy_wavefronts_b, slot);
+  return out.region.rows > 0;
+}
+
 // cp.async of a warp's share of a tile: `instructions` LDGSTS, their shared-side wavefronts.
 Instr GemmKernel::copy(const Region& r, std::uint32_t instructions, std::uint32_t wavefronts, int slot) const {
   Instr in = load(r, slot);
@@ -229,9 +245,7 @@ bool GemmKernel::emit(const WarpCursor& c, const Step& s, std::int64_t kt, Instr
     case Micro::kCopyB: {
       if (pre >= k_tiles_) return false;
       const bool a = s.op == Micro::kCopyA;
-      out = copy(copy_region(c, a, pre, static_cast<int>(pre % S)), a ? plan_.copy_instructions_a : plan_.copy_instructions_b,
-                 a ? plan_.copy_wavefronts_a : plan_.copy_wavefronts_b, static_cast<int>(pre % S));
-      return out.region.rows > 0;
+      return tile_copy(c, a, pre, static_cast<int>(pre % S), out);
     }
     case Micro::kWaitCopy:
       out.op = Op::kWait;
@@ -322,17 +336,16 @@ void GemmKernel::next(WarpCursor& c, Instr& out) const {
           continue;
         }
         int slot = static_cast<int>(c.step % S);
-        if (c.sub == 0) {
-          out = data_path_ ? copy(copy_region(c, true, c.step, slot), plan_.copy_instructions_a, plan_.copy_wavefronts_a, slot)
-                          : load(a_region(c, c.step), slot);
-          c.sub = 1;
-        } else {
-          out = data_path_ ? copy(copy_region(c, false, c.step, slot), plan_.copy_instructions_b, plan_.copy_wavefronts_b, slot)
-                          : load(b_region(c, c.step), slot);
-          c.sub = 0;
-          ++c.step;
+        const bool a = c.sub == 0;
+        const std::int64_t kt = c.step;
+        c.sub = a ? 1 : 0;
+        if (!a) ++c.step;
+        if (!data_path_) {
+          out = a ? load(a_region(c, kt), slot) : load(b_region(c, kt), slot);
+          return;
         }
-        return;
+        if (tile_copy(c, a, kt, slot, out)) return;
+        continue;  // nothing for this warp to issue (TMA: another warp copies)
       }
       case kMainLoop: {
         if (data_path_) {

@@ -65,6 +65,7 @@ class GemmKernel final : public Kernel {
   void next_data_path(WarpCursor& c, Instr& out) const;
   bool emit(const WarpCursor& c, const Step& s, std::int64_t kt, Instr& out) const;
   Instr copy(const Region& r, std::uint32_t instructions, std::uint32_t wavefronts, int slot) const;
+  bool tile_copy(const WarpCursor& c, bool a, std::int64_t kt, int slot, Instr& out) const;
   bool data_path_ = false;  // mma_sync or wgmma (plan_.wgmma says which)
   MmaPlan plan_;
   std::vector<Step> tile_steps_;

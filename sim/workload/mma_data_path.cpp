@@ -13,6 +13,7 @@ constexpr int kStepBytes = 32;     // one HMMA.16816 / ldmatrix.x4 K step: 16 fp
 constexpr int kCopyBytes = 16;     // cp.async of 16 bytes per lane
 constexpr int kWarpgroup = 4;      // warps per wgmma warpgroup
 constexpr int kWgmmaM = 64, kWgmmaMaxN = 256;
+constexpr int kTmaBoxMax = 256;    // a bulk tensor copy's box: at most 256 elements in each dimension
 
 // Shared tile of `rows` x `cols` elements, row pitch `ld` (padding included), element offsets swizzled.
 struct SmemTile {
@@ -131,8 +132,22 @@ MmaPlan plan_mma(const GemmConfig& cfg, const GpuConfig& gpu, const std::string&
     // Per warp: the CTA's total shared by its warps (they copy equal shares).
     wf = static_cast<std::uint32_t>((analyse_access(ap, geo).totals.wavefronts + cfg.warps - 1) / cfg.warps);
   };
-  copies(sa, p.copy_instructions_a, p.copy_wavefronts_a);
-  copies(sb, p.copy_instructions_b, p.copy_wavefronts_b);
+  if (cfg.copy == "tma") {
+    if (gpu.sm.tma_box_cycles == 0)
+      throw ConfigError("workload copy: tma needs a GPU with a Tensor Memory Accelerator; '" + gpu.name +
+                        "' has none (sm.tma_box_cycles is 0): use copy: cp_async");
+    // One box per operand tile where it fits the box limit (Triton's descriptors: one UTMALDG per
+    // operand and K tile in the SASS of all three tilings, validate/results/h100/tma).
+    auto boxes = [&](const SmemTile& t) {
+      return static_cast<std::uint32_t>(((t.cols + kTmaBoxMax - 1) / kTmaBoxMax) * ((t.rows + kTmaBoxMax - 1) / kTmaBoxMax));
+    };
+    p.tma = true;
+    p.tma_boxes_a = p.copy_instructions_a = boxes(sa);
+    p.tma_boxes_b = p.copy_instructions_b = boxes(sb);
+  } else {
+    copies(sa, p.copy_instructions_a, p.copy_wavefronts_a);
+    copies(sb, p.copy_instructions_b, p.copy_wavefronts_b);
+  }
 
   if (p.wgmma) {
     // Each warpgroup: HGMMA.64xNx16 over its tile_m / 64 row blocks and N chunks of at most 256.

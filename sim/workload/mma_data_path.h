@@ -35,6 +35,11 @@ struct MmaPlan {
   // Per warp and K tile: the LDGSTS copies of its share of the A and B tiles.
   std::uint32_t copy_instructions_a = 0, copy_instructions_b = 0;
   std::uint32_t copy_wavefronts_a = 0, copy_wavefronts_b = 0;
+  // copy: tma - one thread of warp 0 copies each whole tile as `tma_boxes_*` bulk tensor copies (the
+  // copy_instructions above are then warp 0's UTMALDG per tile, the other warps issue none; no
+  // wavefronts through the LSU), and every warp waits on the tile's mbarrier.
+  bool tma = false;
+  std::uint32_t tma_boxes_a = 0, tma_boxes_b = 0;
   std::int64_t shared_bytes_per_stage = 0;  // A + B tile, padding included
   // Where the copies land (the validate kernel's layout: every stage of A, then every stage of B):
   // bytes between shared rows, and of one stage of each operand.
@@ -42,7 +47,8 @@ struct MmaPlan {
   std::int64_t shared_stage_a = 0, shared_stage_b = 0;
 };
 
-// Throws ConfigError when the GPU lacks the class (wgmma without sm.wgmma_fraction).
+// Throws ConfigError when the GPU lacks the class (wgmma without sm.wgmma_fraction) or the copy
+// engine (copy: tma without sm.tma_box_cycles).
 MmaPlan plan_mma(const GemmConfig& cfg, const GpuConfig& gpu, const std::string& mma);
 
 // FLOP/cycle/SM of the class at the workload's dtype (tensor rate x the class's share).

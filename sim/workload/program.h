@@ -57,6 +57,9 @@ struct Instr {
   std::uint32_t wavefronts = 0;
   std::uint32_t conflicts = 0;
   bool async_copy = false;  // kLoad: cp.async (LDGSTS), the data lands in shared memory
+  // kLoad: a bulk tensor copy (TMA) of `region` in this many boxes by the SM's copy engine; its
+  // completion fills slot `slot` of every warp of the CTA (the mbarrier they all wait on).
+  std::uint16_t tma_boxes = 0;
   bool ldmatrix = false;    // kSharedLoad: ldmatrix (counted as LDSM as well as shared loads)
   // kCompute on the tensor pipe: `issue_cycles` counts MMA instructions; an asynchronous MMA
   // (wgmma) lets the warp go on and marks scoreboard slot `slot` when it completes.

@@ -5,6 +5,7 @@
 #include "stats/metrics.h"
 #include "metric_util.h"
 #include "test_util.h"
+#include "model/memory_system.h"
 #include "workload/mma_data_path.h"
 
 namespace gms {
@@ -109,6 +110,60 @@ TEST(MmaDataPath, WgmmaSplitsOverWarpgroupsAndNeedsAHopper) {
   EXPECT_THROW(simulate(a100), ConfigError);  // the GPU decides: no sm.wgmma_fraction
   auto bad = [] { gemm("h100", {"workload.mma=wgmma", "workload.warps=2"}); };
   EXPECT_THROW(bad(), ConfigError);  // not a whole warpgroup
+}
+
+// copy: tma - warp 0 copies each whole tile as one bulk tensor copy per operand (Triton's SASS: one
+// UTMALDG each), nothing passes the LSU, and every warp waits on the tile's mbarrier.
+TEST(MmaDataPath, TmaCopiesWholeTilesFromOneWarp) {
+  const std::vector<std::string> small = {"workload.m=1024", "workload.n=1024", "workload.k=1024", "workload.mma=wgmma"};
+  auto with = [&](const std::string& copy) {
+    std::vector<std::string> w = small;
+    w.push_back("workload.copy=" + copy);
+    return gemm("h100", w);
+  };
+  auto tma_cfg = with("tma"), cp_cfg = with("cp_async");
+  MmaPlan p = plan_mma(tma_cfg.workload.value.gemm, tma_cfg.gpu.value, "wgmma");
+  EXPECT_TRUE(p.tma);
+  EXPECT_EQ(p.tma_boxes_a, 1u);  // 128 x 64 fp16
+  EXPECT_EQ(p.tma_boxes_b, 1u);  // 64 x 128 fp16
+  EXPECT_EQ(p.copy_wavefronts_a + p.copy_wavefronts_b, 0u);
+  auto tma = simulate(tma_cfg), cp = simulate(cp_cfg);
+  const double ctas = 8 * 8, k_tiles = 1024 / 64, sectors_per_tile = 2 * 128 * 64 * 2 / 32.0;
+  EXPECT_EQ(metric(tma_cfg, tma, "smsp__sass_inst_executed_op_ldgsts.sum"), 0);
+  EXPECT_EQ(metric(tma_cfg, tma, "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum"), ctas * k_tiles * sectors_per_tile);
+  EXPECT_EQ(metric(cp_cfg, cp, "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum"), 0);
+  EXPECT_GT(metric(cp_cfg, cp, "smsp__sass_inst_executed_op_ldgsts.sum"), 0);
+  // The same sectors cross to the SMs either way (Triton's swizzled cp.async splits none).
+  EXPECT_EQ(metric(tma_cfg, tma, "l1tex__m_xbar2l1tex_read_sectors.sum"), ctas * k_tiles * sectors_per_tile);
+  EXPECT_EQ(metric(cp_cfg, cp, "l1tex__m_xbar2l1tex_read_sectors.sum"), ctas * k_tiles * sectors_per_tile);
+  EXPECT_EQ(metric(tma_cfg, tma, "smsp__inst_executed_pipe_tensor_op_gmma.sum"),
+            metric(cp_cfg, cp, "smsp__inst_executed_pipe_tensor_op_gmma.sum"));
+  EXPECT_GT(metric(tma_cfg, tma, "gpu__time_duration.sum"), 0);
+  // The user's errors: no copy engine, no data path, a padded layout.
+  auto a100 = [&] {
+    std::vector<std::string> w = small;
+    w.back() = "workload.mma=mma_sync";
+    w.push_back("workload.copy=tma");
+    return simulate(gemm("a100", w));
+  };
+  EXPECT_THROW(a100(), ConfigError);
+  EXPECT_THROW(gemm("h100", {"workload.mma=none", "workload.copy=tma"}), ConfigError);
+  EXPECT_THROW(gemm("h100", {"workload.mma=wgmma", "workload.copy=tma", "workload.smem.pad=8"}), ConfigError);
+}
+
+// The copy engine alone: bulk tensor copies of one SM take sm.tma_box_cycles each, in order, while
+// their lines share the SM's port (validate/results/h100/tma; bench/tma_curve replays the ubench).
+TEST(MmaDataPath, TmaEngineTakesItsCyclesPerBox) {
+  auto cfg = gemm("h100", {});
+  MemorySystem mem(cfg.gpu.value);
+  const Tick box = cycles_to_ticks(cfg.gpu.value.sm.tma_box_cycles);
+  ASSERT_GT(box, 0u);
+  Tick last = 0;
+  for (int j = 0; j < 32; ++j)  // 32 boxes of 8 rows x 128 B, issued at once
+    last = std::max(last, mem.tma_load({0, 0, nullptr}, Region{0x7f0000000000ull + j * 1024ull, 8, 128, 128, -1, 0}, 1));
+  EXPECT_GE(last, 32 * box);
+  EXPECT_LT(last, 32 * box + cycles_to_ticks(2000));  // the last box's own latency on top, from DRAM
+  EXPECT_EQ(mem.counters().tma_sectors, 32u * 8 * 4);
 }
 
 TEST(MmaDataPath, ClassRatesAndThePowerLimitedClock) {
