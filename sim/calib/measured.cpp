@@ -47,8 +47,12 @@ std::string group_of(const std::string& kind, const nlohmann::json& w) {
 }
 
 std::string tiling_group_of(const std::string& kind, const nlohmann::json& w) {
-  if (kind == "gemm") return "gemm " + shape_of(w) + " " + order_of(w) + " (tilings)";
-  return "";  // the GEMV and tiled-GEMM groups already hold every variant of their shape
+  if (kind != "gemm") return "";  // the GEMV and tiled-GEMM groups already hold every variant of their shape
+  // Tilings of one kernel: a wgmma kernel, its TMA twin and the WMMA kernel are ranked apart.
+  std::string kernel;
+  if (w.contains("mma") && w["mma"].is_string()) kernel += " " + w["mma"].get<std::string>();
+  if (w.contains("copy") && w["copy"].is_string() && w["copy"].get<std::string>() == "tma") kernel += " tma";
+  return "gemm " + shape_of(w) + " " + order_of(w) + kernel + " (tilings)";
 }
 
 // ncu prints numbers with thousands separators; "n/a" and empty cells carry no value.

@@ -64,6 +64,12 @@ TEST(Measured, GemmRecordsGroupByTilingAndByOrder) {
   ASSERT_EQ(triton.size(), 1u);
   EXPECT_EQ(triton[0].group, "gemm 4096x4096x4096 128x256x64 w8 s4 wgmma (CTA orders)");
   EXPECT_EQ(triton[0].record_set, "triton_gemm");
+  // Its TMA twin is another kernel: its own CTA-order group and tiling group.
+  auto tma = load_records({source_path("validate/results/h100/triton_tma_gemm/triton_tma_gemm_4096x4096x4096_128x256x64_w8_s4_grouped8.json")});
+  ASSERT_EQ(tma.size(), 1u);
+  EXPECT_EQ(tma[0].group, "gemm 4096x4096x4096 128x256x64 w8 s4 wgmma tma (CTA orders)");
+  EXPECT_EQ(triton[0].tiling_group, "gemm 4096x4096x4096 grouped8 wgmma (tilings)");
+  EXPECT_EQ(tma[0].tiling_group, "gemm 4096x4096x4096 grouped8 wgmma tma (tilings)");
 }
 
 TEST(Replay, IdenticalLaunchSequencesShareOneSimulation) {
