@@ -110,7 +110,11 @@ int main(int argc, char** argv) {
   GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
   void* fn = nullptr;
   cudaDriverEntryPointQueryResult found{};
+#if CUDART_VERSION >= 12050
   GPU_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found));
+#else  // toolkits before 12.5 have only the unversioned lookup
+  GPU_CHECK(cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &fn, cudaEnableDefault, &found));
+#endif
   if (!fn || found != cudaDriverEntryPointSuccess) {
     std::fprintf(stderr, "no cuTensorMapEncodeTiled in this driver\n");
     return 1;
