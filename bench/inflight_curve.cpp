@@ -82,7 +82,7 @@ double measure(const gms::GpuConfig& gpu, bool sector, bool dram, int warps, int
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   std::string gpu_file = "configs/gpus/h100.yaml", silicon_file;
   std::vector<std::string> sets;
   bool check = false;
@@ -135,4 +135,13 @@ int main(int argc, char** argv) {
     return checked > 0 && off == 0 ? 0 : 1;
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {  // a bad preset, override or silicon file: one message, exit 2
+    std::fprintf(stderr, "inflight_curve: %s\n", e.what());
+    return 2;
+  }
 }

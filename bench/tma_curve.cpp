@@ -75,7 +75,7 @@ double measure(const gms::GpuConfig& gpu, int ctas, int rows, int k) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   std::string gpu_file = "configs/gpus/h100.yaml", silicon_file;
   std::vector<std::string> sets;
   bool check = false;
@@ -134,4 +134,13 @@ int main(int argc, char** argv) {
     return checked > 0 && off == 0 ? 0 : 1;
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {  // a bad preset, override or silicon file: one message, exit 2
+    std::fprintf(stderr, "tma_curve: %s\n", e.what());
+    return 2;
+  }
 }
