@@ -83,6 +83,7 @@ struct L2Config {
   bool far_reductions_in_both_partitions = false;
   double fabric_bytes_per_cycle = 0;    // between partitions, total; 0 = unlimited
   std::string sm_partition_map = "halves";
+  std::string sm_partitions;  // one digit per SM (measured); empty = sm_partition_map
 };
 
 // The share of an SM's lines that live in a far partition (lines spread evenly over the partitions):

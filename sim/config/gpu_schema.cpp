@@ -194,6 +194,10 @@ Schema<GpuConfig> make_schema() {
   p.push_back(choice_param<G>("l2.sm_partition_map", {"halves", "interleave"}, "halves",
                               "which partition an SM is near: first/second half of SM ids, or even/odd ids",
                               [](G& c) -> auto& { return c.l2.sm_partition_map; }));
+  p.push_back(text_param<G>("l2.sm_partitions", "", false,
+                            "the partition each SM is near, one digit per SM in SM-id order (as gms-partition-ubench "
+                            "measures it); when given it replaces l2.sm_partition_map",
+                            [](G& c) -> auto& { return c.l2.sm_partitions; }));
   // --- DRAM
   p.push_back(quantity_param<G>("dram.bandwidth", Q::kBandwidth, "", 1e6, 1e16, "theoretical peak bandwidth",
                                 [](G& c) -> auto& { return c.dram.bandwidth; }));
@@ -266,6 +270,15 @@ void validate_gpu(const Bound<GpuConfig>& b, const std::string& file) {
   if (g.l2.slices % g.l2.partitions != 0) fail("l2.partitions", "must divide l2.slices");
   if (g.l2.partition_mode != "none" && g.l2.partitions < 2)
     fail("l2.partition_mode", "needs l2.partitions of 2 or more");
+  if (!g.l2.sm_partitions.empty()) {
+    if (g.l2.sm_partitions.size() != static_cast<size_t>(g.sm.count))
+      fail("l2.sm_partitions", "needs one digit per SM: " + std::to_string(g.l2.sm_partitions.size()) + " for " +
+                                   std::to_string(g.sm.count) + " SMs");
+    for (char c : g.l2.sm_partitions)
+      if (c < '0' || c - '0' >= g.l2.partitions)
+        fail("l2.sm_partitions", std::string("'") + c + "' is not a partition below l2.partitions = " +
+                                     std::to_string(g.l2.partitions));
+  }
   if (g.icnt.latency >= g.l2.hit_latency) fail("icnt.latency", "must be smaller than l2.hit_latency");
   // The DRAM's own share of the latency must stay positive once the far lines' penalty is taken out.
   const double far_in_mean = far_line_share(g.l2) * static_cast<double>(g.l2.far_extra_latency);

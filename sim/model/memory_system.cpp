@@ -38,7 +38,9 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   replicate_ = gpu.l2.partition_mode == "replicate";
   for (int sm = 0; sm < gpu.sm.count; ++sm) {
     int p = 0;
-    if (gpu.l2.partitions > 1)
+    if (gpu.l2.partitions > 1 && !gpu.l2.sm_partitions.empty())
+      p = gpu.l2.sm_partitions[static_cast<size_t>(sm)] - '0';
+    else if (gpu.l2.partitions > 1)
       p = gpu.l2.sm_partition_map == "interleave"
               ? sm % gpu.l2.partitions
               : static_cast<int>(static_cast<std::int64_t>(sm) * gpu.l2.partitions / gpu.sm.count);

@@ -6,6 +6,7 @@
 #include "common/error.h"
 #include "config/gpu_schema.h"
 #include "config/workload_schema.h"
+#include "model/memory_system.h"
 #include "test_util.h"
 
 namespace gms {
@@ -71,6 +72,22 @@ TEST(Config, SetOverridesAndItsErrors) {
   EXPECT_NE(err.find("did you mean 'l2.size'"), std::string::npos) << err;
   EXPECT_NE(error_of(h100_with(wl, {"l2.size=4MiB"})).find("must start with 'gpu.'"), std::string::npos);
   EXPECT_NE(error_of(h100_with(wl, {"gpu.l2.size"})).find("expected gpu.KEY=VALUE"), std::string::npos);
+}
+
+// l2.sm_partitions: one digit per SM, each a partition that exists; it decides which partition an SM
+// is near (a far line's first slice is then the SM's own partition's copy).
+TEST(Config, MeasuredPartitionMapIsCheckedAndUsed) {
+  auto wl = test::source_path("configs/workloads/seed000-grouped.yaml");
+  EXPECT_NE(error_of(h100_with(wl, {"gpu.l2.sm_partitions=0101"})).find("one digit per SM: 4 for 132"), std::string::npos);
+  const std::string all2(132, '2');
+  EXPECT_NE(error_of(h100_with(wl, {"gpu.l2.sm_partitions=" + all2})).find("not a partition below"), std::string::npos);
+  std::string map(132, '0');
+  map[1] = '1';
+  auto cfg = load_configs(h100_with(wl, {"gpu.l2.sm_partitions=" + map}));
+  MemorySystem mem(cfg.gpu.value);
+  EXPECT_EQ(mem.sm_partition(0), 0);
+  EXPECT_EQ(mem.sm_partition(1), 1);
+  EXPECT_EQ(mem.sm_partition(131), 0);
 }
 
 TEST(Config, TypeRangeAndRequiredErrorsNameTheKey) {
