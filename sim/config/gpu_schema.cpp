@@ -270,7 +270,7 @@ void validate_gpu(const Bound<GpuConfig>& b, const std::string& file) {
   if (g.l2.slices % g.l2.partitions != 0) fail("l2.partitions", "must divide l2.slices");
   if (g.l2.partition_mode != "none" && g.l2.partitions < 2)
     fail("l2.partition_mode", "needs l2.partitions of 2 or more");
-  if (!g.l2.sm_partitions.empty()) {
+  if (!g.l2.sm_partitions.empty() && g.l2.partitions > 1) {  // one partition: every SM is near it, the map is unused
     if (g.l2.sm_partitions.size() != static_cast<size_t>(g.sm.count))
       fail("l2.sm_partitions", "needs one digit per SM: " + std::to_string(g.l2.sm_partitions.size()) + " for " +
                                    std::to_string(g.sm.count) + " SMs");
