@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/simulation.h"
+#include "curve_args.h"
 #include "model/memory_system.h"
 
 namespace {
@@ -82,26 +83,12 @@ double measure(const gms::GpuConfig& gpu, bool sector, bool dram, int warps, int
 
 }  // namespace
 
-int run(int argc, char** argv) {
-  std::string gpu_file = "configs/gpus/h100.yaml", silicon_file;
-  std::vector<std::string> sets;
-  bool check = false;
+int run(const gms::bench::CurveArgs& args) {
   int checked = 0, off = 0;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--check")
-      check = true;
-    else if (a.find('=') != std::string::npos)
-      sets.push_back(a);
-    else if (a.ends_with(".yaml"))
-      gpu_file = a;
-    else
-      silicon_file = a;
-  }
-  const auto cfg = gms::load_configs(gms::ConfigInputs{gpu_file, "", sets});
+  const auto cfg = gms::load_configs(gms::ConfigInputs{args.gpu_file, "", args.sets});
   std::map<Key, std::pair<double, double>> silicon;  // cycles per round, lines per cycle
-  if (!silicon_file.empty()) {
-    std::ifstream in(silicon_file);
+  if (!args.silicon_file.empty()) {
+    std::ifstream in(args.silicon_file);
     for (std::string line; std::getline(in, line);) {
       const auto j = nlohmann::json::parse(line);
       silicon[{j["pattern"], j["source"], j["warps"], j["loads_per_warp"]}] = {j["cycles_per_round"], j["lines_per_cycle_per_sm"]};
@@ -130,18 +117,11 @@ int run(int argc, char** argv) {
           std::printf("\n");
           std::fflush(stdout);
         }
-  if (check) {
+  if (args.check) {
     std::printf("%d saturated L2 points checked, %d more than 3 %% from silicon\n", checked, off);
     return checked > 0 && off == 0 ? 0 : 1;
   }
   return 0;
 }
 
-int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const std::exception& e) {  // a bad preset, override or silicon file: one message, exit 2
-    std::fprintf(stderr, "inflight_curve: %s\n", e.what());
-    return 2;
-  }
-}
+int main(int argc, char** argv) { return gms::bench::curve_main("inflight_curve", argc, argv, run); }

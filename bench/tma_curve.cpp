@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/simulation.h"
+#include "curve_args.h"
 #include "model/memory_system.h"
 
 namespace {
@@ -73,26 +74,12 @@ double measure(const gms::GpuConfig& gpu, int ctas, int rows, int k) {
 
 }  // namespace
 
-int run(int argc, char** argv) {
-  std::string gpu_file = "configs/gpus/h100.yaml", silicon_file;
-  std::vector<std::string> sets;
-  bool check = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--check")
-      check = true;
-    else if (a.find('=') != std::string::npos)
-      sets.push_back(a);
-    else if (a.ends_with(".yaml"))
-      gpu_file = a;
-    else
-      silicon_file = a;
-  }
-  const auto cfg = gms::load_configs(gms::ConfigInputs{gpu_file, "", sets});
+int run(const gms::bench::CurveArgs& args) {
+  const auto cfg = gms::load_configs(gms::ConfigInputs{args.gpu_file, "", args.sets});
   const int sms = cfg.gpu.value.sm.count;
   std::map<Key, double> silicon;  // cycles per round
-  if (!silicon_file.empty()) {
-    std::ifstream in(silicon_file);
+  if (!args.silicon_file.empty()) {
+    std::ifstream in(args.silicon_file);
     for (std::string line; std::getline(in, line);) {
       const auto j = nlohmann::json::parse(line);
       if (j["source"] == "l2") silicon[{j["ctas"], j["box_rows"], j["copies_per_round"]}] = j["cycles_per_round"];
@@ -133,18 +120,11 @@ int run(int argc, char** argv) {
         std::printf("  %d-row boxes on 4 SMs, %d lines in flight: %.3f lines per cycle (silicon %.3f)%s\n", rows, k1 * rows,
                     model, si, ok ? "" : "  <- more than 5 % from silicon");
     }
-  if (check) {
+  if (args.check) {
     std::printf("%d box sizes checked, %d more than 5 %% from silicon\n", checked, off);
     return checked > 0 && off == 0 ? 0 : 1;
   }
   return 0;
 }
 
-int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const std::exception& e) {  // a bad preset, override or silicon file: one message, exit 2
-    std::fprintf(stderr, "tma_curve: %s\n", e.what());
-    return 2;
-  }
-}
+int main(int argc, char** argv) { return gms::bench::curve_main("tma_curve", argc, argv, run); }

@@ -18,7 +18,15 @@ std::string shape_of(const nlohmann::json& w) {
   return std::to_string(w.value("m", 0)) + "x" + std::to_string(w.value("n", 0)) + "x" + std::to_string(w.value("k", 0));
 }
 
-// A GEMM's tiling as the records say it: tile, warps, stages, the MMA class and shared-row padding
+// The GEMM kernel a record names beyond its tiling: the MMA class and a TMA copy path (" wgmma tma").
+std::string kernel_of(const nlohmann::json& w) {
+  std::string k;
+  if (w.contains("mma") && w["mma"].is_string()) k += " " + w["mma"].get<std::string>();
+  if (w.contains("copy") && w["copy"].is_string() && w["copy"].get<std::string>() == "tma") k += " tma";
+  return k;
+}
+
+// A GEMM's tiling as the records say it: tile, warps, stages, the kernel and shared-row padding
 // when the record names them (the WMMA kernel's pads 0/8/16 are three tilings of one shape).
 std::string tiling_of(const nlohmann::json& w) {
   std::string t;
@@ -26,8 +34,7 @@ std::string tiling_of(const nlohmann::json& w) {
     t = std::to_string(w["tile"].value("m", 0)) + "x" + std::to_string(w["tile"].value("n", 0)) + "x" +
         std::to_string(w["tile"].value("k", 0));
   t += " w" + std::to_string(w.value("warps", 0)) + " s" + std::to_string(w.value("stages", 0));
-  if (w.contains("mma") && w["mma"].is_string()) t += " " + w["mma"].get<std::string>();
-  if (w.contains("copy") && w["copy"].is_string() && w["copy"].get<std::string>() == "tma") t += " tma";
+  t += kernel_of(w);
   if (w.contains("smem") && w["smem"].is_object() && w["smem"].contains("pad"))
     t += " pad" + std::to_string(w["smem"].value("pad", 0));
   return t;
@@ -49,10 +56,7 @@ std::string group_of(const std::string& kind, const nlohmann::json& w) {
 std::string tiling_group_of(const std::string& kind, const nlohmann::json& w) {
   if (kind != "gemm") return "";  // the GEMV and tiled-GEMM groups already hold every variant of their shape
   // Tilings of one kernel: a wgmma kernel, its TMA twin and the WMMA kernel are ranked apart.
-  std::string kernel;
-  if (w.contains("mma") && w["mma"].is_string()) kernel += " " + w["mma"].get<std::string>();
-  if (w.contains("copy") && w["copy"].is_string() && w["copy"].get<std::string>() == "tma") kernel += " tma";
-  return "gemm " + shape_of(w) + " " + order_of(w) + kernel + " (tilings)";
+  return "gemm " + shape_of(w) + " " + order_of(w) + kernel_of(w) + " (tilings)";
 }
 
 // ncu prints numbers with thousands separators; "n/a" and empty cells carry no value.
