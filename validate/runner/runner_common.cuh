@@ -23,6 +23,12 @@ struct Options {
   std::string out = ".";
   bool profile = false;
   int reps = 20;
+  // --rounds N: the case sets are timed N times over, case after case, so that each case's rounds
+  // are spread over the call (drift in clocks or temperature shows as spread, not as a ranking).
+  // With --profile each round runs each case once more (repeated ncu profiles).
+  // Results are checked in round 0 only; every round writes its own record with "round" in measured.
+  int rounds = 1;
+  int round = 0;
   std::string command_line;
 };
 

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# One device call: how well does silicon rank its own kernels? The WMMA GEMM's CTA orders and the
+# CUDA GEMV's variants (the groups whose Spearman issue 11 scores) are timed ROUNDS times over, case
+# after case, both ways the records were measured: CUDA events (median of 20 launches: `measured`)
+# and a single ncu profile with the clocks left alone (the time `compare` scores, `ncu.counters`).
+# The spread of one kernel over rounds is the measurement's own noise; repeat_ranks.py turns it into
+# the Spearman that silicon reaches against itself. Usage on the device machine, from the repository root:
+#   validate/scripts/device_repeat.sh [ROUNDS]     # results under $OUT (~4 min on an H100)
+set -uo pipefail
+rounds=${1:-5}
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+BIN=/tmp/gms-validate
+arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+nvcc -std=c++17 -O2 -lineinfo -gencode=arch=compute_${arch},code=sm_${arch} -o "$BIN" \
+  validate/runner/runner_main.cu validate/runner/ubench_runner.cu validate/runner/cases.cpp validate/runner/record.cpp \
+  || { echo "build failed"; exit 1; }
+{
+  echo "date: $(date -u +%FT%TZ)"
+  nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,power.limit,memory.total,temperature.gpu --format=csv
+  nvcc --version | tail -2
+  ncu --version | tail -1
+  echo "command: validate/scripts/device_repeat.sh $rounds; build: nvcc -O2 -gencode arch=compute_${arch},code=sm_${arch}"
+} > "$OUT/env.txt" 2>&1
+# Clocks, temperature and power every 200 ms while both measurements run.
+nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv,noheader -lms 200 > "$OUT/smi.csv" &
+smi=$!
+mkdir -p /tmp/ev
+"$BIN" --set gemm --set gemv --rounds "$rounds" --out /tmp/ev > "$OUT/run.log" 2>&1
+echo "events exit $?" >> "$OUT/run.log"
+cat /tmp/ev/gemm.jsonl /tmp/ev/gemv.jsonl > "$OUT/rounds_events.jsonl"
+ncu --clock-control none --metrics gpu__time_duration.sum --csv --page raw -k regex:"gemm_fp16|gemv_splitk" \
+  "$BIN" --profile --rounds "$rounds" --set gemm --set gemv --out /tmp > "$OUT/rounds_ncu.csv" 2> "$OUT/ncu.log"
+echo "ncu exit $?" >> "$OUT/ncu.log"
+kill "$smi"
+xz -9 "$OUT/smi.csv"
