@@ -152,9 +152,18 @@ std::vector<MeasuredCase> load_records(const std::vector<std::string>& paths) {
     if (rec.contains("ncu") && rec["ncu"].is_object() && rec["ncu"].contains("counters")) counters = &rec["ncu"]["counters"];
     for (const auto& m : compared_metrics())
       if (counters && counters->contains(m) && (*counters)[m].is_number()) c.measured[m] = (*counters)[m].get<double>();
-    if (!c.measured.count("gpu__time_duration.sum") && rec.contains("measured") &&
-        rec["measured"].contains("gpu__time_duration.sum"))
+    const bool ncu_time = c.measured.count("gpu__time_duration.sum") > 0;
+    if (!ncu_time && rec.contains("measured") && rec["measured"].contains("gpu__time_duration.sum"))
       c.measured["gpu__time_duration.sum"] = rec["measured"]["gpu__time_duration.sum"].get<double>();
+    const char* rounds_key = ncu_time ? "ncu_gpu__time_duration.sum" : "events_gpu__time_duration.sum";
+    if (rec.contains("repeat") && rec["repeat"].is_object() && rec["repeat"].contains(rounds_key)) {
+      const auto& r = rec["repeat"][rounds_key];
+      if (!r.is_array()) throw ConfigError(f + ": repeat." + rounds_key + " is not a list of times");
+      for (const auto& v : r) {
+        if (!v.is_number() || v.get<double>() <= 0) throw ConfigError(f + ": repeat." + rounds_key + " holds a non-time");
+        c.time_rounds.push_back(v.get<double>());
+      }
+    }
     out.push_back(std::move(c));
   }
   return out;

@@ -18,6 +18,9 @@ struct MeasuredCase {
   std::string workload_file;
   bool workload_from_record = false;  // workload_file is a record whose "workload" object is the workload
   std::map<std::string, double> measured;  // Nsight metric name -> value in the simulator's units
+  // The same time measured again over rounds (the record's "repeat", validate/scripts/device_repeat.sh),
+  // the same way as `measured`'s time (ncu profile or event median); empty when not repeated.
+  std::vector<double> time_rounds;
 };
 
 // The metrics compare and calibrate set side by side, in report order.

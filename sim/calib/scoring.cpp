@@ -37,6 +37,8 @@ Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<Metric
     card.metrics.push_back(s);
   }
   std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> groups;
+  std::map<std::string, std::pair<std::vector<std::vector<double>>, std::vector<double>>> repeated;
+  std::map<std::string, bool> all_repeated;
   const std::string t = "gpu__time_duration.sum";
   auto add_error = [&](std::map<std::string, MetricSummary>& by, const std::string& key, double err) {
     MetricSummary& m = by[key];
@@ -50,6 +52,9 @@ Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<Metric
         if (g->empty()) continue;
         groups[*g].first.push_back(cases[i].measured.at(t));
         groups[*g].second.push_back(simulated[i].at(t));
+        all_repeated.try_emplace(*g, true).first->second &= cases[i].time_rounds.size() >= 2;
+        repeated[*g].first.push_back(cases[i].time_rounds);
+        repeated[*g].second.push_back(simulated[i].at(t));
       }
       const double err = metric_error(t, cases[i].measured.at(t), simulated[i].at(t));
       if (!cases[i].record_set.empty()) add_error(card.time_by_set, cases[i].record_set, err);
@@ -60,6 +65,7 @@ Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<Metric
   for (const auto& [g, v] : groups) {
     card.group_sizes[g] = v.first.size();
     if (v.first.size() >= 3) card.spearman_time[g] = spearman(v.first, v.second);
+    if (v.first.size() >= 3 && all_repeated[g]) card.rank_noise[g] = rank_noise(repeated[g].first, repeated[g].second);
   }
   return card;
 }
@@ -69,7 +75,7 @@ Requirement parse_requirement(const std::string& text) {
   r.text = text;
   auto bad = [&](const std::string& why) {
     return ConfigError("--require " + text + ": " + why +
-                       " (expected METRIC:mape<=X, METRIC:mae<=X or spearman:GROUP>=X)");
+                       " (expected METRIC:mape<=X, METRIC:mae<=X, spearman:GROUP>=X or resolved:GROUP>=X)");
   };
   auto colon = text.find(':');
   if (colon == std::string::npos) throw bad("no ':'");
@@ -81,9 +87,10 @@ Requirement parse_requirement(const std::string& text) {
   char* end = nullptr;
   r.bound = std::strtod(number.c_str(), &end);
   if (number.empty() || *end != '\0') throw bad("'" + number + "' is not a number");
-  if (head == "spearman") {
-    if (r.at_most) throw bad("a rank correlation is bounded from below (>=)");
-    r.metric = "spearman";
+  if (head == "spearman" || head == "resolved") {
+    if (r.at_most) throw bad("a rank agreement is bounded from below (>=)");
+    if (head == "resolved" && (r.bound < 0 || r.bound > 1)) throw bad("a fraction of pairs lies in 0..1");
+    r.metric = head;
     r.group_prefix = what;
     return r;
   }
@@ -113,6 +120,17 @@ std::vector<RequirementResult> check(const std::vector<Requirement>& reqs, const
       }
       res.passed = any && all;
       if (!any) res.reached = "no group of >= 3 cases starts with '" + r.group_prefix + "'";
+    } else if (r.metric == "resolved") {
+      bool any = false, all = true;
+      for (const auto& [g, n] : card.rank_noise) {
+        if (g.rfind(r.group_prefix, 0) != 0 || n.resolved == 0) continue;
+        any = true;
+        all &= n.agreed_fraction() >= r.bound;
+        std::snprintf(buf, sizeof buf, "%s%s: %.3g of %zu", res.reached.empty() ? "" : "; ", g.c_str(), n.agreed, n.resolved);
+        res.reached += buf;
+      }
+      res.passed = any && all;
+      if (!any) res.reached = "no group starting with '" + r.group_prefix + "' has pairs resolved over repeated rounds";
     } else if (const MetricSummary* m = card.find(r.metric)) {
       res.passed = m->mean_abs_error <= r.bound;
       std::snprintf(buf, sizeof buf, "%s %.1f %s over %zu", is_pct_metric(r.metric) ? "mean |error|" : "MAPE",

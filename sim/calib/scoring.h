@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "calib/measured.h"
+#include "calib/rank_noise.h"
 #include "calib/replay.h"
 
 namespace gms {
@@ -27,6 +28,9 @@ struct Scorecard {
   // GEMMs also the tilings of one shape and order.
   std::map<std::string, double> spearman_time;
   std::map<std::string, std::size_t> group_sizes;
+  // group -> silicon's own ranking noise and the model's score on the pairs silicon resolves (groups
+  // whose every case carries repeated rounds of its time).
+  std::map<std::string, RankNoise> rank_noise;
   // Time MAPE (%) per record set (the kernel: gemm, triton_gemm, gemv, ...) and per CTA-order group
   // (one tiling of one kernel): where the error sits.
   std::map<std::string, MetricSummary> time_by_set, time_by_group;
@@ -35,11 +39,13 @@ struct Scorecard {
 
 Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<MetricValues>& simulated);
 
-// A target: METRIC:mape<=X, METRIC:mae<=X (pp), or spearman:GROUP_PREFIX>=X (every group whose
-// name starts with the prefix; "gemm" covers each GEMM shape).
+// A target: METRIC:mape<=X, METRIC:mae<=X (pp), spearman:GROUP_PREFIX>=X (every group whose
+// name starts with the prefix; "gemm" covers each GEMM shape), or resolved:GROUP_PREFIX>=X (the
+// fraction of the pairs silicon resolves over repeated rounds that the model orders as silicon, in
+// every such group that has repeated rounds).
 struct Requirement {
   std::string text;
-  std::string metric;  // or "spearman"
+  std::string metric;  // or "spearman", "resolved"
   std::string group_prefix;
   bool at_most = true;
   double bound = 0;

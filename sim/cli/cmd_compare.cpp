@@ -40,7 +40,8 @@ int cmd_compare(const std::vector<std::string>& args) {
       "csv", po::value(&csv_path), "write case,metric,measured,simulated,error rows")(
       "json", po::value(&json_path), "write the comparison as JSON")(
       "require", po::value(&requires_)->composing(),
-      "accuracy target, repeatable: METRIC:mape<=X, METRIC:mae<=X (pp) or spearman:GROUP>=X; exit 1 if missed");
+      "accuracy target, repeatable: METRIC:mape<=X, METRIC:mae<=X (pp), spearman:GROUP>=X or resolved:GROUP>=X "
+      "(the share of the pairs silicon orders alike in every repeated round that the model orders so too); exit 1 if missed");
   if (!parse_options(args, desc, vm,
                      "usage: gpumemsim compare --gpu G.yaml RECORD.json|DIR ...\n"
                      "       gpumemsim compare --gpu G.yaml --ncu PROFILE.csv --workload W.yaml",
@@ -100,8 +101,18 @@ int cmd_compare(const std::vector<std::string>& args) {
     std::printf("  Spearman rank correlation of time, %-40s %+.2f over %zu\n", g.c_str(), r, card.group_sizes.at(g));
     rho[g] = r;
   }
+  nlohmann::ordered_json noise = nlohmann::ordered_json::object();
+  for (const auto& [g, n] : card.rank_noise) {
+    std::printf("  silicon against itself, %-46s %+.2f over %zu rounds; the model against their medians %+.2f;\n"
+                "    silicon resolves %zu of %zu pairs, the model orders %.3g of them as silicon\n",
+                g.c_str(), n.silicon_self, n.rounds, n.model_vs_median, n.resolved, n.pairs, n.agreed);
+    noise[g] = {{"rounds", n.rounds}, {"silicon_round_vs_round_spearman", n.silicon_self},
+                {"model_vs_round_medians_spearman", n.model_vs_median}, {"pairs", n.pairs},
+                {"resolved_pairs", n.resolved}, {"model_agrees_on", n.agreed}};
+  }
   out["summary"] = summary;
   out["spearman_time"] = rho;
+  if (!card.rank_noise.empty()) out["silicon_rank_noise"] = noise;
   // Where the time error sits: per record set (kernel) and per tiling (its CTA-order group).
   nlohmann::ordered_json by_set = nlohmann::ordered_json::object(), by_group = nlohmann::ordered_json::object();
   if (card.time_by_set.size() > 1 || card.time_by_group.size() > 1) {

@@ -10,6 +10,7 @@
 #include "calib/fit.h"
 #include "calib/measured.h"
 #include "calib/replay.h"
+#include "calib/rank_noise.h"
 #include "calib/scoring.h"
 #include "common/error.h"
 #include "test_util.h"
@@ -134,6 +135,52 @@ TEST(Scoring, ErrorsSummariesRanksAndTargets) {
   EXPECT_THROW(parse_requirement("gpu__time_duration.sum:mae<=20"), ConfigError);  // time is relative
   EXPECT_THROW(parse_requirement("no_such_metric:mape<=20"), ConfigError);
   EXPECT_THROW(parse_requirement("spearman:gemm<=0.8"), ConfigError);
+}
+
+// Silicon's own ranking noise: kernels whose times overlap over the rounds have no silicon order, a
+// Spearman against one round is capped by round-vs-round agreement, and the model is scored on the
+// pairs silicon does resolve (a model tie on such a pair counts half).
+TEST(RankNoise, CeilingResolvedPairsAndModelAgreement) {
+  // Kernels 0 and 1 overlap (no order); 2 is always slower than both; 3 always slowest.
+  const std::vector<std::vector<double>> rounds = {{100, 104, 101}, {103, 99, 102}, {110, 111, 112}, {120, 125, 121}};
+  RankNoise n = rank_noise(rounds, {1, 2, 3, 4});
+  EXPECT_EQ(n.rounds, 3u);
+  EXPECT_EQ(n.pairs, 6u);
+  EXPECT_EQ(n.resolved, 5u);  // all but (0, 1)
+  EXPECT_DOUBLE_EQ(n.agreed, 5.0);
+  EXPECT_DOUBLE_EQ(n.agreed_fraction(), 1.0);
+  // Round 1 swaps kernels 0 and 1 against rounds 0 and 2 (rho 0.8 each), which agree (1.0).
+  EXPECT_NEAR(n.silicon_self, (0.8 + 0.8 + 1.0) / 3, 1e-12);
+  // A model that swaps 2 and 3 loses one resolved pair; a tie between 0 and 2 costs half of one.
+  EXPECT_DOUBLE_EQ(rank_noise(rounds, {1, 2, 4, 3}).agreed, 4.0);
+  EXPECT_DOUBLE_EQ(rank_noise(rounds, {3, 2, 3, 4}).agreed, 4.5);
+  // The model's order of the unresolved pair is never scored.
+  EXPECT_DOUBLE_EQ(rank_noise(rounds, {2, 1, 3, 4}).agreed, 5.0);
+  EXPECT_DEATH(rank_noise({{1}, {2}}, {1, 2}), "rounds");
+}
+
+// Records carry the repeated rounds measured the way their own time was: ncu profiles where the
+// record's time is ncu's; the card then has each group's ceiling and `resolved:` targets check it.
+TEST(RankNoise, RecordsCarryTheirRoundsAndTargetsUseThem) {
+  auto cases = load_records({source_path("validate/results/h100/gemv")});
+  ASSERT_EQ(cases.size(), 16u);
+  for (const auto& c : cases) {
+    ASSERT_EQ(c.time_rounds.size(), 5u) << c.name;
+    // ncu times differ from the record's own run by the run-to-run spread, not by the events' offset.
+    for (double t : c.time_rounds) EXPECT_NEAR(t / c.measured.at("gpu__time_duration.sum"), 1.0, 0.1) << c.name;
+  }
+  std::vector<MetricValues> sim;
+  for (const auto& c : cases) sim.push_back({{"gpu__time_duration.sum", c.measured.at("gpu__time_duration.sum")}});
+  const Scorecard card = score(cases, sim);
+  ASSERT_EQ(card.rank_noise.size(), 2u);
+  for (const auto& [g, n] : card.rank_noise) {
+    EXPECT_GT(n.resolved, 0u) << g;
+    EXPECT_LT(n.silicon_self, 1.0) << g;
+  }
+  auto ok = check({parse_requirement("resolved:gemv>=0.5"), parse_requirement("resolved:gemm>=0.5")}, card);
+  EXPECT_FALSE(ok[1].passed);  // no GEMM group with rounds here: a target that cannot be checked is missed
+  EXPECT_THROW(parse_requirement("resolved:gemv>=1.5"), ConfigError);
+  EXPECT_THROW(parse_requirement("resolved:gemv<=0.5"), ConfigError);
 }
 
 // Residuals of a known model: y = a * t + b * t^2 at a few t; the fit must find (a, b).
