@@ -20,10 +20,6 @@ BandwidthServer::BandwidthServer(double ticks_per_byte, std::uint32_t bucket_cyc
   for (std::uint32_t i = 0; i < window_; ++i) buckets_[i] = Bucket{i, i, 0};
 }
 
-Tick BandwidthServer::service_ticks(std::uint32_t bytes) const {
-  return static_cast<Tick>(bytes * ticks_per_byte_ + 0.5);
-}
-
 // A slot holding another bucket number is stale (its time has long passed): it is reset on use.
 BandwidthServer::Bucket& BandwidthServer::slot(std::uint32_t id) {
   Bucket& b = buckets_[id & window_mask_];
@@ -47,6 +43,17 @@ std::uint32_t BandwidthServer::first_open(std::uint32_t id) {
   return root;
 }
 
+void BandwidthServer::filled(std::uint32_t id) {
+  if (id == run_end_) {
+    ++run_end_;
+  } else if (id + 1 == run_start_) {
+    --run_start_;
+  } else if (id > run_end_) {  // a new run past an idle gap: later arrivals come to it
+    run_start_ = id;
+    run_end_ = id + 1;
+  }
+}
+
 Tick BandwidthServer::serve(Tick arrive, std::uint32_t bytes) {
   Tick need = service_ticks(bytes);
   SIM_ASSERT((arrive >> bucket_shift_) < 0xffffffffull, "time beyond the bandwidth server's range: " << arrive);
@@ -54,6 +61,10 @@ Tick BandwidthServer::serve(Tick arrive, std::uint32_t bytes) {
   Tick offset = arrive - static_cast<Tick>(id) * bucket_ticks_;
   if (id < floor_) {
     id = floor_;
+    offset = 0;
+  }
+  if (id >= run_start_ && id < run_end_) {  // every bucket from id to run_end_ is full
+    id = run_end_;
     offset = 0;
   }
   while (true) {
@@ -65,13 +76,17 @@ Tick BandwidthServer::serve(Tick arrive, std::uint32_t bytes) {
     Tick start = std::max<Tick>(offset, b.busy);
     if (start + need <= bucket_ticks_) {
       b.busy = static_cast<std::uint32_t>(start + need);
-      if (b.busy == bucket_ticks_) b.next = id + 1;
+      if (b.busy == bucket_ticks_) {
+        b.next = id + 1;
+        filled(id);
+      }
       return static_cast<Tick>(id) * bucket_ticks_ + start + need;
     }
     // The request takes the rest of this bucket; an idle gap before `offset` is given up.
     if (start < bucket_ticks_) need -= bucket_ticks_ - start;
     b.busy = static_cast<std::uint32_t>(bucket_ticks_);
     b.next = id + 1;
+    filled(id);
     ++id;
     offset = 0;
   }

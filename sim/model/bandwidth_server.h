@@ -22,7 +22,7 @@ class BandwidthServer {
 
   // Serves `bytes` arriving at `arrive`; returns the tick the last byte is done.
   Tick serve(Tick arrive, std::uint32_t bytes);
-  Tick service_ticks(std::uint32_t bytes) const;
+  Tick service_ticks(std::uint32_t bytes) const { return static_cast<Tick>(bytes * ticks_per_byte_ + 0.5); }
   // Host-cache prefetch of the bucket a request arriving at `arrive` starts in (no simulated effect).
   void prefetch(Tick arrive) const { __builtin_prefetch(&buckets_[(arrive >> bucket_shift_) & window_mask_]); }
 
@@ -34,6 +34,7 @@ class BandwidthServer {
   };
   Bucket& slot(std::uint32_t id);
   std::uint32_t first_open(std::uint32_t id);
+  void filled(std::uint32_t id);  // bucket `id` has just become full
 
   double ticks_per_byte_;
   Tick bucket_ticks_;
@@ -44,6 +45,12 @@ class BandwidthServer {
   // Buckets below `floor_` have been recycled; requests arriving earlier start at `floor_` (their
   // idle capacity is forgotten, never double-booked).
   std::uint32_t floor_ = 0;
+  // A run of buckets known to be full, [run_start_, run_end_): a request arriving inside it starts at
+  // run_end_ without walking the links from its own bucket. Under a queue, requests arrive behind
+  // the busy frontier, and each walk touched several buckets cold in the host's cache (the links'
+  // path compression keeps the walks short, not their first bucket warm). Buckets only ever fill
+  // (a slot is reset only when the window has moved past it), so the run stays true.
+  std::uint32_t run_start_ = 0, run_end_ = 0;
 };
 
 }  // namespace gms

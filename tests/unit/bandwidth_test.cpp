@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <map>
+#include <random>
+
 #include "model/bandwidth_server.h"
 #include "model/dram.h"
 
@@ -55,6 +58,56 @@ TEST(BandwidthServer, SustainsItsBandwidthUnderLongQueues) {
   Tick last = 0;
   for (int i = 0; i < 20000; ++i) last = s.serve(0, 128);  // 2.56 MB arriving at once
   EXPECT_EQ(last, 20000ull * 8 * C);
+}
+
+// The server's links, path compression and full-run shortcut are speed only: against a plain scan of
+// bucket occupancy (the same rules, no links), every request must finish at the same tick - for
+// arrivals in and out of order, queues longer than the window (buckets recycled) and idle gaps.
+Tick reference_serve(std::map<std::uint32_t, Tick>& busy, std::uint32_t& floor, Tick bucket_ticks, std::uint32_t window,
+                     double ticks_per_byte, Tick arrive, std::uint32_t bytes) {
+  Tick need = static_cast<Tick>(bytes * ticks_per_byte + 0.5);
+  auto id = static_cast<std::uint32_t>(arrive / bucket_ticks);
+  Tick offset = arrive - id * bucket_ticks;
+  if (id < floor) id = floor, offset = 0;
+  while (true) {
+    const std::uint32_t from = id;
+    while (busy[id] == bucket_ticks) ++id;  // the first bucket with room
+    if (id != from) offset = 0;
+    if (id >= floor + window) {
+      floor = id - window + 1;
+      busy.erase(busy.begin(), busy.lower_bound(floor));  // recycled: forgotten
+    }
+    const Tick start = std::max(offset, busy[id]);
+    if (start + need <= bucket_ticks) {
+      busy[id] = start + need;
+      return id * bucket_ticks + start + need;
+    }
+    if (start < bucket_ticks) need -= bucket_ticks - start;
+    busy[id] = bucket_ticks;
+    ++id;
+    offset = 0;
+  }
+}
+
+TEST(BandwidthServer, MatchesAPlainScanOfItsBuckets) {
+  std::mt19937_64 rng(2026);
+  for (const std::uint32_t window : {64u, 4096u}) {
+    const double tpb = static_cast<double>(C) / 51;  // an L2 slice's rate
+    BandwidthServer s(tpb, 8, window);
+    std::map<std::uint32_t, Tick> busy;
+    std::uint32_t floor = 0;
+    Tick now = 0;
+    for (int i = 0; i < 200000; ++i) {
+      now += rng() % (3 * C);                     // time moves on
+      Tick arrive = now + rng() % (400 * C);       // requests handed over out of order
+      if (rng() % 50 == 0) arrive = now + (rng() % 20000) * C;  // a far arrival (an idle gap behind it)
+      if (rng() % 100 == 0 && now > 50000 * C) arrive = now - 50000 * C;  // below the window
+      if (rng() % 5000 == 0) now += 100000 * C;   // the queue drains
+      const std::uint32_t bytes = 32 * (1 + static_cast<std::uint32_t>(rng() % 4));
+      const Tick want = reference_serve(busy, floor, 8 * C, window, tpb, arrive, bytes);
+      ASSERT_EQ(s.serve(arrive, bytes), want) << "request " << i << " (window " << window << ")";
+    }
+  }
 }
 
 }  // namespace
