@@ -117,6 +117,40 @@ const std::vector<std::string>& compared_metrics() {
 
 bool is_pct_metric(const std::string& metric) { return metric.find(".pct") != std::string::npos; }
 
+namespace {
+// One record's case; nlohmann's type errors (a key of the wrong type) pass to the caller.
+MeasuredCase case_of_record(const std::string& f, const nlohmann::json& rec) {
+  MeasuredCase c;
+  c.source = c.workload_file = f;
+  c.workload_from_record = true;
+  c.name = rec.value("case", std::filesystem::path(f).stem().string());
+  c.kind = rec.value("kind", rec["workload"].value("kind", ""));
+  c.group = group_of(c.kind, rec["workload"]);
+  c.tiling_group = tiling_group_of(c.kind, rec["workload"]);
+  c.record_set = std::filesystem::path(f).parent_path().filename().string();
+  const nlohmann::json* counters = nullptr;
+  if (rec.contains("ncu") && rec["ncu"].is_object() && rec["ncu"].contains("counters")) counters = &rec["ncu"]["counters"];
+  for (const auto& m : compared_metrics())
+    if (counters && counters->contains(m) && (*counters)[m].is_number()) c.measured[m] = (*counters)[m].get<double>();
+  const bool ncu_time = c.measured.count("gpu__time_duration.sum") > 0;
+  if (!ncu_time && rec.contains("measured") && rec["measured"].contains("gpu__time_duration.sum"))
+    c.measured["gpu__time_duration.sum"] = rec["measured"]["gpu__time_duration.sum"].get<double>();
+  const char* rounds_key = ncu_time ? "ncu_gpu__time_duration.sum" : "events_gpu__time_duration.sum";
+  if (rec.contains("repeat") && rec["repeat"].is_object() && rec["repeat"].contains(rounds_key)) {
+    const auto& r = rec["repeat"][rounds_key];
+    if (!r.is_array()) throw ConfigError(f + ": repeat." + rounds_key + " is not a list of times");
+    for (const auto& v : r) {
+      if (!v.is_number() || !(v.get<double>() > 0) || !std::isfinite(v.get<double>()))
+        throw ConfigError(f + ": repeat." + rounds_key + " holds a non-time");
+      c.time_rounds.push_back(v.get<double>());
+    }
+  }
+  for (const auto& [m, v] : c.measured)
+    if (!std::isfinite(v)) throw ConfigError(f + ": " + m + " is not a finite number");
+  return c;
+}
+}  // namespace
+
 std::vector<MeasuredCase> load_records(const std::vector<std::string>& paths) {
   std::vector<std::string> files;
   for (const auto& r : paths) {
@@ -140,31 +174,11 @@ std::vector<MeasuredCase> load_records(const std::vector<std::string>& paths) {
       throw ConfigError(f + ": not JSON: " + e.what());
     }
     if (!rec.is_object() || !rec.contains("workload") || rec["workload"].is_null()) continue;  // microbenchmarks
-    MeasuredCase c;
-    c.source = c.workload_file = f;
-    c.workload_from_record = true;
-    c.name = rec.value("case", std::filesystem::path(f).stem().string());
-    c.kind = rec.value("kind", rec["workload"].value("kind", ""));
-    c.group = group_of(c.kind, rec["workload"]);
-    c.tiling_group = tiling_group_of(c.kind, rec["workload"]);
-    c.record_set = std::filesystem::path(f).parent_path().filename().string();
-    const nlohmann::json* counters = nullptr;
-    if (rec.contains("ncu") && rec["ncu"].is_object() && rec["ncu"].contains("counters")) counters = &rec["ncu"]["counters"];
-    for (const auto& m : compared_metrics())
-      if (counters && counters->contains(m) && (*counters)[m].is_number()) c.measured[m] = (*counters)[m].get<double>();
-    const bool ncu_time = c.measured.count("gpu__time_duration.sum") > 0;
-    if (!ncu_time && rec.contains("measured") && rec["measured"].contains("gpu__time_duration.sum"))
-      c.measured["gpu__time_duration.sum"] = rec["measured"]["gpu__time_duration.sum"].get<double>();
-    const char* rounds_key = ncu_time ? "ncu_gpu__time_duration.sum" : "events_gpu__time_duration.sum";
-    if (rec.contains("repeat") && rec["repeat"].is_object() && rec["repeat"].contains(rounds_key)) {
-      const auto& r = rec["repeat"][rounds_key];
-      if (!r.is_array()) throw ConfigError(f + ": repeat." + rounds_key + " is not a list of times");
-      for (const auto& v : r) {
-        if (!v.is_number() || v.get<double>() <= 0) throw ConfigError(f + ": repeat." + rounds_key + " holds a non-time");
-        c.time_rounds.push_back(v.get<double>());
-      }
+    try {
+      out.push_back(case_of_record(f, rec));
+    } catch (const nlohmann::json::exception& e) {  // a key of the wrong type
+      throw ConfigError(f + ": not a validate record: " + e.what());
     }
-    out.push_back(std::move(c));
   }
   return out;
 }

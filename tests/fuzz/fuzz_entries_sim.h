@@ -100,6 +100,20 @@ inline void ncu_csv(const std::uint8_t* data, std::size_t size) {
   }
 }
 
+// A validate record either fails with ConfigError or gives cases with finite measurements and
+// positive repeated rounds (the "repeat" lists compare scores silicon's ranking noise with).
+inline void record_json(const std::uint8_t* data, std::size_t size) {
+  static ScratchFile scratch("/tmp/gms_record_fuzz_XXXXXX");
+  const std::string& path = scratch.write(data, size);
+  try {
+    for (const MeasuredCase& c : load_records({path})) {
+      for (const auto& [name, v] : c.measured) SIM_ASSERT(std::isfinite(v), "non-finite measured " << name << " = " << v);
+      for (double t : c.time_rounds) SIM_ASSERT(t > 0 && std::isfinite(t), "a repeated round of " << t);
+    }
+  } catch (const ConfigError&) {
+  }
+}
+
 // A .gmstrace (either kernel encoding) either fails with ConfigError or replays on a 9-SM GPU to
 // the end (at most 16 CTAs per kernel).
 inline void gms_trace(const std::uint8_t* data, std::size_t size) {

@@ -110,6 +110,14 @@ TEST(FuzzSmoke, NcuCsv) {
              gms::fuzz::ncu_csv, 1500);
 }
 
+TEST(FuzzSmoke, RecordJson) {
+  run_corpus({R"({"case": "g", "kind": "gemv", "workload": {"kind": "gemv", "n": 256, "k": 256, "block": {"n": 128, "k": 32}},
+"measured": {"gpu__time_duration.sum": 1000}, "ncu": {"counters": {"gpu__time_duration.sum": 990, "dram__bytes_read.sum": 1e6}},
+"repeat": {"ncu_gpu__time_duration.sum": [980, 1001.5, 995], "events_gpu__time_duration.sum": [1000]}})",
+              R"({"case": 7, "workload": {"kind": "gemm"}, "measured": {"gpu__time_duration.sum": "x"}, "repeat": []})"},
+             gms::fuzz::record_json, 3000);
+}
+
 // Seeds: a small exported GEMM (stored raw, so mutations reach the decoders, not only zlib) and a
 // converted SASS trace.
 TEST(FuzzSmoke, GmsTrace) {
