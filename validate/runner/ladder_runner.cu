@@ -1,7 +1,9 @@
 // gms-ladder: seed 002's ladder on the GPU. Each rung is checked against a one-thread-per-output
 // reference (fresh random inputs, NaN-poisoned output), then timed (events, warm-up, median of 15);
-// `--profile` runs each rung once for Nsight Compute instead. Prints one JSON object per rung.
-//   gms-ladder [--size 4096] [--profile] [--only NAME]
+// `--profile` runs each rung once for Nsight Compute instead ("profiled seed002_<rung>" per launch).
+// `--rounds N` does either N times over, rung after rung (silicon's run-to-run spread:
+// validate/scripts/device_repeat.sh). Prints one JSON object per rung and round.
+//   gms-ladder [--size 4096] [--profile] [--only NAME] [--rounds N]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -56,17 +58,23 @@ int main(int argc, char** argv) {
   int n = 4096;
   bool profile = false;
   std::string only;
+  int rounds = 1;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--size") && i + 1 < argc) n = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--profile")) profile = true;
     else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+    else if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = std::atoi(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: gms-ladder [--size N] [--profile] [--only NAME]\n");
+      std::fprintf(stderr, "usage: gms-ladder [--size N] [--profile] [--only NAME] [--rounds N]\n");
       return 2;
     }
   }
-  if (n % 128 != 0) {
-    std::fprintf(stderr, "gms-ladder: --size must be a multiple of 128\n");
+  if (n % 128 != 0 || n <= 0) {
+    std::fprintf(stderr, "gms-ladder: --size must be a positive multiple of 128\n");
+    return 2;
+  }
+  if (rounds < 1) {
+    std::fprintf(stderr, "gms-ladder: --rounds takes a count >= 1\n");
     return 2;
   }
   try {
@@ -93,9 +101,12 @@ int main(int argc, char** argv) {
     gpuEvent_t e0, e1;
     GPU_CHECK(gpuEventCreate(&e0));
     GPU_CHECK(gpuEventCreate(&e1));
+    for (int round = 0; round < rounds; ++round) {
     for (const Rung& r : kRungs) {
       if (!only.empty() && only != r.name) continue;
       if (profile) {
+        std::printf("profiled seed002_%s\n", r.name);
+        std::fflush(stdout);
         r.launch(n, A, B, C);
         GPU_CHECK(gpuDeviceSynchronize());
         continue;
@@ -128,9 +139,11 @@ int main(int argc, char** argv) {
       std::sort(ms.begin(), ms.end());
       double flops = 2.0 * n * static_cast<double>(n) * n;
       std::printf("{\"rung\": \"%s\", \"size\": %d, %s, \"check\": \"%s\", \"rel_error\": %.3g, \"time_us_median\": %.2f, "
-                  "\"time_us_min\": %.2f, \"time_us_max\": %.2f, \"tflops\": %.2f}\n",
+                  "\"time_us_min\": %.2f, \"time_us_max\": %.2f, \"tflops\": %.2f%s}\n",
                   r.name, n, r.params, ok ? "ok" : "FAILED", rel, ms[ms.size() / 2] * 1e3, ms.front() * 1e3,
-                  ms.back() * 1e3, flops / (ms[ms.size() / 2] * 1e-3) / 1e12);
+                  ms.back() * 1e3, flops / (ms[ms.size() / 2] * 1e-3) / 1e12,
+                  rounds > 1 ? (", \"round\": " + std::to_string(round)).c_str() : "");
+    }
     }
     GPU_CHECK(gpuFree(A));
     GPU_CHECK(gpuFree(B));

@@ -4,14 +4,34 @@
 # after case, both ways the records were measured: CUDA events (median of 20 launches: `measured`)
 # and a single ncu profile with the clocks left alone (the time `compare` scores, `ncu.counters`).
 # The spread of one kernel over rounds is the measurement's own noise; repeat_ranks.py turns it into
-# the Spearman that silicon reaches against itself. Usage on the device machine, from the repository root:
-#   validate/scripts/device_repeat.sh [ROUNDS]     # results under $OUT (~4 min on an H100)
+# the Spearman that silicon reaches against itself. `ladder` does the same for seed 002's nine rungs
+# (gms-ladder, files ladder_*). Usage on the device machine, from the repository root:
+#   validate/scripts/device_repeat.sh [ROUNDS] [records|ladder]   # results under $OUT (~2 min each on an H100)
 set -uo pipefail
 rounds=${1:-5}
+what=${2:-records}
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 BIN=/tmp/gms-validate
 arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+if [ "$what" = ladder ]; then
+  LBIN=/tmp/gms-ladder
+  nvcc -std=c++17 -O2 -lineinfo -gencode=arch=compute_${arch},code=sm_${arch} -o "$LBIN" validate/runner/ladder_runner.cu \
+    || { echo "build failed"; exit 1; }
+  {
+    echo "date: $(date -u +%FT%TZ)"
+    nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,power.limit,memory.total,temperature.gpu --format=csv
+    nvcc --version | tail -2
+    ncu --version | tail -1
+    echo "command: validate/scripts/device_repeat.sh $rounds ladder; build: nvcc -O2 -gencode arch=compute_${arch},code=sm_${arch}"
+  } > "$OUT/ladder_env.txt" 2>&1
+  "$LBIN" --rounds "$rounds" > "$OUT/ladder_rounds_events.jsonl" 2> "$OUT/ladder_run.log"
+  echo "events exit $?" >> "$OUT/ladder_run.log"
+  ncu --clock-control none --metrics gpu__time_duration.sum --csv --page raw -k regex:sgemm_ladder \
+    "$LBIN" --profile --rounds "$rounds" > "$OUT/ladder_rounds_ncu.csv" 2>> "$OUT/ladder_run.log"
+  echo "ncu exit $?" >> "$OUT/ladder_run.log"
+  exit 0
+fi
 nvcc -std=c++17 -O2 -lineinfo -gencode=arch=compute_${arch},code=sm_${arch} -o "$BIN" \
   validate/runner/runner_main.cu validate/runner/ubench_runner.cu validate/runner/cases.cpp validate/runner/record.cpp \
   || { echo "build failed"; exit 1; }

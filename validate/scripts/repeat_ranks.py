@@ -43,24 +43,36 @@ def spearman(a, b):
 
 
 def group_of(case):
+    if case.startswith("seed002_"):
+        return "seed002 ladder"
     m = re.match(r"(gemm_\d+x\d+x\d+)_", case) or re.match(r"(gemv_1x\d+x\d+)_", case)
     if not m:
         sys.exit(f"repeat_ranks.py: case '{case}' belongs to no known group")
     return m.group(1)
 
 
-def load_events(d):
+def load_events(d, prefix=""):
+    """Event medians per case over the rounds; prefix "ladder_" reads gms-ladder's lines."""
     times = {}
-    with open_text(os.path.join(d, "rounds_events.jsonl")) as f:
+    path = os.path.join(d, prefix + "rounds_events.jsonl")
+    if not os.path.exists(path) and not os.path.exists(path + ".xz"):
+        return times
+    with open_text(path) as f:
         for line in f:
             if line.strip():
                 r = json.loads(line)
-                times.setdefault(r["case"], []).append(r["measured"]["gpu__time_duration.sum"])
+                if "rung" in r:
+                    times.setdefault("seed002_" + r["rung"], []).append(r["time_us_median"] * 1e3)
+                else:
+                    times.setdefault(r["case"], []).append(r["measured"]["gpu__time_duration.sum"])
     return times
 
 
-def load_ncu(d):
-    with open_text(os.path.join(d, "rounds_ncu.csv")) as f:
+def load_ncu(d, prefix=""):
+    path = os.path.join(d, prefix + "rounds_ncu.csv")
+    if not os.path.exists(path) and not os.path.exists(path + ".xz"):
+        return {}
+    with open_text(path) as f:
         text = f.read()
     names = re.findall(r"^profiled (\S+)", text, re.M)
     table = text[text.index('"ID",'):]
@@ -81,7 +93,7 @@ def load_ncu(d):
 
 def record_times(records_dir):
     out = {}
-    for f in glob.glob(os.path.join(records_dir, "gemm", "*.json")) + glob.glob(os.path.join(records_dir, "gemv", "*.json")):
+    for f in sum((glob.glob(os.path.join(records_dir, s, "*.json")) for s in ("gemm", "gemv", "seed002")), []):
         r = json.load(open(f))
         ev = r.get("measured", {}).get("gpu__time_duration.sum")
         ncu = r.get("ncu", {}).get("counters", {}).get("gpu__time_duration.sum")
@@ -125,7 +137,9 @@ def main():
     records = record_times(a.records) if a.records else {}
     out = {}
     for how, loader in (("events", load_events), ("ncu", load_ncu)):
-        out[how] = analyse(loader(a.repeat_dir), records, how)
+        times = loader(a.repeat_dir)
+        times.update(loader(a.repeat_dir, "ladder_"))
+        out[how] = analyse(times, records, how)
         print(f"{how}: time of each kernel over the rounds")
         print(f"  {'group':24} {'kernels':>7} {'rounds':>6} {'spread':>7} {'round vs round':>15} {'(min)':>6} {'resolved pairs':>15} {'records vs medians':>19}")
         for g, r in out[how].items():
