@@ -12,19 +12,17 @@ rounds=${1:-5}
 what=${2:-records}
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
-BIN=/tmp/gms-validate
-arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+here=$(dirname "$0")
+source "$here/device_env.sh"
+# The environment lines (device_env.sh) and, for the spread, the memory clock and temperature at the start.
+environment() {
+  device_env "$@"
+  nvidia-smi --query-gpu=clocks.mem,clocks.max.mem,temperature.gpu --format=csv
+}
 if [ "$what" = ladder ]; then
   LBIN=/tmp/gms-ladder
-  nvcc -std=c++17 -O2 -lineinfo -gencode=arch=compute_${arch},code=sm_${arch} -o "$LBIN" validate/runner/ladder_runner.cu \
-    || { echo "build failed"; exit 1; }
-  {
-    echo "date: $(date -u +%FT%TZ)"
-    nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,power.limit,memory.total,temperature.gpu --format=csv
-    nvcc --version | tail -2
-    ncu --version | tail -1
-    echo "command: validate/scripts/device_repeat.sh $rounds ladder; build: nvcc -O2 -gencode arch=compute_${arch},code=sm_${arch}"
-  } > "$OUT/ladder_env.txt" 2>&1
+  environment "device_repeat.sh $rounds ladder" validate/runner/ladder_runner.cu "$LBIN" > "$OUT/ladder_env.txt"
+  [ -x "$LBIN" ] || { echo "build failed"; cat "$OUT/ladder_env.txt"; exit 1; }
   "$LBIN" --rounds "$rounds" > "$OUT/ladder_rounds_events.jsonl" 2> "$OUT/ladder_run.log"
   echo "events exit $?" >> "$OUT/ladder_run.log"
   ncu --clock-control none --metrics gpu__time_duration.sum --csv --page raw -k regex:sgemm_ladder \
@@ -32,16 +30,10 @@ if [ "$what" = ladder ]; then
   echo "ncu exit $?" >> "$OUT/ladder_run.log"
   exit 0
 fi
-nvcc -std=c++17 -O2 -lineinfo -gencode=arch=compute_${arch},code=sm_${arch} -o "$BIN" \
-  validate/runner/runner_main.cu validate/runner/ubench_runner.cu validate/runner/cases.cpp validate/runner/record.cpp \
-  || { echo "build failed"; exit 1; }
-{
-  echo "date: $(date -u +%FT%TZ)"
-  nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,power.limit,memory.total,temperature.gpu --format=csv
-  nvcc --version | tail -2
-  ncu --version | tail -1
-  echo "command: validate/scripts/device_repeat.sh $rounds; build: nvcc -O2 -gencode arch=compute_${arch},code=sm_${arch}"
-} > "$OUT/env.txt" 2>&1
+BIN=/tmp/gms-validate
+environment "device_repeat.sh $rounds" validate/runner/runner_main.cu "$BIN" validate/runner/ubench_runner.cu \
+  validate/runner/cases.cpp validate/runner/record.cpp > "$OUT/env.txt"
+[ -x "$BIN" ] || { echo "build failed"; cat "$OUT/env.txt"; exit 1; }
 # Clocks, temperature and power every 200 ms while both measurements run.
 nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv,noheader -lms 200 > "$OUT/smi.csv" &
 smi=$!

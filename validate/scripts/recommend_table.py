@@ -7,33 +7,12 @@ pick is within 10 % of the best measured configuration; Spearman of predicted vs
   PYTHONPATH=build/python validate/scripts/recommend_table.py --gpu h100-calibrated \\
       --measured validate/results/h100/recommend/recommend.jsonl \\
       --predicted validate/results/h100/recommend/predicted --out docs/results/recommend-h100.md"""
-import argparse, glob, json, os
+import argparse, glob, json, os, sys
 
 import gpumemsim
 
-
-def ranks(xs):
-    order = sorted(range(len(xs)), key=lambda i: xs[i])
-    r = [0.0] * len(xs)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
-            j += 1
-        for t in range(i, j + 1):
-            r[order[t]] = (i + j) / 2.0 + 1
-        i = j + 1
-    return r
-
-
-def spearman(a, b):
-    ra, rb = ranks(a), ranks(b)
-    n = len(a)
-    ma, mb = sum(ra) / n, sum(rb) / n
-    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
-    va = sum((x - ma) ** 2 for x in ra) ** 0.5
-    vb = sum((y - mb) ** 2 for y in rb) ** 0.5
-    return cov / (va * vb) if va and vb else float("nan")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rank_stats import spearman  # noqa: E402
 
 
 def predict(gpu, workload_text, label):

@@ -13,33 +13,14 @@ which `compare` scores), it prints:
 usage: repeat_ranks.py RESULTS/<gpu>/repeat [--records RESULTS/<gpu>] [--json OUT.json]"""
 import argparse, csv, glob, io, itertools, json, lzma, os, re, statistics, sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rank_stats import spearman  # noqa: E402
+
 
 def open_text(path):
     if os.path.exists(path + ".xz"):
         return io.TextIOWrapper(lzma.open(path + ".xz"), encoding="utf-8")
     return open(path, encoding="utf-8")
-
-
-def ranks(xs):
-    order = sorted(range(len(xs)), key=lambda i: xs[i])
-    r = [0.0] * len(xs)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            r[order[k]] = (i + j) / 2.0
-        i = j + 1
-    return r
-
-
-def spearman(a, b):
-    ra, rb = ranks(a), ranks(b)
-    ma, mb = statistics.mean(ra), statistics.mean(rb)
-    num = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
-    den = (sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)) ** 0.5
-    return num / den if den else float("nan")
 
 
 def group_of(case):
