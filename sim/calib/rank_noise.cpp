@@ -44,8 +44,10 @@ RankNoise rank_noise(const std::vector<std::vector<double>>& rounds, const std::
       const bool i_faster = *hi_i < *lo_j, j_faster = *hi_j < *lo_i;
       if (!i_faster && !j_faster) continue;
       ++r.resolved;
-      if (model[i] == model[j]) r.agreed += 0.5;
-      else if ((model[i] < model[j]) == i_faster) r.agreed += 1.0;
+      const bool agrees = model[i] != model[j] && (model[i] < model[j]) == i_faster;
+      if (agrees) r.agreed += 1.0;
+      else if (model[i] == model[j]) r.agreed += 0.5;
+      if (!agrees) r.missed.emplace_back(i_faster ? i : j, i_faster ? j : i);
     }
   return r;
 }

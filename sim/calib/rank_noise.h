@@ -5,6 +5,7 @@
 // is capped by how well two rounds agree with each other. A model is scored on the pairs silicon
 // does resolve.
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace gms {
@@ -16,6 +17,9 @@ struct RankNoise {
   std::size_t pairs = 0;        // kernel pairs in the group
   std::size_t resolved = 0;     // pairs whose time ranges over the rounds do not overlap
   double agreed = 0;            // of those, how many the model orders as silicon (a model tie counts 1/2)
+  // The resolved pairs the model orders otherwise or ties: (silicon's faster kernel, the slower), as
+  // indices into the kernels passed in.
+  std::vector<std::pair<std::size_t, std::size_t>> missed;
   double agreed_fraction() const { return resolved ? agreed / static_cast<double>(resolved) : 0.0; }
 };
 

@@ -55,6 +55,7 @@ Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<Metric
         all_repeated.try_emplace(*g, true).first->second &= cases[i].time_rounds.size() >= 2;
         repeated[*g].first.push_back(cases[i].time_rounds);
         repeated[*g].second.push_back(simulated[i].at(t));
+        card.group_cases[*g].push_back(cases[i].name);
       }
       const double err = metric_error(t, cases[i].measured.at(t), simulated[i].at(t));
       if (!cases[i].record_set.empty()) add_error(card.time_by_set, cases[i].record_set, err);

@@ -31,6 +31,7 @@ struct Scorecard {
   // group -> silicon's own ranking noise and the model's score on the pairs silicon resolves (groups
   // whose every case carries repeated rounds of its time).
   std::map<std::string, RankNoise> rank_noise;
+  std::map<std::string, std::vector<std::string>> group_cases;  // group -> its cases' names, in RankNoise's index order
   // Time MAPE (%) per record set (the kernel: gemm, triton_gemm, gemv, ...) and per CTA-order group
   // (one tiling of one kernel): where the error sits.
   std::map<std::string, MetricSummary> time_by_set, time_by_group;

@@ -106,9 +106,17 @@ int cmd_compare(const std::vector<std::string>& args) {
     std::printf("  silicon against itself, %-46s %+.2f over %zu rounds; the model against their medians %+.2f;\n"
                 "    silicon resolves %zu of %zu pairs, the model orders %.3g of them as silicon\n",
                 g.c_str(), n.silicon_self, n.rounds, n.model_vs_median, n.resolved, n.pairs, n.agreed);
+    nlohmann::ordered_json missed = nlohmann::ordered_json::array();
+    const std::vector<std::string>& names = card.group_cases.at(g);
+    for (const auto& [fast, slow] : n.missed) {
+      // Silicon runs `fast` faster in every round; the model does not.
+      std::printf("    silicon always: %s < %s\n", names[fast].c_str(), names[slow].c_str());
+      missed.push_back({names[fast], names[slow]});
+    }
     noise[g] = {{"rounds", n.rounds}, {"silicon_round_vs_round_spearman", n.silicon_self},
                 {"model_vs_round_medians_spearman", n.model_vs_median}, {"pairs", n.pairs},
-                {"resolved_pairs", n.resolved}, {"model_agrees_on", n.agreed}};
+                {"resolved_pairs", n.resolved}, {"model_agrees_on", n.agreed},
+                {"missed_pairs_faster_first", missed}};
   }
   out["summary"] = summary;
   out["spearman_time"] = rho;

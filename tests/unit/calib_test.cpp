@@ -151,8 +151,13 @@ TEST(RankNoise, CeilingResolvedPairsAndModelAgreement) {
   EXPECT_DOUBLE_EQ(n.agreed_fraction(), 1.0);
   // Round 1 swaps kernels 0 and 1 against rounds 0 and 2 (rho 0.8 each), which agree (1.0).
   EXPECT_NEAR(n.silicon_self, (0.8 + 0.8 + 1.0) / 3, 1e-12);
+  EXPECT_TRUE(n.missed.empty());
   // A model that swaps 2 and 3 loses one resolved pair; a tie between 0 and 2 costs half of one.
-  EXPECT_DOUBLE_EQ(rank_noise(rounds, {1, 2, 4, 3}).agreed, 4.0);
+  const RankNoise swapped = rank_noise(rounds, {1, 2, 4, 3});
+  EXPECT_DOUBLE_EQ(swapped.agreed, 4.0);
+  ASSERT_EQ(swapped.missed.size(), 1u);
+  EXPECT_EQ(swapped.missed[0], (std::pair<std::size_t, std::size_t>{2, 3}));  // silicon's faster first
+  EXPECT_EQ(rank_noise(rounds, {3, 2, 3, 4}).missed.size(), 1u);              // the tie is listed too
   EXPECT_DOUBLE_EQ(rank_noise(rounds, {3, 2, 3, 4}).agreed, 4.5);
   // The model's order of the unresolved pair is never scored.
   EXPECT_DOUBLE_EQ(rank_noise(rounds, {2, 1, 3, 4}).agreed, 5.0);
