@@ -31,6 +31,7 @@ struct SmConfig {
   double lsu_bytes_per_cycle = 128;     // L1/LSU data path per SM
   double shared_bytes_per_cycle = 128;  // shared-memory data path per SM: one 128-byte wavefront a cycle
   std::uint64_t shared_latency = 30;    // cycles from a shared load's issue (empty pipe) to its data
+  std::string shared_fills = "arrival"; // when a cp.async's data takes the shared data path: issue | arrival | idle
 };
 
 // Tensor-core FLOP/cycle/SM for a math dtype: the dtype's own rate where the GPU declares one, the

@@ -105,6 +105,12 @@ Schema<GpuConfig> make_schema() {
   p.push_back(quantity_param<G>("sm.shared_latency", Q::kCycles, "30cycles", 1, 10000,
                                 "shared-memory load latency (issue to data, no conflicts, empty pipe)",
                                 [](G& c) -> auto& { return c.sm.shared_latency; }));
+  p.push_back(choice_param<G>("sm.shared_fills", {"issue", "arrival", "idle"}, "arrival",
+                              "when a cp.async (LDGSTS) writes its data into shared memory, taking wavefronts of the "
+                              "data path: issue = booked as the instruction issues; arrival = when its data is back "
+                              "from L2, in time order with the shared instructions; idle = when its data is back and "
+                              "the path is idle (shared instructions first)",
+                              [](G& c) -> auto& { return c.sm.shared_fills; }));
   // --- L1
   p.push_back(quantity_param<G>("l1.size", Q::kBytes, "", 0, kBig, "L1 data cache capacity per SM (0 = none)",
                                 [](G& c) -> auto& { return c.l1.size; }));

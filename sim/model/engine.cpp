@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "model/dispatcher.h"
 #include "model/memory_system.h"
+#include "model/shared_fills.h"
 #include "model/warp_scheduler.h"
 #include "model/wave_sampling.h"
 
@@ -27,6 +28,9 @@ struct Engine::Impl {
     std::uint32_t short_slots = 0;  // bit i: slot i was last filled from shared memory
     std::uint32_t fixed_slots = 0;  // bit i: slot i was last filled by a fixed-latency ALU result
     Tick posted = 0;  // when the L2 has taken its stores and reductions so far (its exit waits: drain)
+    std::array<std::uint16_t, kMaxSlots> pending_fills{};  // per slot: copies not yet written to shared memory
+    int blocked_slot = -1;  // waits on that slot's pending fills (ready = kNever meanwhile)
+    Tick blocked_from = 0;  // when it would have started waiting
   };
   struct Cta {
     bool active = false;
@@ -46,7 +50,8 @@ struct Engine::Impl {
     Tick scheduled = kNever;
   };
   // (time, index): index < sps.size() wakes that sub-partition; index = sps.size() + CTA slot retires
-  // a CTA whose warps have drained (after the sub-partitions' events of the same time).
+  // a CTA whose warps have drained; index = sps.size() + CTA slots + SM writes that SM's arrived
+  // cp.async data into shared memory (both after the sub-partitions' events of the same time).
   using Event = std::pair<Tick, std::uint32_t>;
 
   const GpuConfig& gpu;
@@ -68,6 +73,11 @@ struct Engine::Impl {
   std::vector<Tick> sm_next_dispatch;  // earliest start of the SM's next CTA (its launch rate)
   Tick dispatch_ticks = 0;
   std::vector<Tick> smem_free;  // per SM: when its shared-memory data path is next free
+  // sm.shared_fills: a cp.async's shared-memory write takes the data path when the LDGSTS issues
+  // (issue), or when its data is back (arrival: in time order with the shared instructions; idle:
+  // only where they leave the path idle).
+  bool fills_at_arrival = false, fills_when_idle = false;
+  SharedFills fills;
   Tick smem_ticks_per_wavefront = 0, smem_latency = 0;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
   std::int64_t next_launch = 0, retired = 0;
@@ -88,7 +98,10 @@ struct Engine::Impl {
         shape(k.shape()),
         occ(compute_occupancy(g, shape)),
         own_mem(shared ? nullptr : std::make_unique<MemorySystem>(g)),
-        mem(shared ? *shared : *own_mem) {
+        mem(shared ? *shared : *own_mem),
+        fills(g.sm.count) {
+    fills_at_arrival = g.sm.shared_fills != "issue";
+    fills_when_idle = g.sm.shared_fills == "idle";
     scheduler = make_warp_scheduler(g.sm.warp_scheduler);
     dispatcher = make_dispatcher(g.launch.dispatch);
     nsp = g.sm.subpartitions;
@@ -130,7 +143,18 @@ struct Engine::Impl {
 
   void fetch_next(Warp& w) {
     kernel.next(w.cursor, w.instr);
+    resolve_waits(w);
+  }
+  // Passes the waits at the warp's cursor whose data times are known; stops at one on a slot with
+  // copies not yet written to shared memory (the warp resumes when they are).
+  void resolve_waits(Warp& w) {
     while (w.instr.op == Op::kWait) {
+      if (w.pending_fills[w.instr.slot] > 0) {
+        w.blocked_slot = w.instr.slot;
+        w.blocked_from = w.ready;
+        w.ready = kNever;
+        return;
+      }
       Tick data = w.slot_ready[w.instr.slot];
       if (data > w.ready) {
         account(w, WarpState::kSelected, w.ready);  // the previous instruction's own time
@@ -264,8 +288,14 @@ struct Engine::Impl {
         Tick done = in.lanes.present() ? mem.load(ctx, in.lanes, in.bypass_l1, in.hint) : mem.load(ctx, in.region, in.bypass_l1, in.hint);
         if (in.async_copy) {  // LDGSTS: the arriving data is written into shared memory
           result.shared.ldgsts_instructions += in.issue_cycles;
-          done = std::max(done, shared_pipe(sm, t, in.wavefronts));
           result.shared.ldgsts_wavefronts += in.wavefronts;
+          if (fills_at_arrival) {  // written when the data is back (fill_event)
+            fills.add(sm, PendingFill{done, 0, in.wavefronts, warp_index, w.age, in.slot});
+            ++w.pending_fills[in.slot];
+            schedule_fills(sm);
+          } else {
+            done = std::max(done, shared_pipe(sm, t, in.wavefronts));
+          }
         }
         fill_slot(w, in.slot, done, SlotKind::kLong);
         hold(sp, w, in, t);
@@ -446,6 +476,39 @@ struct Engine::Impl {
     return smem_free[sm];
   }
 
+  // Wakes the SM's pending fills when the first has arrived and the data path is free.
+  void schedule_fills(int sm) {
+    if (fills.empty(sm)) return;
+    const Tick at = fills_when_idle ? std::max(fills.earliest(sm), smem_free[sm]) : fills.earliest(sm);
+    if (at < fills.scheduled(sm)) {
+      fills.scheduled(sm) = at;
+      events.emplace(at, static_cast<std::uint32_t>(sps.size() + ctas.size() + sm));
+    }
+  }
+  // At `t` (after the sub-partitions' issues of that tick): if the data path is idle, the fills that
+  // have arrived take it, in order of arrival; their warps' waits resolve.
+  void fill_event(int sm, Tick t) {
+    if (fills.scheduled(sm) != t) return;  // superseded
+    fills.scheduled(sm) = kNever;
+    if (!fills_when_idle || smem_free[sm] <= t) {
+      fills.take_arrived(sm, t, [&](const PendingFill& f) {
+        const Tick end = shared_pipe(sm, t, f.wavefronts);
+        Warp& w = warps[static_cast<std::size_t>(f.warp)];
+        if (!w.active || w.age != f.age) return;
+        w.slot_ready[f.slot] = std::max(w.slot_ready[f.slot], end);
+        SIM_ASSERT(w.pending_fills[f.slot] > 0, "fill for slot " << f.slot << " of warp " << f.warp << " not pending");
+        if (--w.pending_fills[f.slot] == 0 && w.blocked_slot == f.slot) {
+          w.blocked_slot = -1;
+          w.ready = w.blocked_from;
+          resolve_waits(w);
+          const int local = f.warp - sm * warps_per_sm;
+          reschedule(sps[static_cast<std::size_t>(sm * nsp + local % nsp)], static_cast<std::uint32_t>(sm * nsp + local % nsp));
+        }
+      });
+    }
+    schedule_fills(sm);
+  }
+
   void step(std::uint32_t index, Tick t) {
     SubPart& sp = sps[index];
     if (sp.scheduled != t) return;  // superseded by an earlier wake-up
@@ -472,6 +535,8 @@ struct Engine::Impl {
       events.pop();
       if (index < sps.size()) {
         step(index, t);
+      } else if (index >= sps.size() + ctas.size()) {
+        fill_event(static_cast<int>(index - sps.size() - ctas.size()), t);
       } else {
         const std::uint32_t slot = index - static_cast<std::uint32_t>(sps.size());
         retire(static_cast<int>(slot / occ.ctas_per_sm), ctas[slot], t);

@@ -1,0 +1,158 @@
+// sm.shared_fills: when a cp.async (LDGSTS) writes its data into shared memory - as it issues, when
+// its data is back (in time order with the shared instructions), or when the data path is idle.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "api/simulation.h"
+#include "model/engine.h"
+#include "model/shared_fills.h"
+#include "metric_util.h"
+#include "test_util.h"
+
+namespace gms {
+namespace {
+
+TEST(SharedFills, TakesArrivedFillsInArrivalThenIssueOrder) {
+  SharedFills q(2);
+  auto fill = [](Tick arrive, int warp) { return PendingFill{arrive, 0, 4, warp, 0, 1}; };
+  q.add(1, fill(50, 0));
+  q.add(1, fill(10, 1));
+  q.add(1, fill(10, 2));
+  q.add(1, fill(70, 3));
+  EXPECT_TRUE(q.empty(0));
+  EXPECT_EQ(q.earliest(1), 10u);
+  std::vector<int> order;
+  q.take_arrived(1, 50, [&](const PendingFill& f) { order.push_back(f.warp); });
+  EXPECT_EQ(order, (std::vector<int>{1, 2, 0}));
+  EXPECT_EQ(q.earliest(1), 70u);
+  q.take_arrived(1, 69, [&](const PendingFill&) { ADD_FAILURE() << "a fill taken before it arrived"; });
+  EXPECT_FALSE(q.empty(1));
+}
+
+// One CTA of three warps: warp 0 copies one line into shared memory and waits for it; warp 1 queues
+// 100 shared loads of 32 wavefronts (3,200 cycles of the data path) at once; warp 2 issues one such
+// load after a stretch of math that ends while the path is still busy and the copy's data is back.
+class CopyBehindSharedLoads final : public Kernel {
+ public:
+  std::string name() const override { return "copy_behind_shared_loads"; }
+  LaunchShape shape() const override {
+    LaunchShape s;
+    s.ctas = s.grid_ctas = 1;
+    s.warps_per_cta = 3;
+    s.registers_per_thread = 32;
+    s.tiles_m = s.tiles_n = 1;
+    return s;
+  }
+  TileCoord tile_of(std::int64_t) const override { return {}; }
+  void start_warp(WarpCursor& c, std::int64_t, int warp) const override {
+    c = WarpCursor{};
+    c.warp = warp;
+  }
+  void next(WarpCursor& c, Instr& out) const override {
+    out = Instr{};
+    const int step = static_cast<int>(c.step++);
+    if (c.warp == 0) {
+      if (step == 0) {
+        out.op = Op::kLoad;
+        out.async_copy = true;
+        out.bypass_l1 = true;
+        out.region = Region{0x7f0000000000ull, 1, 128, 128, 0, 128};
+        out.wavefronts = 4;
+        out.issue_cycles = 1;
+        out.slot = 2;
+      } else if (step == 1) {
+        out.op = Op::kWait;
+        out.slot = 2;
+      } else {
+        out.op = Op::kExit;
+      }
+      return;
+    }
+    const int loads = c.warp == 1 ? 100 : 1;
+    const int first = c.warp == 1 ? 0 : 1;  // warp 2: its math first
+    if (c.warp == 2 && step == 0) {
+      out.op = Op::kCompute;
+      out.pipe = Pipe::kFma;
+      out.flops = 64.0 * 1500;  // ~1,500 cycles of this sub-partition's FMA pipe (256 FLOP/cycle/SM)
+      out.issue_cycles = 1;
+      return;
+    }
+    if (step < first + loads) {
+      out.op = Op::kSharedLoad;
+      out.wavefronts = 32;
+      out.conflicts = 31;
+      out.issue_cycles = 1;
+      out.slot = 1;
+    } else if (step == first + loads) {
+      out.op = Op::kWait;
+      out.slot = 1;
+    } else {
+      out.op = Op::kExit;
+    }
+  }
+  double compulsory_bytes() const override { return 128; }
+  double flops() const override { return 0; }
+};
+
+SimResult run_with(const std::string& mode) {
+  auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"),
+                                       test::source_path("configs/workloads/gemm-8192-grouped8.yaml"),
+                                       {"gpu.sm.shared_fills=" + mode}});
+  CopyBehindSharedLoads k;
+  return Engine(cfg.gpu.value, k).run();
+}
+
+TEST(Engine, CopiesTakeTheSharedPathWhenTheirDataIsBackNotWhenTheyIssue) {
+  const SimResult issue = run_with("issue"), arrival = run_with("arrival"), idle = run_with("idle");
+  // The same work in every mode: one copy of 4 wavefronts, 101 loads of 32.
+  for (const SimResult* r : {&issue, &arrival, &idle}) {
+    EXPECT_EQ(r->shared.ldgsts_wavefronts, 4u);
+    EXPECT_EQ(r->shared.ld_wavefronts, 101u * 32u);
+  }
+  // issue: the copy's 4 wavefronts went in ahead of warp 1's queue, so warp 0 waits only for its
+  // data; arrival and idle: its data is back while the queue is still being served, and it waits
+  // behind it (~3,200 cycles), as Nsight's long_scoreboard.
+  const double waited_issue = issue.stalls.pct(WarpState::kLongScoreboard);
+  EXPECT_GT(arrival.stalls.pct(WarpState::kLongScoreboard), 2 * waited_issue);
+  EXPECT_GE(idle.stalls.pct(WarpState::kLongScoreboard), arrival.stalls.pct(WarpState::kLongScoreboard));
+  // idle: warp 2's load, issued after the copy's data was back, still goes first; arrival: it queues
+  // behind the copy. Either way the path ends busy at the same time, the CTA no earlier.
+  EXPECT_GT(idle.stalls.pct(WarpState::kLongScoreboard), arrival.stalls.pct(WarpState::kLongScoreboard));
+  EXPECT_GE(arrival.end, issue.end);
+}
+
+TEST(Engine, SharedFillModesChangeNothingWithoutCopiesIntoSharedMemory) {
+  // Seed 001's GEMV and the naive seed-002 rung copy with plain loads and stores: bit-identical.
+  for (const char* workload : {"configs/workloads/seed001-gemv-llcc.yaml", "configs/workloads/seed002/r0-naive.yaml"}) {
+    std::vector<std::string> sets;
+    if (std::string(workload).find("seed002") != std::string::npos) sets = {"workload.cta_limit=132", "workload.k=512"};
+    auto base = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"), test::source_path(workload), sets});
+    sets.push_back("gpu.sm.shared_fills=idle");
+    auto idle = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"), test::source_path(workload), sets});
+    const auto a = simulate(base), b = simulate(idle);
+    EXPECT_EQ(a.result.end, b.result.end) << workload;
+    EXPECT_EQ(a.result.stalls.pct(WarpState::kLongScoreboard), b.result.stalls.pct(WarpState::kLongScoreboard)) << workload;
+  }
+}
+
+// The WMMA GEMM at pad 0 (ldmatrix with 4- and 8-way conflicts keep the shared path busy): with the
+// copies written only where the path is idle, its warps wait on them (long_scoreboard; silicon 16 %,
+// validate/results/h100/padding) and no longer on ldmatrix queued behind copies booked as they issued
+// (short_scoreboard).
+TEST(Engine, IdleFillsMakeThePadZeroGemmWaitOnItsCopies) {
+  auto with = [](const std::string& mode) {
+    return simulate(load_configs(ConfigInputs{
+        test::source_path("configs/gpus/h100.yaml"), test::source_path("configs/workloads/gemm-8192-grouped8.yaml"),
+        {"workload.tile.k=32", "workload.smem.pad=0", "workload.k=2048", "workload.cta_limit=264",
+         "gpu.sm.shared_fills=" + mode}}));
+  };
+  const auto issue = with("issue"), idle = with("idle");
+  EXPECT_GT(idle.result.stalls.pct(WarpState::kLongScoreboard), issue.result.stalls.pct(WarpState::kLongScoreboard) + 5);
+  EXPECT_LT(idle.result.stalls.pct(WarpState::kShortScoreboard), issue.result.stalls.pct(WarpState::kShortScoreboard) - 5);
+  EXPECT_EQ(idle.result.shared.ld_wavefronts, issue.result.shared.ld_wavefronts);
+}
+
+}  // namespace
+}  // namespace gms
