@@ -9,6 +9,7 @@
 #include "model/engine.h"
 #include "model/shared_fills.h"
 #include "metric_util.h"
+#include "one_cta_kernel.h"
 #include "test_util.h"
 
 namespace gms {
@@ -34,22 +35,9 @@ TEST(SharedFills, TakesArrivedFillsInArrivalThenIssueOrder) {
 // One CTA of three warps: warp 0 copies one line into shared memory and waits for it; warp 1 queues
 // 100 shared loads of 32 wavefronts (3,200 cycles of the data path) at once; warp 2 issues one such
 // load after a stretch of math that ends while the path is still busy and the copy's data is back.
-class CopyBehindSharedLoads final : public Kernel {
+class CopyBehindSharedLoads final : public test::OneCtaKernel {
  public:
-  std::string name() const override { return "copy_behind_shared_loads"; }
-  LaunchShape shape() const override {
-    LaunchShape s;
-    s.ctas = s.grid_ctas = 1;
-    s.warps_per_cta = 3;
-    s.registers_per_thread = 32;
-    s.tiles_m = s.tiles_n = 1;
-    return s;
-  }
-  TileCoord tile_of(std::int64_t) const override { return {}; }
-  void start_warp(WarpCursor& c, std::int64_t, int warp) const override {
-    c = WarpCursor{};
-    c.warp = warp;
-  }
+  CopyBehindSharedLoads() : OneCtaKernel("copy_behind_shared_loads", 3) {}
   void next(WarpCursor& c, Instr& out) const override {
     out = Instr{};
     const int step = static_cast<int>(c.step++);

@@ -11,6 +11,7 @@
 #include "model/engine.h"
 #include "stats/metrics.h"
 #include "metric_util.h"
+#include "one_cta_kernel.h"
 #include "test_util.h"
 #include "workload/tiled_gemm_kernel.h"
 
@@ -100,20 +101,9 @@ TEST(TiledGemm, BadConfigurationsNameTheKey) {
 
 // A warp that only reads shared memory: the pipe serves one wavefront a cycle, so 32-way conflicts
 // take ~32x the data-path time of conflict-free reads, and the warp waits on the short scoreboard.
-class SharedOnlyKernel final : public Kernel {
+class SharedOnlyKernel final : public test::OneCtaKernel {
  public:
-  explicit SharedOnlyKernel(std::uint32_t wavefronts) : wavefronts_(wavefronts) {}
-  std::string name() const override { return "shared_only"; }
-  LaunchShape shape() const override {
-    LaunchShape s;
-    s.ctas = s.grid_ctas = 1;
-    s.warps_per_cta = 1;
-    s.registers_per_thread = 32;
-    s.tiles_m = s.tiles_n = 1;
-    return s;
-  }
-  TileCoord tile_of(std::int64_t) const override { return {}; }
-  void start_warp(WarpCursor& c, std::int64_t, int) const override { c = WarpCursor{}; }
+  explicit SharedOnlyKernel(std::uint32_t wavefronts) : OneCtaKernel("shared_only", 1), wavefronts_(wavefronts) {}
   void next(WarpCursor& c, Instr& out) const override {
     out = Instr{};
     if (c.step < 100) {
