@@ -1,0 +1,212 @@
+#pragma once
+// The engine's state and its parts, shared by engine.cpp (launch, retirement, the event loop) and
+// engine_issue.cpp (a sub-partition's step and what an issued instruction does: memory, the
+// shared-memory data path, math pipes, barriers, exit). Private to the engine: model/engine.h is its
+// interface.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include "common/error.h"
+#include "model/dispatcher.h"
+#include "model/engine.h"
+#include "model/memory_system.h"
+#include "model/shared_fills.h"
+#include "model/warp_scheduler.h"
+#include "model/wave_sampling.h"
+
+namespace gms {
+
+struct Engine::Impl {
+  struct Warp {
+    WarpCursor cursor;
+    Instr instr;
+    Tick ready = 0;
+    Tick accounted = 0;  // the warp's time is classified up to here
+    Tick started = 0;
+    std::uint64_t age = 0;
+    bool active = false;
+    bool at_barrier = false;
+    std::array<Tick, kMaxSlots> slot_ready{};
+    std::uint32_t short_slots = 0;  // bit i: slot i was last filled from shared memory
+    std::uint32_t fixed_slots = 0;  // bit i: slot i was last filled by a fixed-latency ALU result
+    Tick posted = 0;  // when the L2 has taken its stores and reductions so far (its exit waits: drain)
+    std::array<std::uint16_t, kMaxSlots> pending_fills{};  // per slot: copies not yet written to shared memory
+    int blocked_slot = -1;  // waits on that slot's pending fills (ready = kNever meanwhile)
+    Tick blocked_from = 0;  // when it would have started waiting
+  };
+  struct Cta {
+    bool active = false;
+    std::int64_t record = -1;
+    int warps_left = 0;
+    int arrived = 0;
+    Tick barrier_release = 0;
+    Tick drained = 0;  // the latest of its exited warps' drains: the slot is free from then on
+  };
+  struct SubPart {
+    int sm = 0;
+    std::vector<int> warps;  // global warp indices
+    std::vector<WarpView> views;
+    Tick issue_free = 0;
+    std::array<Tick, kPipeCount> pipe_free{};
+    int last = -1;
+    Tick scheduled = kNever;
+  };
+  // (time, index): index < sps.size() wakes that sub-partition; index = sps.size() + CTA slot retires
+  // a CTA whose warps have drained; index = sps.size() + CTA slots + SM writes that SM's arrived
+  // cp.async data into shared memory (both after the sub-partitions' events of the same time).
+  using Event = std::pair<Tick, std::uint32_t>;
+
+  const GpuConfig& gpu;
+  const Kernel& kernel;
+  LaunchShape shape;
+  Occupancy occ;
+  std::unique_ptr<MemorySystem> own_mem;
+  MemorySystem& mem;  // own_mem, or the memory a sequence of kernels shares
+  Tick start_tick = 0;
+  std::unique_ptr<WarpScheduler> scheduler;
+  std::unique_ptr<Dispatcher> dispatcher;
+  int nsp, warps_per_cta, warps_per_sm;
+  std::array<double, kPipeCount> pipe_ticks_per_flop{};
+  std::vector<Warp> warps;
+  std::vector<Cta> ctas;
+  std::vector<SubPart> sps;
+  std::vector<int> free_slots;
+  std::vector<Tick> sm_first_start, sm_last_end;
+  std::vector<Tick> sm_next_dispatch;  // earliest start of the SM's next CTA (its launch rate)
+  Tick dispatch_ticks = 0;
+  std::vector<Tick> smem_free;  // per SM: when its shared-memory data path is next free
+  // sm.shared_fills: a cp.async's shared-memory write takes the data path when the LDGSTS issues
+  // (issue), or when its data is back (arrival: in time order with the shared instructions; idle:
+  // only where they leave the path idle).
+  bool fills_at_arrival = false, fills_when_idle = false;
+  SharedFills fills;
+  Tick smem_ticks_per_wavefront = 0, smem_latency = 0;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
+  std::int64_t next_launch = 0, retired = 0;
+  int last_sm = -1;
+  std::uint64_t age_counter = 0;
+  SimResult result;
+  // Sampling (Engine::set_sample_waves): the counters at retirements `sample_from` and `sample_to`;
+  // the run stops at the second.
+  std::int64_t sample_from = 0, sample_to = 0;
+  CountSnapshot sample_mid, sample_last;
+  bool sample_done = false;
+  ProgressFn* progress = nullptr;
+  std::int64_t progress_every = 1;
+
+  Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared);
+
+  int slot_of(const Warp& w) const { return static_cast<int>(&w - warps.data()) % warps_per_sm; }
+  int sm_of(const Warp& w) const { return static_cast<int>(&w - warps.data()) / warps_per_sm; }
+  void account(Warp& w, WarpState s, Tick to) {
+    result.stalls.add(sm_of(w), slot_of(w), w.cursor.cta, s, w.accounted, to);
+    w.accounted = std::max(w.accounted, to);
+  }
+
+  // The warp's next instruction, past the waits whose data times are known.
+  void fetch_next(Warp& w) {
+    kernel.next(w.cursor, w.instr);
+    resolve_waits(w);
+  }
+  // Passes the waits at the warp's cursor whose data times are known; stops at one on a slot with
+  // copies not yet written to shared memory (the warp resumes when they are).
+  void resolve_waits(Warp& w) {
+    while (w.instr.op == Op::kWait) {
+      if (w.pending_fills[w.instr.slot] > 0) {
+        w.blocked_slot = w.instr.slot;
+        w.blocked_from = w.ready;
+        w.ready = kNever;
+        return;
+      }
+      Tick data = w.slot_ready[w.instr.slot];
+      if (data > w.ready) {
+        account(w, WarpState::kSelected, w.ready);  // the previous instruction's own time
+        const std::uint32_t bit = 1u << w.instr.slot;
+        account(w, (w.short_slots & bit)   ? WarpState::kShortScoreboard
+                   : (w.fixed_slots & bit) ? WarpState::kWait
+                                           : WarpState::kLongScoreboard,
+                data);
+        w.ready = data;
+      }
+      kernel.next(w.cursor, w.instr);
+    }
+  }
+
+  void reschedule(SubPart& sp, std::uint32_t index) {
+    Tick next = kNever;
+    for (int wi : sp.warps) {
+      const Warp& w = warps[wi];
+      if (w.active && !w.at_barrier) next = std::min(next, w.ready);
+    }
+    if (next == kNever) return;
+    next = std::max(next, sp.issue_free);
+    if (next < sp.scheduled) {
+      sp.scheduled = next;
+      events.emplace(next, index);
+    }
+  }
+
+  void wake_sm(int sm) {
+    for (int p = 0; p < nsp; ++p) reschedule(sps[sm * nsp + p], static_cast<std::uint32_t>(sm * nsp + p));
+  }
+
+  // Places the next CTA of the grid on `sm` at t (or when the SM's dispatcher is ready).
+  void launch(int sm, Tick t);
+  // Launches CTAs while the dispatcher finds an SM with a free slot.
+  void fill(Tick t);
+  // The CTA's last warp has drained at t: its slot frees and the grid refills.
+  void retire(int sm, Cta& cta, Tick t);
+  CountSnapshot snapshot(Tick t) const;
+  // What the warp's current instruction does when its sub-partition issues it at t.
+  void issue(SubPart& sp, Warp& w, int warp_index, Tick t);
+
+  // A memory instruction block: the issue port for its instructions, the warp until its issue floor.
+  static void hold(SubPart& sp, Warp& w, const Instr& in, Tick t) {
+    sp.issue_free = t + cycles_to_ticks(in.issue_cycles + in.other_instructions) + in.port_ticks;
+    w.ready = floor_end(sp, in, t);
+  }
+  // When the warp may issue again after a block issued at `t`: its floor, the loop's own shared-read
+  // wait, then the measured issue-stage stalls (dispatch, branch resolution), never before the issue
+  // port is free.
+  static Tick floor_end(const SubPart& sp, const Instr& in, Tick t) {
+    return std::max(sp.issue_free, t + in.hold_ticks + in.short_ticks + in.dispatch_ticks + in.branch_ticks);
+  }
+  // The block's time as Nsight's states: issuing, `wait` to the floor, short_scoreboard, then the
+  // measured stalls.
+  void account_floor(Warp& w, const SubPart& sp, const Instr& in, Tick t);
+  // Every warp of the CTA has arrived (or exited): all go on from the barrier's release.
+  void release_barrier(int sm, int cta_slot, Cta& cta);
+
+  enum class SlotKind { kLong, kShort, kFixed };
+  // A scoreboard slot takes the later of its pending data and `done`; its kind names the stall a
+  // wait on it counts as.
+  static void fill_slot(Warp& w, int slot, Tick done, SlotKind kind) {
+    w.slot_ready[slot] = std::max(w.slot_ready[slot], done);
+    const std::uint32_t bit = 1u << slot;
+    w.short_slots = kind == SlotKind::kShort ? w.short_slots | bit : w.short_slots & ~bit;
+    w.fixed_slots = kind == SlotKind::kFixed ? w.fixed_slots | bit : w.fixed_slots & ~bit;
+  }
+
+  // Reserves `wavefronts` cycles of the SM's shared-memory data path from t on, in the order asked
+  // (an instruction as it issues, a copy's data as it arrives); returns when the last one is through.
+  Tick shared_pipe(int sm, Tick t, std::uint32_t wavefronts) {
+    Tick start = std::max(t, smem_free[sm]);
+    smem_free[sm] = start + wavefronts * smem_ticks_per_wavefront;
+    return smem_free[sm];
+  }
+
+  // Wakes the SM's pending fills when the first has arrived and the data path is free.
+  void schedule_fills(int sm);
+  // At `t` (after the sub-partitions' issues of that tick): if the data path is idle, the fills that
+  // have arrived take it, in order of arrival; their warps' waits resolve.
+  void fill_event(int sm, Tick t);
+  // The sub-partition's wake-up at t: its scheduler picks a ready warp, which issues.
+  void step(std::uint32_t index, Tick t);
+  SimResult run(ProgressFn* fn);
+};
+
+}  // namespace gms

@@ -1,0 +1,235 @@
+// Issue: a sub-partition's wake-up (its scheduler picks a warp), what the issued instruction does
+// (Engine::Impl::issue) and the SM's shared-memory data path it books, including the cp.async copies
+// written into it when their data is back. step() lives beside issue() so the compiler keeps the
+// per-instruction path in one unit (5 % slower across two).
+#include "model/engine_impl.h"
+
+namespace gms {
+
+void Engine::Impl::step(std::uint32_t index, Tick t) {
+  SubPart& sp = sps[index];
+  if (sp.scheduled != t) return;  // superseded by an earlier wake-up
+  sp.scheduled = kNever;
+  for (size_t i = 0; i < sp.warps.size(); ++i) {
+    const Warp& w = warps[sp.warps[i]];
+    sp.views[i] = WarpView{w.active && !w.at_barrier && w.ready <= t, w.age};
+  }
+  int pick = scheduler->pick(sp.views, sp.last);
+  if (pick >= 0) {
+    sp.last = pick;
+    issue(sp, warps[sp.warps[pick]], sp.warps[pick], t);
+  }
+  reschedule(sp, index);
+}
+
+void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
+  const int sm = sp.sm;
+  const int local = warp_index - sm * warps_per_sm;
+  Cta& cta = ctas[sm * occ.ctas_per_sm + local / warps_per_cta];
+  CtaMemCounts* counts = &result.ctas[static_cast<size_t>(cta.record)].mem;
+  Instr& in = w.instr;
+  result.warp_instructions += std::max<std::uint32_t>(1, in.issue_cycles) + in.other_instructions;
+  account(w, WarpState::kNotSelected, t);  // ready since `accounted`, picked only now
+  switch (in.op) {
+    case Op::kLoad: {
+      const AccessCtx ctx{sm, t, counts};
+      if (in.tma_boxes > 0) {  // a bulk tensor copy: every warp of the CTA waits on its mbarrier
+        const Tick done = mem.tma_load(ctx, in.region, in.tma_boxes, in.hint);
+        const int first = sm * warps_per_sm + local / warps_per_cta * warps_per_cta;
+        for (int k = 0; k < warps_per_cta; ++k)
+          if (warps[first + k].active) fill_slot(warps[first + k], in.slot, done, SlotKind::kLong);
+        hold(sp, w, in, t);
+        break;
+      }
+      Tick done = in.lanes.present() ? mem.load(ctx, in.lanes, in.bypass_l1, in.hint) : mem.load(ctx, in.region, in.bypass_l1, in.hint);
+      if (in.async_copy) {  // LDGSTS: the arriving data is written into shared memory
+        result.shared.ldgsts_instructions += in.issue_cycles;
+        result.shared.ldgsts_wavefronts += in.wavefronts;
+        if (fills_at_arrival) {  // written when the data is back (fill_event)
+          fills.add(sm, PendingFill{done, 0, in.wavefronts, warp_index, w.age, in.slot});
+          ++w.pending_fills[in.slot];
+          schedule_fills(sm);
+        } else {
+          done = std::max(done, shared_pipe(sm, t, in.wavefronts));
+        }
+      }
+      fill_slot(w, in.slot, done, SlotKind::kLong);
+      hold(sp, w, in, t);
+      break;
+    }
+    case Op::kSharedLoad: {
+      Tick done = shared_pipe(sm, t, in.wavefronts) + smem_latency;
+      fill_slot(w, in.slot, done, SlotKind::kShort);
+      (in.ldmatrix ? result.shared.ldsm_instructions : result.shared.ld_instructions) += in.issue_cycles;
+      result.shared.ld_wavefronts += in.wavefronts;
+      result.shared.ld_conflicts += in.conflicts;
+      hold(sp, w, in, t);
+      break;
+    }
+    case Op::kSharedStore:
+      shared_pipe(sm, t, in.wavefronts);
+      result.shared.st_instructions += in.issue_cycles;
+      result.shared.st_wavefronts += in.wavefronts;
+      result.shared.st_conflicts += in.conflicts;
+      hold(sp, w, in, t);
+      break;
+    case Op::kStore: {
+      const AccessCtx ctx{sm, t, counts};
+      const Tick taken = in.lanes.present() && in.local ? mem.store_local(ctx, in.lanes)
+                         : in.lanes.present()          ? mem.store(ctx, in.lanes)
+                                                       : mem.store(ctx, in.region);
+      w.posted = std::max(w.posted, taken);
+      hold(sp, w, in, t);
+      break;
+    }
+    case Op::kReduce: {
+      const AccessCtx ctx{sm, t, counts};
+      const MemorySystem::Reduced r = in.lanes.present() ? mem.reduce(ctx, in.lanes) : mem.reduce(ctx, in.region);
+      if (in.returns) fill_slot(w, in.slot, r.back, SlotKind::kLong);
+      w.posted = std::max(w.posted, r.taken);
+      hold(sp, w, in, t);
+      break;
+    }
+    case Op::kCompute: {
+      int p = static_cast<int>(in.pipe);
+      if (in.pipe_cycles > 0) {  // one traced instruction, pipelined
+        Tick start = std::max(t, sp.pipe_free[p]);
+        sp.pipe_free[p] = start + cycles_to_ticks(in.pipe_cycles);
+        sp.issue_free = t + kTicksPerCycle;
+        w.ready = start + kTicksPerCycle;
+        result.flops += in.flops;
+        if (in.pipe == Pipe::kTensor) {
+          result.tensor_busy_ticks += static_cast<double>(cycles_to_ticks(in.pipe_cycles));
+          ++result.mma_instructions;
+        }
+        if (in.writes_slot) fill_slot(w, in.slot, start + cycles_to_ticks(in.latency), SlotKind::kFixed);
+        account(w, WarpState::kMathPipeThrottle, start);
+        account(w, WarpState::kSelected, w.ready);
+        break;
+      }
+      Tick start = std::max(t, sp.pipe_free[p]);
+      Tick end = start + static_cast<Tick>(in.flops * pipe_ticks_per_flop[p] + 0.5);
+      sp.pipe_free[p] = end;
+      // A block of N instructions holds the sub-partition's issue port N cycles (one a cycle), and
+      // its register-bank conflict cycles.
+      sp.issue_free = t + cycles_to_ticks(in.issue_cycles + in.other_instructions) + in.port_ticks;
+      result.flops += in.flops;
+      if (in.pipe == Pipe::kTensor) {
+        result.tensor_busy_ticks += static_cast<double>(end - start);
+        result.mma_instructions += in.issue_cycles;
+      }
+      const Tick issue_floor = floor_end(sp, in, t);
+      if (in.async_mma) {  // wgmma: the warp goes on; a later wait on `slot` joins the MMAs
+        fill_slot(w, in.slot, end, SlotKind::kLong);
+        w.ready = issue_floor;
+        account_floor(w, sp, in, t);
+        break;
+      }
+      w.ready = std::max(end, issue_floor);
+      if (in.hold_ticks > 0) {  // the issue floor first: the pipe throttles only beyond it
+        account_floor(w, sp, in, t);
+        account(w, WarpState::kMathPipeThrottle, w.ready);
+        break;
+      }
+      // The block of math issues one warp instruction per cycle at best (FFMA: 2 FLOP a lane;
+      // MMA: 4096 FLOP); the rest of its time the warp waits on the busy pipe.
+      account(w, WarpState::kMathPipeThrottle, start);
+      const double per_inst = in.pipe == Pipe::kFma ? 2.0 * gpu.sm.warp_size : 4096.0;
+      account(w, WarpState::kSelected, std::min(end, start + cycles_to_ticks(static_cast<std::uint64_t>(in.flops / per_inst + 0.5))));
+      account(w, WarpState::kMathPipeThrottle, end);
+      break;
+    }
+    case Op::kBarrier: {
+      sp.issue_free = t + kTicksPerCycle;
+      w.ready = floor_end(sp, in, t);
+      cta.barrier_release = std::max(cta.barrier_release, w.ready);
+      account_floor(w, sp, in, t);
+      // Warps that have exited count as arrived (a traced CTA may lose warps before a barrier).
+      if (++cta.arrived < cta.warps_left)
+        w.at_barrier = true;
+      else
+        release_barrier(sm, local / warps_per_cta, cta);
+      break;
+    }
+    case Op::kExit: {
+      w.active = false;
+      account(w, WarpState::kSelected, t + kTicksPerCycle);
+      // The warp stays resident until the L2 has taken its stores and reductions.
+      const Tick gone = std::max(t + kTicksPerCycle, w.posted);
+      account(w, WarpState::kDrain, gone);
+      result.stalls.add_active(gone - w.started);
+      sp.issue_free = t + kTicksPerCycle;
+      cta.drained = std::max(cta.drained, gone);
+      if (--cta.warps_left == 0) {
+        if (cta.drained <= t + kTicksPerCycle)
+          retire(sm, cta, t);
+        else  // the slot frees when the last warp has drained
+          events.emplace(cta.drained, static_cast<std::uint32_t>(sps.size() + sm * occ.ctas_per_sm + local / warps_per_cta));
+      } else if (cta.arrived > 0 && cta.arrived == cta.warps_left) {  // the others wait at a barrier
+        cta.barrier_release = std::max(cta.barrier_release, t + kTicksPerCycle);
+        release_barrier(sm, local / warps_per_cta, cta);
+      }
+      return;
+    }
+    case Op::kWait: SIM_ASSERT(false, "wait reached issue; fetch_next resolves waits");
+  }
+  if (in.op == Op::kLoad || in.op == Op::kStore || in.op == Op::kReduce || in.op == Op::kSharedLoad ||
+      in.op == Op::kSharedStore)
+    account_floor(w, sp, in, t);
+  fetch_next(w);
+}
+
+void Engine::Impl::account_floor(Warp& w, const SubPart& sp, const Instr& in, Tick t) {
+  account(w, WarpState::kSelected, sp.issue_free);
+  account(w, WarpState::kWait, t + in.hold_ticks);
+  account(w, WarpState::kShortScoreboard, t + in.hold_ticks + in.short_ticks);
+  account(w, WarpState::kDispatchStall, t + in.hold_ticks + in.short_ticks + in.dispatch_ticks);
+  account(w, WarpState::kBranchResolving, floor_end(sp, in, t));
+}
+
+void Engine::Impl::release_barrier(int sm, int cta_slot, Cta& cta) {
+  const int first = sm * warps_per_sm + cta_slot * warps_per_cta;
+  for (int k = 0; k < warps_per_cta; ++k) {
+    Warp& o = warps[first + k];
+    if (!o.active) continue;
+    o.at_barrier = false;
+    o.ready = std::max(o.ready, cta.barrier_release);
+    account(o, WarpState::kBarrier, o.ready);
+  }
+  cta.arrived = 0;
+  cta.barrier_release = 0;
+  wake_sm(sm);
+}
+
+void Engine::Impl::schedule_fills(int sm) {
+  if (fills.empty(sm)) return;
+  const Tick at = fills_when_idle ? std::max(fills.earliest(sm), smem_free[sm]) : fills.earliest(sm);
+  if (at < fills.scheduled(sm)) {
+    fills.scheduled(sm) = at;
+    events.emplace(at, static_cast<std::uint32_t>(sps.size() + ctas.size() + sm));
+  }
+}
+
+void Engine::Impl::fill_event(int sm, Tick t) {
+  if (fills.scheduled(sm) != t) return;  // superseded
+  fills.scheduled(sm) = kNever;
+  if (!fills_when_idle || smem_free[sm] <= t) {
+    fills.take_arrived(sm, t, [&](const PendingFill& f) {
+      const Tick end = shared_pipe(sm, t, f.wavefronts);
+      Warp& w = warps[static_cast<std::size_t>(f.warp)];
+      if (!w.active || w.age != f.age) return;
+      w.slot_ready[f.slot] = std::max(w.slot_ready[f.slot], end);
+      SIM_ASSERT(w.pending_fills[f.slot] > 0, "fill for slot " << f.slot << " of warp " << f.warp << " not pending");
+      if (--w.pending_fills[f.slot] == 0 && w.blocked_slot == f.slot) {
+        w.blocked_slot = -1;
+        w.ready = w.blocked_from;
+        resolve_waits(w);
+        const int local = f.warp - sm * warps_per_sm;
+        reschedule(sps[static_cast<std::size_t>(sm * nsp + local % nsp)], static_cast<std::uint32_t>(sm * nsp + local % nsp));
+      }
+    });
+  }
+  schedule_fills(sm);
+}
+
+}  // namespace gms
