@@ -31,8 +31,15 @@ struct SmConfig {
   double lsu_bytes_per_cycle = 128;     // L1/LSU data path per SM
   double shared_bytes_per_cycle = 128;  // shared-memory data path per SM: one 128-byte wavefront a cycle
   std::uint64_t shared_latency = 30;    // cycles from a shared load's issue (empty pipe) to its data
+  std::uint64_t shared_latency_per_wavefront = 0;  // latency each wavefront adds beyond its data-path cycle
   std::string shared_fills = "arrival"; // when a cp.async's data takes the shared data path: issue | arrival | idle
 };
+
+// A one-wavefront shared load's latency beyond its cycle in the data path (LDS.32): what the issue
+// profile's exposed shared reads wait (workload issue.shared_reads).
+inline double one_wavefront_shared_latency(const SmConfig& sm) {
+  return static_cast<double>(sm.shared_latency + sm.shared_latency_per_wavefront);
+}
 
 // Tensor-core FLOP/cycle/SM for a math dtype: the dtype's own rate where the GPU declares one, the
 // fp16 rate otherwise; fp32 runs at the TF32 rate, or on the FMA pipes where there is none.

@@ -105,6 +105,11 @@ Schema<GpuConfig> make_schema() {
   p.push_back(quantity_param<G>("sm.shared_latency", Q::kCycles, "30cycles", 1, 10000,
                                 "shared-memory load latency (issue to data, no conflicts, empty pipe)",
                                 [](G& c) -> auto& { return c.sm.shared_latency; }));
+  p.push_back(quantity_param<G>("sm.shared_latency_per_wavefront", Q::kCycles, "0cycles", 0, 1000,
+                                "latency each wavefront of a shared load (LDS, ldmatrix) adds beyond its cycle in the "
+                                "data path: a load of w wavefronts has its data shared_latency + w x (1 + this) cycles "
+                                "after it starts",
+                                [](G& c) -> auto& { return c.sm.shared_latency_per_wavefront; }));
   p.push_back(choice_param<G>("sm.shared_fills", {"issue", "arrival", "idle"}, "arrival",
                               "when a cp.async (LDGSTS) writes its data into shared memory, taking wavefronts of the "
                               "data path: issue = booked as the instruction issues; arrival = when its data is back "

@@ -84,7 +84,7 @@ struct Engine::Impl {
   // only where they leave the path idle).
   bool fills_at_arrival = false, fills_when_idle = false;
   SharedFills fills;
-  Tick smem_ticks_per_wavefront = 0, smem_latency = 0;
+  Tick smem_ticks_per_wavefront = 0, smem_latency = 0, smem_latency_per_wavefront = 0;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
   std::int64_t next_launch = 0, retired = 0;
   int last_sm = -1;

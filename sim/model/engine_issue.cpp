@@ -58,7 +58,12 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       break;
     }
     case Op::kSharedLoad: {
-      Tick done = shared_pipe(sm, t, in.wavefronts) + smem_latency;
+      // A conflicted load's data comes later than its last wavefront leaves the path: ldmatrix.x4
+      // with 4 / 8 / 16 wavefronts has a latency of 26.6 + 2 cycles per wavefront on the H100
+      // (validate/results/h100/smem, ldsm_latency), while it holds the path one cycle per wavefront.
+      // A block of several loads waits on its last one: the wavefronts of one instruction count.
+      const Tick per_instruction = in.wavefronts * smem_latency_per_wavefront / std::max<std::uint32_t>(1, in.issue_cycles);
+      Tick done = shared_pipe(sm, t, in.wavefronts) + smem_latency + per_instruction;
       fill_slot(w, in.slot, done, SlotKind::kShort);
       (in.ldmatrix ? result.shared.ldsm_instructions : result.shared.ld_instructions) += in.issue_cycles;
       result.shared.ld_wavefronts += in.wavefronts;

@@ -97,7 +97,7 @@ GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::s
     }
   }
   if (cfg.stages == 1) v.push_back({Micro::kBarrier});  // the single buffer is refilled next
-  plan_issue(v, static_cast<double>(gpu.sm.shared_latency));
+  plan_issue(v, one_wavefront_shared_latency(gpu.sm));
 }
 
 // The compiled loop's issue profile: the instructions the steps above do not model issue among the

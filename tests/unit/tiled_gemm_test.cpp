@@ -132,9 +132,11 @@ TEST(Engine, SharedPipeServesOneWavefrontACycleAndWaitsAreShortScoreboard) {
   SharedOnlyKernel free_k(1), conflicted_k(32);
   SimResult a = Engine(gpu, free_k).run(), b = Engine(gpu, conflicted_k).run();
   const double latency = static_cast<double>(gpu.sm.shared_latency);
-  // 100 dependent reads: each costs its wavefronts plus the latency.
-  EXPECT_NEAR(ticks_to_cycles(a.end), 100 * (1 + latency + 1), 100 * 2.0);
-  EXPECT_NEAR(ticks_to_cycles(b.end), 100 * (32 + latency + 1), 100 * 2.0);
+  const double per_wavefront = 1.0 + static_cast<double>(gpu.sm.shared_latency_per_wavefront);  // H100: 2 (measured)
+  ASSERT_EQ(gpu.sm.shared_latency_per_wavefront, 1u);
+  // 100 dependent reads: each costs its wavefronts' latency plus the base latency.
+  EXPECT_NEAR(ticks_to_cycles(a.end), 100 * (1 * per_wavefront + latency + 1), 100 * 2.0);
+  EXPECT_NEAR(ticks_to_cycles(b.end), 100 * (32 * per_wavefront + latency + 1), 100 * 2.0);
   EXPECT_EQ(b.shared.ld_wavefronts, 3200u);
   EXPECT_EQ(b.shared.ld_conflicts, 3100u);
   EXPECT_GT(b.stalls.pct(WarpState::kShortScoreboard), 90.0);

@@ -13,6 +13,8 @@
 //                   wavefront when each instruction needs n of them
 //   ldsm_pitch      ldmatrix.x4 of 16 x 16 fp16 tiles whose rows are 64, 80 or 96 bytes apart (the WMMA
 //                   GEMM's pads 0, 8 and 16), 32 warps: cycles per instruction
+//   ldsm_latency    one warp chases through the same ldmatrix.x4 (each address depends on what the last
+//                   one loaded), clock64: its latency at 16, 4 and 8 wavefronts, plus one integer add
 //   issue_order     which warp a sub-partition issues when several can: two 256-thread CTAs per SM (4
 //                   warps per sub-partition), every warp the same FFMA loop that can issue each cycle;
 //                   per sub-partition, when its warps finish relative to the last (greedy-then-oldest
@@ -206,6 +208,32 @@ __global__ void ldsm_pitch(int iters, int stride, long long* cycles, float* sink
   if (acc == 12345u) *sink = static_cast<float>(acc);
 }
 
+// One warp, a dependent chain of ldmatrix.x4 with rows PITCH bytes apart: the buffer holds zeros, and
+// each step adds what it loaded to its address, so the next step waits for the data (one IADD between).
+template <int PITCH>
+__global__ void ldsm_chase(int hops, long long* cycles, unsigned* sink) {
+  __shared__ __align__(128) unsigned char buf[32768];
+  for (int i = threadIdx.x; i < 8192; i += blockDim.x) reinterpret_cast<unsigned*>(buf)[i] = 0;
+  __syncthreads();
+  if (threadIdx.x >= 32) return;
+  const int lane = threadIdx.x;
+  unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(buf + (lane % 16) * PITCH + (lane / 16) * 16));
+  unsigned acc = 0;
+  long long t0 = clock64();
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
+  for (int i = 0; i < hops; ++i) {
+    unsigned r0, r1, r2, r3;
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(addr) : "memory");
+    addr += r0;
+    acc ^= r1 ^ r2 ^ r3;
+  }
+#endif
+  long long t1 = clock64();
+  if (lane == 0) *cycles = t1 - t0;
+  if (acc == 12345u) *sink = acc;
+}
+
 // Every warp 16 independent FFMA chains (one warp alone can issue each cycle); lane 0 stamps its
 // SM, its warp and CTA, and clock64 at start and end.
 __global__ void issue_order(int iters, long long* stamps) {
@@ -335,6 +363,22 @@ int main() {
     per_instruction(ldsm(ldsm_pitch<64>), 4, "{\"measure\": \"ldsm_pitch\", \"pitch_bytes\": 64");
     per_instruction(ldsm(ldsm_pitch<80>), 4, "{\"measure\": \"ldsm_pitch\", \"pitch_bytes\": 80");
     per_instruction(ldsm(ldsm_pitch<96>), 4, "{\"measure\": \"ldsm_pitch\", \"pitch_bytes\": 96");
+    // ldmatrix latency: the per-step time of one warp's dependent chain (ldmatrix.x4 + the add).
+    auto ldsm_latency = [&](auto kernel, int pitch, int wavefronts) {
+      std::vector<double> per;
+      for (int rep = 0; rep < 5; ++rep) {
+        long long c = 0;
+        kernel<<<1, 32>>>(1 << 14, cyc, usink);
+        GPU_CHECK_LAUNCH();
+        GPU_CHECK(gpuMemcpy(&c, cyc, sizeof c, gpuMemcpyDeviceToHost));
+        per.push_back(static_cast<double>(c) / (1 << 14));
+      }
+      std::printf("{\"measure\": \"ldsm_latency\", \"pitch_bytes\": %d, \"wavefronts\": %d, \"cycles_per_hop\": %.2f, "
+                  "\"hops\": 16384}\n", pitch, wavefronts, median(per));
+    };
+    ldsm_latency(ldsm_chase<64>, 64, 16);
+    ldsm_latency(ldsm_chase<80>, 80, 4);
+    ldsm_latency(ldsm_chase<96>, 96, 8);
     // Issue order: per sub-partition (SM, warp % 4) the end of each of its warps, as a fraction of
     // the span from the first start to the last end, sorted; the median over sub-partitions.
     {
