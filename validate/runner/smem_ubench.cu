@@ -292,16 +292,22 @@ int main() {
     GPU_CHECK(gpuMalloc(&cyc, sizeof(long long) * sms * 8));
     GPU_CHECK(gpuMalloc(&usink, 4));
     GPU_CHECK(gpuMalloc(&fsink, 4));
-    // Latency: the per-hop time of a dependent chain (LDS + the address it feeds).
-    std::vector<double> lat;
-    for (int rep = 0; rep < 5; ++rep) {
-      long long c = 0;
-      smem_chase<<<1, 256>>>(1 << 16, cyc, usink);
-      GPU_CHECK_LAUNCH();
-      GPU_CHECK(gpuMemcpy(&c, cyc, sizeof c, gpuMemcpyDeviceToHost));
-      lat.push_back(static_cast<double>(c) / (1 << 16));
-    }
-    std::printf("{\"measure\": \"shared_latency\", \"cycles_per_hop\": %.2f, \"hops\": 65536, \"gpu\": \"%s\"}\n", median(lat), prop.name);
+    // Latency: the median over 5 runs of the per-hop time of a dependent chain of `hops` steps, which
+    // launch(hops) runs and times into cyc[0].
+    auto chase_per_hop = [&](auto launch, int hops) {
+      std::vector<double> per;
+      for (int rep = 0; rep < 5; ++rep) {
+        long long c = 0;
+        launch(hops);
+        GPU_CHECK_LAUNCH();
+        GPU_CHECK(gpuMemcpy(&c, cyc, sizeof c, gpuMemcpyDeviceToHost));
+        per.push_back(static_cast<double>(c) / hops);
+      }
+      return median(per);
+    };
+    // LDS + the address it feeds.
+    const double lds_hop = chase_per_hop([&](int hops) { smem_chase<<<1, 256>>>(hops, cyc, usink); }, 1 << 16);
+    std::printf("{\"measure\": \"shared_latency\", \"cycles_per_hop\": %.2f, \"hops\": 65536, \"gpu\": \"%s\"}\n", lds_hop, prop.name);
     // Bandwidth: bytes each SM's CTA read over its own clock64 cycles.
     const int iters = 1 << 12;
     const double bw = median_of_runs(sms, cyc, [&] { smem_stream<<<sms, 1024>>>(iters, cyc, fsink); },
@@ -365,16 +371,9 @@ int main() {
     per_instruction(ldsm(ldsm_pitch<96>), 4, "{\"measure\": \"ldsm_pitch\", \"pitch_bytes\": 96");
     // ldmatrix latency: the per-step time of one warp's dependent chain (ldmatrix.x4 + the add).
     auto ldsm_latency = [&](auto kernel, int pitch, int wavefronts) {
-      std::vector<double> per;
-      for (int rep = 0; rep < 5; ++rep) {
-        long long c = 0;
-        kernel<<<1, 32>>>(1 << 14, cyc, usink);
-        GPU_CHECK_LAUNCH();
-        GPU_CHECK(gpuMemcpy(&c, cyc, sizeof c, gpuMemcpyDeviceToHost));
-        per.push_back(static_cast<double>(c) / (1 << 14));
-      }
+      const double hop = chase_per_hop([&](int hops) { kernel<<<1, 32>>>(hops, cyc, usink); }, 1 << 14);
       std::printf("{\"measure\": \"ldsm_latency\", \"pitch_bytes\": %d, \"wavefronts\": %d, \"cycles_per_hop\": %.2f, "
-                  "\"hops\": 16384}\n", pitch, wavefronts, median(per));
+                  "\"hops\": 16384}\n", pitch, wavefronts, hop);
     };
     ldsm_latency(ldsm_chase<64>, 64, 16);
     ldsm_latency(ldsm_chase<80>, 80, 4);
