@@ -229,8 +229,8 @@ void Engine::Impl::fill_event(int sm, Tick t) {
         w.blocked_slot = -1;
         w.ready = w.blocked_from;
         resolve_waits(w);
-        const int local = f.warp - sm * warps_per_sm;
-        reschedule(sps[static_cast<std::size_t>(sm * nsp + local % nsp)], static_cast<std::uint32_t>(sm * nsp + local % nsp));
+        const auto index = static_cast<std::uint32_t>(sm * nsp + (f.warp - sm * warps_per_sm) % nsp);  // its sub-partition
+        reschedule(sps[index], index);
       }
     });
   }
