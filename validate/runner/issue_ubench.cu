@@ -1,0 +1,127 @@
+// gms-issue-ubench: how a sub-partition shares its issue slots among the CTAs of an SM when their warps
+// all want to issue - the rule `sm.warp_scheduler` has to follow. Every warp runs the same FFMA loop
+// (CHAINS independent chains, the same FFMA count per warp in every configuration) and stamps its SM,
+// CTA and clock64 at start and end. Per SM, the CTAs are ranked by age (start time, then blockIdx) and
+// each one's end is read as a fraction of the SM's span (first start to last end); the median over the
+// SMs that hold exactly the configured CTAs is printed per rank, with each CTA's own warp-end spread.
+//   ctas_per_sm x threads  warps per sub-partition; chains 16: one warp alone can issue every cycle,
+//   chains 2 / 1: a warp issues every 2nd / 4th cycle at most (the FFMA's dependent latency), so the
+//   port is only full with several warps.
+// Prints one JSON object per configuration. CUDA only (clock64, %smid).
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <vector>
+
+#include "../include/gpu_port.h"
+
+namespace {
+
+constexpr int kFfmasPerWarp = 1 << 18;
+
+template <int CHAINS>
+__global__ void issue_share(long long* stamps) {
+  float a[CHAINS];
+#pragma unroll
+  for (int j = 0; j < CHAINS; ++j) a[j] = threadIdx.x + j;
+  unsigned smid;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+  __syncthreads();
+  const long long t0 = clock64();
+  for (int i = 0; i < kFfmasPerWarp / CHAINS; ++i)
+#pragma unroll
+    for (int j = 0; j < CHAINS; ++j) a[j] = fmaf(a[j], 0.9999f, 0.0001f);
+  const long long t1 = clock64();
+  float s = 0;
+#pragma unroll
+  for (int j = 0; j < CHAINS; ++j) s += a[j];
+  if ((threadIdx.x & 31) == 0) {
+    long long* o = stamps + 5 * (blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32);
+    o[0] = smid, o[1] = threadIdx.x / 32, o[2] = blockIdx.x, o[3] = t0, o[4] = s == 1.2345f ? 0 : t1;
+  }
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+struct Cta {
+  long long start = -1, end = 0, first_end = -1;
+  int block = 0;
+};
+
+template <int CHAINS>
+void measure(int sms, int ctas_per_sm, int threads) {
+  const int ctas = ctas_per_sm * sms, warps_per_cta = threads / 32, warps = ctas * warps_per_cta;
+  long long* stamps;
+  GPU_CHECK(gpuMalloc(&stamps, sizeof(long long) * 5 * warps));
+  issue_share<CHAINS><<<ctas, threads>>>(stamps);
+  GPU_CHECK_LAUNCH();
+  std::vector<long long> h(5 * static_cast<size_t>(warps));
+  GPU_CHECK(gpuMemcpy(h.data(), stamps, sizeof(long long) * h.size(), gpuMemcpyDeviceToHost));
+  GPU_CHECK(gpuFree(stamps));
+  std::map<int, std::map<int, Cta>> by_sm;  // sm -> blockIdx -> its warps' first start, ends
+  for (int w = 0; w < warps; ++w) {
+    const long long* o = &h[5 * static_cast<size_t>(w)];
+    Cta& c = by_sm[static_cast<int>(o[0])][static_cast<int>(o[2])];
+    c.block = static_cast<int>(o[2]);
+    c.start = c.start < 0 ? o[3] : std::min(c.start, o[3]);
+    c.end = std::max(c.end, o[4]);
+    c.first_end = c.first_end < 0 ? o[4] : std::min(c.first_end, o[4]);
+  }
+  std::vector<std::vector<double>> end_frac(ctas_per_sm), start_frac(ctas_per_sm), spread(ctas_per_sm);
+  std::vector<double> spans;
+  int used = 0;
+  for (auto& [sm, m] : by_sm) {
+    if (static_cast<int>(m.size()) != ctas_per_sm) continue;
+    std::vector<Cta> v;
+    for (auto& [b, c] : m) v.push_back(c);
+    std::sort(v.begin(), v.end(), [](const Cta& x, const Cta& y) { return x.start != y.start ? x.start < y.start : x.block < y.block; });
+    long long lo = v[0].start, hi = 0;
+    for (const Cta& c : v) hi = std::max(hi, c.end);
+    if (hi <= lo) continue;
+    ++used;
+    const double span = static_cast<double>(hi - lo);
+    spans.push_back(span);
+    for (int r = 0; r < ctas_per_sm; ++r) {
+      end_frac[r].push_back((v[r].end - lo) / span);
+      start_frac[r].push_back((v[r].start - lo) / span);
+      spread[r].push_back((v[r].end - v[r].first_end) / span);
+    }
+  }
+  auto list = [&](const std::vector<std::vector<double>>& x) {
+    std::printf("[");
+    for (int r = 0; r < ctas_per_sm; ++r) std::printf("%s%.3f", r ? ", " : "", median(x[r]));
+    std::printf("]");
+  };
+  std::printf("{\"measure\": \"issue_share\", \"ctas_per_sm\": %d, \"threads\": %d, \"chains\": %d, \"sms_used\": %d, "
+              "\"span_cycles\": %.0f, \"end_fraction_by_age\": ", ctas_per_sm, threads, CHAINS, used, median(spans));
+  list(end_frac);
+  std::printf(", \"start_fraction_by_age\": ");
+  list(start_frac);
+  std::printf(", \"warp_end_spread_by_age\": ");
+  list(spread);
+  std::printf("}\n");
+}
+
+}  // namespace
+
+int main() {
+  try {
+    gpuDeviceProp prop{};
+    GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
+    const int sms = prop.multiProcessorCount;
+    for (int k : {2, 3, 4, 8}) measure<16>(sms, k, 128);  // one warp of each CTA per sub-partition
+    measure<16>(sms, 2, 256);                              // the smem ubench's issue_order case
+    measure<16>(sms, 4, 256);
+    for (int k : {2, 4, 8}) measure<2>(sms, k, 128);       // a warp issues every 2nd cycle at most
+    for (int k : {4, 8}) measure<1>(sms, k, 128);          // every 4th
+    GPU_CHECK(gpuDeviceSynchronize());
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gms-issue-ubench: %s\n", e.what());
+    return 1;
+  }
+}
