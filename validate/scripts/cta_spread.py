@@ -9,6 +9,10 @@ Per case: the median CTA duration, its coefficient of variation and p90/p10 rati
 indices, the CTAs resident together at 2 per SM), for each stamped run and for the model. In
 lockstep every wave starts within a few dispatch intervals; silicon's spread grows wave by wave
 as its CTA durations vary.
+
+Pull-back: per wave (from the second on), the correlation of a CTA's start within its wave and its
+duration; the median over the waves. Below 0, late starters run faster and the waves close up
+again (the model's lockstep, docs/calibration.md); at 0 or above, a late start stays late.
 """
 import argparse
 import csv
@@ -31,6 +35,13 @@ def spread(starts, ends, per_wave):
     for w in (1, 5, 10):
         wave = starts[w * per_wave:(w + 1) * per_wave]
         out[f"wave{w}_std_us"] = statistics.pstdev(wave) / 1e3 if len(wave) > 1 else float("nan")
+    pull = []
+    for w in range(1, len(starts) // per_wave):
+        ws = starts[w * per_wave:(w + 1) * per_wave]
+        wd = [e - s for s, e in zip(ws, ends[w * per_wave:(w + 1) * per_wave])]
+        if statistics.pstdev(ws) > 0 and statistics.pstdev(wd) > 0:
+            pull.append(statistics.correlation(ws, wd))
+    out["pull_back"] = statistics.median(pull) if pull else float("nan")
     return out
 
 
@@ -66,7 +77,7 @@ def model_run(directory):
 
 def row(label, s):
     return (f"| {label} | {s['median_us']:.1f} | {100 * s['cv']:.1f} % | {s['p90_p10']:.3f} | "
-            f"{s['wave1_std_us']:.2f} | {s['wave5_std_us']:.2f} | {s['wave10_std_us']:.2f} |")
+            f"{s['wave1_std_us']:.2f} | {s['wave5_std_us']:.2f} | {s['wave10_std_us']:.2f} | {s['pull_back']:+.2f} |")
 
 
 def main():
@@ -74,7 +85,8 @@ def main():
     ap.add_argument("silicon_dir")
     ap.add_argument("--model", action="append", default=[], metavar="CASE=DIR")
     ap.add_argument("--check", action="store_true",
-                    help="exit 1 unless every silicon run drifts: wave 10's start spread > 2x wave 1's, CV 1-10 %%")
+                    help="exit 1 unless every silicon run drifts: wave 10's start spread > 2x wave 1's, CV 1-10 %%, "
+                         "pull-back above -0.2")
     args = ap.parse_args()
     runs = silicon_runs(args.silicon_dir)
     if not runs:
@@ -85,20 +97,21 @@ def main():
         if not d:
             sys.exit(f"cta_spread: --model wants CASE=DIR, got '{m}'")
         models[case] = model_run(d)
-    print("| case / source | CTA duration median (us) | CV | p90/p10 | start std wave 1 (us) | wave 5 | wave 10 |")
-    print("|---|---|---|---|---|---|---|")
+    print("| case / source | CTA duration median (us) | CV | p90/p10 | start std wave 1 (us) | wave 5 | wave 10 | pull-back |")
+    print("|---|---|---|---|---|---|---|---|")
     for case, stats in runs.items():
         for i, s in enumerate(stats):
             print(row(f"{case} silicon run {i}", s))
         if case in models:
             print(row(f"{case} model", models[case]))
     if args.check:
-        bad = [f"{case} run {i}: wave 1 {s['wave1_std_us']:.2f} us, wave 10 {s['wave10_std_us']:.2f} us, CV {100 * s['cv']:.1f} %"
+        bad = [f"{case} run {i}: wave 1 {s['wave1_std_us']:.2f} us, wave 10 {s['wave10_std_us']:.2f} us, CV {100 * s['cv']:.1f} %, pull-back {s['pull_back']:+.2f}"
                for case, stats in runs.items() for i, s in enumerate(stats)
-               if not (s["wave10_std_us"] > 2 * s["wave1_std_us"] and 0.01 <= s["cv"] <= 0.10)]
+               if not (s["wave10_std_us"] > 2 * s["wave1_std_us"] and 0.01 <= s["cv"] <= 0.10 and s["pull_back"] > -0.2)]
         if bad:
             sys.exit("cta_spread: runs that do not drift as silicon's did:\n  " + "\n  ".join(bad))
-        print(f"check: all {sum(len(v) for v in runs.values())} silicon runs drift (wave 10 spread > 2x wave 1, CV 1-10 %)")
+        print(f"check: all {sum(len(v) for v in runs.values())} silicon runs drift (wave 10 spread > 2x wave 1, CV 1-10 %, "
+              "pull-back > -0.2)")
 
 
 if __name__ == "__main__":
