@@ -82,7 +82,7 @@ RunOutput simulate_trace(const LoadedConfigs& cfg, const RunOptions& opt) {
   };
 
   auto run_kernel = [&](PendingKernel&& pk) {
-    mem.begin_kernel(w.l2_between_kernels == "keep");
+    mem.begin_kernel(w.l2_between_kernels == "keep", now);
     Engine engine(gpu, *pk.kernel, &mem);
     engine.set_start(now);
     if (opt.progress) engine.set_progress(opt.progress);

@@ -90,6 +90,9 @@ struct L2Config {
   bool far_read_hits_at_home = false;
   bool far_reductions_in_both_partitions = false;
   double fabric_bytes_per_cycle = 0;    // between partitions, total; 0 = unlimited
+  // Bytes of other data the L2 holds dirty when a kernel starts on a cleared L2 (what the profiler's
+  // replay and the harness leave); the kernel writes them to DRAM as it evicts them.
+  std::int64_t dirty_at_launch = 0;
   std::string sm_partition_map = "halves";
   std::string sm_partitions;  // one digit per SM (measured); empty = sm_partition_map
 };

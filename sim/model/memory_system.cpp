@@ -89,6 +89,14 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   tma_box_ticks_ = cycles_to_ticks(gpu.sm.tma_box_cycles);
   mshr_ring_.assign(gpu.sm.count, std::vector<Tick>(gpu.l1.mshrs, 0));
   mshr_next_.assign(gpu.sm.count, 0);
+  dirty_other_data(0);
+}
+
+void MemorySystem::dirty_other_data(Tick at) {
+  // A smaller L2 (a what-if of l2.size) holds what of it fits; what a full set pushes out before the
+  // kernel starts is not the kernel's DRAM traffic.
+  copy_into_l2(kOtherDirtyData, static_cast<std::uint64_t>(std::min(gpu_.l2.dirty_at_launch, gpu_.l2.size)), at);
+  dram_->reset_counts();
 }
 
 MemorySystem::~MemorySystem() = default;
@@ -296,11 +304,14 @@ Tick MemorySystem::store_local(const AccessCtx& ctx, const LaneAccess& lanes) {
   return done;
 }
 
-void MemorySystem::begin_kernel(bool keep_l2) {
+void MemorySystem::begin_kernel(bool keep_l2, Tick at) {
   counters_ = MemCounters{};
   dram_->reset_counts();
   if (l1_) l1_->invalidate_all();
-  if (!keep_l2) l2_->invalidate_all();
+  if (!keep_l2) {
+    l2_->invalidate_all();
+    dirty_other_data(at);
+  }
   coalescer_.clear();
 }
 

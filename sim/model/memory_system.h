@@ -119,11 +119,16 @@ class MemorySystem {
   Tick store_local(const AccessCtx& ctx, const LaneAccess& lanes);
 
   // A kernel boundary in a sequence of kernels: counters start from zero, L1s are empty, and L2
-  // keeps its contents or is emptied (what a profiler's cache flush does). Time goes on.
-  void begin_kernel(bool keep_l2);
+  // keeps its contents or is emptied (what a profiler's cache flush does) and then holds
+  // l2.dirty_at_launch of other dirty data, written at `at`. Time goes on.
+  void begin_kernel(bool keep_l2, Tick at);
   // A host-to-device copy between kernels: its bytes are written through L2 (dirty in their home
   // slices, as the copy engine leaves them), costing no kernel time.
   void copy_into_l2(Addr base, std::uint64_t bytes, Tick at);
+  // Where the other data of l2.dirty_at_launch lives: the top of the 48-bit address space, away from
+  // the workloads' buffers (0x7f0000000000 on) and a trace's usual mappings.
+  static constexpr Addr kOtherDirtyData = 0xffff00000000ull;
+  void dirty_other_data(Tick at);  // l2.dirty_at_launch (at most the L2) into L2, dirty, at `at`
 
   const MemCounters& counters() const { return counters_; }
   const Dram& dram() const { return *dram_; }
