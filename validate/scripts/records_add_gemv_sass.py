@@ -16,6 +16,9 @@ Both are facts of the compiled code, as registers per thread are. The listings:
   stand for the code: a kernel with a spill frame (its rows go through local memory, which the spill
   program models), one whose W loads are not 128-bit, or a window of more than 16 loads of rows (the
   program tracks 16; a K step's rows at once stands in). `loads_in_flight_source` says which.
+* The eviction hints of its global loads (workload evict): W's from its 64/128-bit LDGs, x's from the
+  others - `.EF` evict-first, `.EL` evict-last, neither normal (the CUDA kernel's plain
+  `LDG.E.128.CONSTANT` and `LDG.E.U16.CONSTANT`; Triton's `eviction_policy`s).
 * The spill traffic, for records with a spill frame: the bytes of every STL and LDL (the kernels are
   unrolled: each runs once per thread). --check also holds them against the record's own Nsight
   counters (l1tex__t_sectors_pipe_lsu_mem_local_op_{st,ld}.sum x 32 B per thread): within 2 %.
@@ -87,6 +90,23 @@ def local_traffic(listing, member, fragment):
     return total["STL"], total["LDL"]
 
 
+def hint_of(opcodes, what):
+    """'first' / 'last' / 'normal' from the opcodes of one operand's loads; one hint or an error."""
+    hints = {"first" if ".EF" in op else "last" if ".EL" in op else "normal" for op in opcodes}
+    if len(hints) != 1:
+        sys.exit(f"records_add_gemv_sass: the {what} loads carry {sorted(hints) or 'no'} eviction hints: {sorted(opcodes)}")
+    return hints.pop()
+
+
+def evict_of(listing, member, fragment):
+    """The workload's evict block: the hints of the W (64/128-bit) and x (the other) global loads."""
+    lines = next(lines for n, lines in _listings[(listing, member)] if fragment in n)
+    ops = [m.group(1) for m in map(INSTR.match, lines) if m and m.group(1).startswith("LDG")]
+    w = {op for op in ops if ".128" in op or ".64" in op}
+    x = set(ops) - w
+    return {"activations": hint_of(x, "x"), "weights": hint_of(w, "W")}
+
+
 def spill_of(rec, src):
     """(spill_traffic, its source) for a record with a spill frame, else (None, None)."""
     w = rec["workload"]
@@ -122,7 +142,7 @@ def expected(rec, path):
         source["none"] = f"a spill frame of {spill} per thread: the spill program models its rows"
     elif most // vectors_per_row > MAX_UNITS:
         source["none"] = f"{most // vectors_per_row} loads of rows; the window program tracks {MAX_UNITS}"
-    return (None if "none" in source else most), source, spill_of(rec, src)
+    return (None if "none" in source else most), source, spill_of(rec, src), evict_of(*src[:3])
 
 
 def main():
@@ -135,12 +155,15 @@ def main():
         exp = expected(rec, path)
         if exp is None:
             continue
-        window, source, (traffic, traffic_source) = exp
+        window, source, (traffic, traffic_source), evict = exp
         checked += 1
         windows += window is not None
         if a.check:
             if rec["workload"].get("loads_in_flight") != window or rec.get("loads_in_flight_source") != source:
                 print(f"{path}: loads_in_flight {rec['workload'].get('loads_in_flight')}, its code gives {window}")
+                stale += 1
+            if rec["workload"].get("evict") != evict:
+                print(f"{path}: evict {rec['workload'].get('evict')}, its code gives {evict}")
                 stale += 1
             if rec["workload"].get("spill_traffic") != traffic or rec.get("spill_traffic_source") != traffic_source:
                 print(f"{path}: spill_traffic {rec['workload'].get('spill_traffic')}, its code gives {traffic}")
@@ -156,6 +179,7 @@ def main():
         else:
             rec["workload"]["loads_in_flight"] = window
         rec["loads_in_flight_source"] = source
+        rec["workload"]["evict"] = evict
         if traffic:
             rec["workload"]["spill_traffic"] = traffic
             rec["spill_traffic_source"] = traffic_source
