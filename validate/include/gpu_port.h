@@ -72,5 +72,12 @@
   } while (0)
 #define GPU_CHECK_LAUNCH() GPU_CHECK(gpuGetLastError())
 
+// The SMs of device 0: the microbenchmarks size their grids by it.
+inline int gpu_sm_count() {
+  gpuDeviceProp prop{};
+  GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
+  return prop.multiProcessorCount;
+}
+
 // Compiler-only fence: keeps the source order of loads and math (the orders under study).
 #define GPU_ORDER_FENCE() asm volatile("" ::: "memory")

@@ -110,9 +110,7 @@ void measure(int sms, int ctas_per_sm, int threads) {
 
 int main() {
   try {
-    gpuDeviceProp prop{};
-    GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
-    const int sms = prop.multiProcessorCount;
+    const int sms = gpu_sm_count();
     for (int k : {2, 3, 4, 8}) measure<16>(sms, k, 128);  // one warp of each CTA per sub-partition
     measure<16>(sms, 2, 256);                              // the smem ubench's issue_order case
     measure<16>(sms, 4, 256);
