@@ -2,6 +2,7 @@
 // L1 per SM, the SM->L2 interconnect, the sliced and partitioned L2, and DRAM. Requests are
 // timed by reserving each resource they pass (FCFS servers with bandwidth and latency), so the cost
 // of a simulation follows the number of line requests, not cycles x SMs.
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -36,14 +37,15 @@ struct Region {
 template <class Fn>
 void for_each_line(const Region& r, int line_bytes, int sector_bytes, Fn&& fn) {
   const Addr line_mask = ~static_cast<Addr>(line_bytes - 1);
+  const int sector_shift = std::countr_zero(static_cast<unsigned>(sector_bytes));  // a power of two (gpu_schema)
   for (std::uint32_t row = 0; row < r.rows; ++row) {
     Addr begin = r.base + row * r.stride;
     Addr end = begin + r.row_bytes;
     for (Addr line = begin & line_mask; line < end; line += line_bytes) {
       Addr lo = begin > line ? begin : line;
       Addr hi = end < line + line_bytes ? end : line + line_bytes;
-      std::uint32_t first = static_cast<std::uint32_t>((lo - line) / sector_bytes);
-      std::uint32_t last = static_cast<std::uint32_t>((hi - 1 - line) / sector_bytes);
+      std::uint32_t first = static_cast<std::uint32_t>((lo - line) >> sector_shift);
+      std::uint32_t last = static_cast<std::uint32_t>((hi - 1 - line) >> sector_shift);
       std::uint32_t mask = ((last - first + 1) >= 32 ? ~0u : ((1u << (last - first + 1)) - 1)) << first;
       fn(line, mask);
     }
@@ -54,13 +56,14 @@ void for_each_line(const Region& r, int line_bytes, int sector_bytes, Fn&& fn) {
 template <class Fn>
 void for_each_copy_line(const Region& r, int line_bytes, int sector_bytes, Fn&& fn) {
   const Addr line_mask = ~static_cast<Addr>(line_bytes - 1);
+  const int sector_shift = std::countr_zero(static_cast<unsigned>(sector_bytes));  // a power of two (gpu_schema)
   for (std::uint32_t row = 0; row < r.rows; ++row) {
     const Addr begin = r.base + row * r.stride, end = begin + r.row_bytes;
     const std::uint64_t dest = static_cast<std::uint64_t>(r.shared_dest) + static_cast<std::uint64_t>(row) * r.shared_pitch;
     for (Addr line = begin & line_mask; line < end; line += line_bytes) {
       const Addr lo = begin > line ? begin : line, hi = end < line + line_bytes ? end : line + line_bytes;
-      const auto first = static_cast<std::uint32_t>((lo - line) / sector_bytes);
-      const auto last = static_cast<std::uint32_t>((hi - 1 - line) / sector_bytes);
+      const auto first = static_cast<std::uint32_t>((lo - line) >> sector_shift);
+      const auto last = static_cast<std::uint32_t>((hi - 1 - line) >> sector_shift);
       const std::uint32_t mask = ((last - first + 1) >= 32 ? ~0u : ((1u << (last - first + 1)) - 1)) << first;
       fn(line, mask, shared_copy_sectors(line, lo, hi, dest + (lo - begin), static_cast<std::uint32_t>(sector_bytes)));
     }

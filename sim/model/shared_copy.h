@@ -8,6 +8,7 @@
 // 1.25x in the t-stage; the WMMA GEMM's 80 B- and 272 B-pitched tiles 1.5x and 1.19x. Through L1
 // (cp.async.ca) the L1 serves the second fetch: no extra sectors.
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 
 #include "common/types.h"
@@ -24,12 +25,15 @@ struct SharedCopySectors {
 inline SharedCopySectors shared_copy_sectors(Addr line, Addr lo, Addr hi, std::uint64_t dest, std::uint32_t sector) {
   SharedCopySectors s;
   if (hi <= lo) return s;
-  // Shared offset of global byte g: g + shift (mod sector); only the residue matters.
-  const std::uint64_t shift = (dest + sector - (lo % sector)) % sector;
-  auto shared_sector = [&](Addr g) { return (g + shift) / sector; };
+  // Shared offset of global byte g: g + shift (mod sector); only the residue matters. The sector is
+  // a power of two (gpu_schema): shifts and masks, not divisions, on this per-line path.
+  const int sh = std::countr_zero(sector);
+  const std::uint64_t m = sector - 1;
+  const std::uint64_t shift = (dest + sector - (lo & m)) & m;
+  auto shared_sector = [&](Addr g) { return (g + shift) >> sh; };
   s.written = static_cast<std::uint32_t>(shared_sector(hi - 1) - shared_sector(lo) + 1);
   if (shift == 0) return s;
-  const Addr first = (lo - line) / sector, last = (hi - 1 - line) / sector;
+  const Addr first = (lo - line) >> sh, last = (hi - 1 - line) >> sh;
   for (Addr i = first; i <= last; ++i) {
     const Addr a = std::max<Addr>(lo, line + i * sector), b = std::min<Addr>(hi, line + (i + 1) * sector);
     if (shared_sector(b - 1) != shared_sector(a)) s.twice |= 1u << i;
