@@ -1,0 +1,95 @@
+// gms-evict-ubench: does an evict-first load stream displace the other lines of the L2? One kernel
+// writes D bytes (dirty in L2); the next streams S bytes (several times the L2) with 16-byte loads
+// of one eviction flavour; Nsight's dram__bytes_write.sum of the stream is how much of the dirty
+// data it evicted (all of it for plain loads, none if evict-first lines are always their set's next
+// victims, as the timing model has it). A second probe reads a small normal-priority set back
+// after the stream (its DRAM reads: how much of it the stream displaced).
+//   gms-evict-ubench   (under ncu --cache-control none, kernels named evict_*; see device_evict.sh)
+// The flavours, as PTX: plain ld.global.v4, ld.global.L1::evict_first, ld.global.L1::evict_last,
+// ld.global.L2::evict_first (cache-policy register from createpolicy.fractional.L2::evict_first).
+// CUDA only (inline PTX).
+#include <cstdio>
+#include <vector>
+
+#include "../include/gpu_port.h"
+
+namespace {
+
+__global__ void evict_dirty(int4* buf, size_t n) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n; i += static_cast<size_t>(gridDim.x) * blockDim.x)
+    buf[i] = make_int4(static_cast<int>(i), 1, 2, 3);
+}
+
+template <int FLAVOUR>
+__device__ __forceinline__ int4 load16(const int4* p) {
+  int4 v;
+  if constexpr (FLAVOUR == 0) {
+    asm volatile("ld.global.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+  } else if constexpr (FLAVOUR == 1) {
+    asm volatile("ld.global.L1::evict_first.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+  } else if constexpr (FLAVOUR == 2) {
+    asm volatile("ld.global.L1::evict_last.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+  } else {
+    asm volatile(
+        "{\n .reg .b64 pol;\n createpolicy.fractional.L2::evict_first.b64 pol, 1.0;\n"
+        " ld.global.L2::cache_hint.v4.u32 {%0,%1,%2,%3}, [%4], pol;\n}"
+        : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+  }
+  return v;
+}
+
+template <int FLAVOUR>
+__global__ void evict_stream(const int4* src, size_t n, int* sink) {
+  int acc = 0;
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n; i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    const int4 v = load16<FLAVOUR>(src + i);
+    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (acc == 0x12345678) *sink = acc;
+}
+
+__global__ void evict_probe(const int4* buf, size_t n, int* sink) {
+  int acc = 0;
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n; i += static_cast<size_t>(gridDim.x) * blockDim.x)
+    acc ^= buf[i].x;
+  if (acc == 0x12345678) *sink = acc;
+}
+
+}  // namespace
+
+int main() {
+  try {
+    const int sms = gpu_sm_count();
+    constexpr size_t kDirty = 8u << 20, kStream = 256u << 20;  // 8 MB dirty, a 256 MB stream (5x the L2)
+    int4 *dirty, *stream;
+    int* sink;
+    GPU_CHECK(gpuMalloc(&dirty, kDirty));
+    GPU_CHECK(gpuMalloc(&stream, kStream));
+    GPU_CHECK(gpuMalloc(&sink, sizeof(int)));
+    GPU_CHECK(gpuMemset(stream, 1, kStream));
+    const size_t nd = kDirty / sizeof(int4), ns = kStream / sizeof(int4);
+    const int grid = 4 * sms, block = 256;
+    // Per flavour: dirty the 8 MB, stream, then read the 8 MB back (normal loads).
+    auto round = [&](auto stream_kernel, const char* name) {
+      evict_dirty<<<grid, block>>>(dirty, nd);
+      GPU_CHECK_LAUNCH();
+      stream_kernel<<<grid, block>>>(stream, ns, sink);
+      GPU_CHECK_LAUNCH();
+      evict_probe<<<grid, block>>>(dirty, nd, sink);
+      GPU_CHECK_LAUNCH();
+      GPU_CHECK(gpuDeviceSynchronize());
+      std::printf("{\"measure\": \"evict_round\", \"stream\": \"%s\", \"dirty_bytes\": %zu, \"stream_bytes\": %zu}\n", name, kDirty, kStream);
+    };
+    round(evict_stream<0>, "plain");
+    round(evict_stream<1>, "L1::evict_first");
+    round(evict_stream<2>, "L1::evict_last");
+    round(evict_stream<3>, "L2::evict_first (cache_hint)");
+    GPU_CHECK(gpuFree(dirty));
+    GPU_CHECK(gpuFree(stream));
+    GPU_CHECK(gpuFree(sink));
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gms-evict-ubench: %s\n", e.what());
+    return 1;
+  }
+}
