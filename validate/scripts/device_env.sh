@@ -2,6 +2,9 @@
 # lines a record set keeps (date, GPU, driver, clocks, power limit, ncu/Triton/PyTorch versions, the
 # command) and builds SOURCE (and MORE_SOURCES) into BINARY for this GPU's architecture (nvcc's
 # messages go to the same stream).
+OUT=${OUT:-$PWD/out}  # where a device call's results go (the device sets it)
+mkdir -p "$OUT"
+
 device_env() {
   local script=$1 src=$2 bin=$3 arch
   shift 3
@@ -12,4 +15,17 @@ device_env() {
   python3 -c "import triton, torch; print('triton', triton.__version__, 'torch', torch.__version__)"
   echo "command: validate/scripts/$script; build: nvcc -O2 -gencode arch=compute_${arch},code=sm_${arch}"
   nvcc -std=c++17 -O2 -gencode=arch=compute_${arch},code=sm_${arch} -o "$bin" "$src" "$@" 2>&1
+}
+
+# device_build_env NAME SCRIPT SOURCE BINARY SASS_PATTERN: device_env's lines and build into
+# $OUT/NAME_env.txt, then the SASS lines of BINARY matching SASS_PATTERN (grep -E, control codes
+# dropped, first 60); exits 1 with the log when the build failed.
+device_build_env() {
+  local name=$1 script=$2 src=$3 bin=$4 pattern=$5
+  {
+    device_env "$script" "$src" "$bin"
+    echo "# SASS lines matching: $pattern"
+    cuobjdump -sass "$bin" 2>/dev/null | grep -E "$pattern" | sed 's#/\* 0x[0-9a-f]* \*/##' | head -60
+  } > "$OUT/${name}_env.txt" 2>&1
+  [ -x "$bin" ] || { echo "build failed"; cat "$OUT/${name}_env.txt"; exit 1; }
 }

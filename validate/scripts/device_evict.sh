@@ -6,16 +6,9 @@
 #   evict_ncu.csv     ncu --cache-control none, kernels evict_stream* / evict_probe, in launch order
 #   evict_env.txt     GPU, driver, clocks, ncu, command, the build, each kernel's LDG opcodes
 set -uo pipefail
-OUT=${OUT:-$PWD/out}
-mkdir -p "$OUT"
 BIN=/tmp/gms-evict-ubench
 source "$(dirname "$0")/device_env.sh"
-{
-  device_env device_evict.sh validate/runner/evict_ubench.cu "$BIN"
-  echo "# LDG opcodes per kernel"
-  cuobjdump -sass "$BIN" 2>/dev/null | grep -E "Function|LDG|CCTL" | sed 's#/\* 0x[0-9a-f]* \*/##' | head -40
-} > "$OUT/evict_env.txt" 2>&1
-[ -x "$BIN" ] || { echo "build failed"; cat "$OUT/evict_env.txt"; exit 1; }
+device_build_env evict device_evict.sh validate/runner/evict_ubench.cu "$BIN" "Function|LDG|CCTL"
 "$BIN" | tee "$OUT/evict_run.jsonl"
 ncu --cache-control none --kernel-name regex:'evict_stream|evict_probe' \
     --metrics dram__bytes_write.sum,dram__bytes_read.sum,gpu__time_duration.sum \

@@ -5,15 +5,8 @@
 #   issue_ubench.jsonl      one line per configuration and run
 #   issue_env.txt           GPU, driver, clocks, ncu, command, the build, the FFMA loop's SASS
 set -uo pipefail
-OUT=${OUT:-$PWD/out}
-mkdir -p "$OUT"
 BIN=/tmp/gms-issue-ubench
 source "$(dirname "$0")/device_env.sh"
-{
-  device_env device_issue.sh validate/runner/issue_ubench.cu "$BIN"
-  echo "# SASS of the 16-chain loop"
-  cuobjdump -sass "$BIN" 2>/dev/null | grep -E "Function|FFMA|BRA|ISETP|IADD" | head -60
-} > "$OUT/issue_env.txt" 2>&1
-[ -x "$BIN" ] || { echo "build failed"; cat "$OUT/issue_env.txt"; exit 1; }
+device_build_env issue device_issue.sh validate/runner/issue_ubench.cu "$BIN" "Function|FFMA|BRA|ISETP|IADD"
 for run in 1 2; do "$BIN" | sed "s/^{/{\"run\": $run, /"; done | tee "$OUT/issue_ubench.jsonl"
 nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >> "$OUT/issue_env.txt"
