@@ -131,7 +131,6 @@ class MemorySystem {
   // Where the other data of l2.dirty_at_launch lives: the top of the 48-bit address space, away from
   // the workloads' buffers (0x7f0000000000 on) and a trace's usual mappings.
   static constexpr Addr kOtherDirtyData = 0xffff00000000ull;
-  void dirty_other_data(Tick at);  // l2.dirty_at_launch (at most the L2) into L2, dirty, at `at`
 
   const MemCounters& counters() const { return counters_; }
   const Dram& dram() const { return *dram_; }
@@ -140,6 +139,7 @@ class MemorySystem {
   void attach_timeline(Timeline* t) { timeline_ = t; }
 
  private:
+  void dirty_other_data(Tick at);  // l2.dirty_at_launch (at most the L2) into L2, dirty, at `at`
   // `each_line(line_bytes, sector_bytes, fn)` calls fn(line, sector_mask) for every line accessed.
   template <class EachLine>
   Tick load_lines(const AccessCtx& ctx, EachLine&& each_line, bool bypass_l1, EvictHint hint);
