@@ -7,12 +7,12 @@
 #include <array>
 #include <cmath>
 #include <memory>
-#include <queue>
 #include <vector>
 
 #include "common/error.h"
 #include "model/dispatcher.h"
 #include "model/engine.h"
+#include "model/event_queue.h"
 #include "model/memory_system.h"
 #include "model/shared_fills.h"
 #include "model/warp_scheduler.h"
@@ -85,7 +85,7 @@ struct Engine::Impl {
   bool fills_at_arrival = false, fills_when_idle = false;
   SharedFills fills;
   Tick smem_ticks_per_wavefront = 0, smem_latency = 0, smem_latency_per_wavefront = 0;
-  std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
+  EventQueue events;
   std::int64_t next_launch = 0, retired = 0;
   int last_sm = -1;
   std::uint64_t age_counter = 0;
