@@ -33,41 +33,38 @@ struct Region {
   std::uint32_t shared_pitch = 0;
 };
 
-// Calls fn(line_address, sector_mask) for every line the region touches, in address order per row.
+// Calls fn(row, row_begin, line, lo, hi, sector_mask) for every line the region touches, in address
+// order per row: [lo, hi) is the row's part of the line.
 template <class Fn>
-void for_each_line(const Region& r, int line_bytes, int sector_bytes, Fn&& fn) {
-  const Addr line_mask = ~static_cast<Addr>(line_bytes - 1);
-  const int sector_shift = std::countr_zero(static_cast<unsigned>(sector_bytes));  // a power of two (gpu_schema)
-  for (std::uint32_t row = 0; row < r.rows; ++row) {
-    Addr begin = r.base + row * r.stride;
-    Addr end = begin + r.row_bytes;
-    for (Addr line = begin & line_mask; line < end; line += line_bytes) {
-      Addr lo = begin > line ? begin : line;
-      Addr hi = end < line + line_bytes ? end : line + line_bytes;
-      std::uint32_t first = static_cast<std::uint32_t>((lo - line) >> sector_shift);
-      std::uint32_t last = static_cast<std::uint32_t>((hi - 1 - line) >> sector_shift);
-      std::uint32_t mask = ((last - first + 1) >= 32 ? ~0u : ((1u << (last - first + 1)) - 1)) << first;
-      fn(line, mask);
-    }
-  }
-}
-
-// The same for a copy into shared memory: fn(line, sector_mask, shared_copy_sectors(...)).
-template <class Fn>
-void for_each_copy_line(const Region& r, int line_bytes, int sector_bytes, Fn&& fn) {
+void for_each_line_span(const Region& r, int line_bytes, int sector_bytes, Fn&& fn) {
   const Addr line_mask = ~static_cast<Addr>(line_bytes - 1);
   const int sector_shift = std::countr_zero(static_cast<unsigned>(sector_bytes));  // a power of two (gpu_schema)
   for (std::uint32_t row = 0; row < r.rows; ++row) {
     const Addr begin = r.base + row * r.stride, end = begin + r.row_bytes;
-    const std::uint64_t dest = static_cast<std::uint64_t>(r.shared_dest) + static_cast<std::uint64_t>(row) * r.shared_pitch;
     for (Addr line = begin & line_mask; line < end; line += line_bytes) {
       const Addr lo = begin > line ? begin : line, hi = end < line + line_bytes ? end : line + line_bytes;
       const auto first = static_cast<std::uint32_t>((lo - line) >> sector_shift);
       const auto last = static_cast<std::uint32_t>((hi - 1 - line) >> sector_shift);
       const std::uint32_t mask = ((last - first + 1) >= 32 ? ~0u : ((1u << (last - first + 1)) - 1)) << first;
-      fn(line, mask, shared_copy_sectors(line, lo, hi, dest + (lo - begin), static_cast<std::uint32_t>(sector_bytes)));
+      fn(row, begin, line, lo, hi, mask);
     }
   }
+}
+
+// Calls fn(line_address, sector_mask) for every line the region touches, in address order per row.
+template <class Fn>
+void for_each_line(const Region& r, int line_bytes, int sector_bytes, Fn&& fn) {
+  for_each_line_span(r, line_bytes, sector_bytes,
+                     [&](std::uint32_t, Addr, Addr line, Addr, Addr, std::uint32_t mask) { fn(line, mask); });
+}
+
+// The same for a copy into shared memory: fn(line, sector_mask, shared_copy_sectors(...)).
+template <class Fn>
+void for_each_copy_line(const Region& r, int line_bytes, int sector_bytes, Fn&& fn) {
+  for_each_line_span(r, line_bytes, sector_bytes, [&](std::uint32_t row, Addr begin, Addr line, Addr lo, Addr hi, std::uint32_t mask) {
+    const std::uint64_t dest = static_cast<std::uint64_t>(r.shared_dest) + static_cast<std::uint64_t>(row) * r.shared_pitch;
+    fn(line, mask, shared_copy_sectors(line, lo, hi, dest + (lo - begin), static_cast<std::uint32_t>(sector_bytes)));
+  });
 }
 
 // One warp instruction's lane addresses, as a trace records them: `count` active lanes, each
@@ -128,9 +125,6 @@ class MemorySystem {
   // A host-to-device copy between kernels: its bytes are written through L2 (dirty in their home
   // slices, as the copy engine leaves them), costing no kernel time.
   void copy_into_l2(Addr base, std::uint64_t bytes, Tick at);
-  // Where the other data of l2.dirty_at_launch lives: the top of the 48-bit address space, away from
-  // the workloads' buffers (0x7f0000000000 on) and a trace's usual mappings.
-  static constexpr Addr kOtherDirtyData = 0xffff00000000ull;
 
   const MemCounters& counters() const { return counters_; }
   const Dram& dram() const { return *dram_; }
@@ -139,6 +133,9 @@ class MemorySystem {
   void attach_timeline(Timeline* t) { timeline_ = t; }
 
  private:
+  // Where the other data of l2.dirty_at_launch lives: the top of the 48-bit address space, away from
+  // the workloads' buffers (0x7f0000000000 on) and a trace's usual mappings.
+  static constexpr Addr kOtherDirtyData = 0xffff00000000ull;
   void dirty_other_data(Tick at);  // l2.dirty_at_launch (at most the L2) into L2, dirty, at `at`
   // `each_line(line_bytes, sector_bytes, fn)` calls fn(line, sector_mask) for every line accessed.
   template <class EachLine>
