@@ -1,0 +1,186 @@
+// gms-fill-ubench: what a cp.async's write into shared memory costs the SM's shared-memory data path.
+// The WMMA GEMM's padding records leave silicon's data path 70-84 % busy (ldmatrix wavefronts plus 4
+// per LDGSTS, the 512 bytes of a warp's copy at 128 bytes a cycle) where the model keeps it 97 % busy
+// and runs 9-16 % faster; if the copies' writes cost the path more than 4 cycles each, both are
+// explained. Measured here directly: one 1024-thread CTA per SM, 16 reader warps and 16 copier warps
+// (warps 0-3 read, 4-7 copy, 8-11 read, ...: every sub-partition has 4 of each).
+//   readers  `steps` x 8 independent ldmatrix.x4 of 16 x 16 fp16 tiles with rows PITCH bytes apart
+//            (64: 16 wavefronts each, the WMMA GEMM's pad 0; 80: 4, pad 8) - they keep the path busy
+//   copiers  `copies` cp.async of 16 bytes per lane each (one LDGSTS: 512 contiguous bytes of global
+//            memory into rows of ROW_BYTES, DST_PITCH bytes apart in shared memory: contiguous, or the
+//            WMMA GEMM's padded A (64-byte rows) and B (256-byte rows) tiles), 4 groups in flight per
+//            warp, from the SM's own 64 KiB window of a buffer that stays in L2 (.cg, the GEMM's
+//            flavour) or its own 16 KiB that stays in L1 (.ca)
+// Per CTA the cycles (clock64, from a barrier) until the last reader and the last copier finish;
+// printed per configuration as the median over the SMs of the median of 5 runs. With the readers
+// holding the path, the readers' time grows by the path cycles the copies take from them: the slope
+// of reader cycles over copies per SM is the cost of one LDGSTS's write (4 if it is written at the
+// path's 128 bytes per cycle).
+//   gms-fill-ubench          the sweep, one JSON object per configuration
+//   gms-fill-ubench --once   each kernel once at the sweep's largest point (for ncu)
+// CUDA only (clock64, inline PTX, cp.async: sm_80 on).
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "../include/gpu_port.h"
+
+namespace {
+
+constexpr int kWarps = 32, kReaderBytes = 16384, kCopierStages = 4, kCopyBytes = 512;
+// Shared bytes one copier warp's stage spans: its 512 bytes in rows of ROW_BYTES, DST_PITCH apart.
+__host__ __device__ constexpr int stage_bytes(int row_bytes, int dst_pitch) { return kCopyBytes / row_bytes * dst_pitch; }
+constexpr int kWindowInt4L2 = 65536 / 16, kWindowInt4L1 = 16384 / 16;
+
+__device__ __forceinline__ bool is_reader(int warp) { return ((warp / 4) & 1) == 0; }
+
+template <int PITCH, int ROW_BYTES, int DST_PITCH, bool CA>
+__global__ void fill_mix(int steps, int copies, int stride, const int4* src, long long* out, unsigned* sink) {
+  extern __shared__ __align__(128) unsigned char smem[];
+  unsigned char* rbuf = smem;                  // the readers' 16 KiB
+  unsigned char* cbuf = smem + kReaderBytes;   // per copier warp, 4 stages
+  constexpr int kStage = stage_bytes(ROW_BYTES, DST_PITCH);
+  for (int i = threadIdx.x; i < kReaderBytes / 4; i += blockDim.x) reinterpret_cast<unsigned*>(rbuf)[i] = i;
+  __syncthreads();
+  const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+  const long long t0 = clock64();
+  unsigned acc = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if (is_reader(warp)) {
+    for (int it = 0; it < steps; ++it) {
+#pragma unroll
+      for (int j = 0; j < 8; ++j) {
+        // Blocks 2 KiB apart (a multiple of the 128-byte bank period) moved by a run-time stride, so
+        // that ptxas cannot merge two steps' loads (as in gms-smem-ubench's ldsm_pitch).
+        const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(
+            rbuf + ((((it * stride + j) & 7) * 2048 + (lane % 16) * PITCH + (lane / 16) * 16) & (kReaderBytes - 1))));
+        unsigned r0, r1, r2, r3;
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(addr) : "memory");
+        acc ^= r0 ^ r1 ^ r2 ^ r3;
+      }
+    }
+  } else {
+    const int cw = (warp / 8) * 4 + warp % 4;  // 0..15
+    const int window = CA ? kWindowInt4L1 : kWindowInt4L2;
+    const int4* base = src + static_cast<size_t>(blockIdx.x) * window;
+    for (int i = 0; i < copies; ++i) {
+      const int chunk = lane * 16;  // the lane's byte in the warp's 512, placed in its padded row
+      const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(
+          cbuf + (cw * kCopierStages + (i & (kCopierStages - 1))) * kStage + chunk / ROW_BYTES * DST_PITCH + chunk % ROW_BYTES));
+      const int4* g = base + ((i * 16 + cw) * 32 + lane) % window;
+      if constexpr (CA)
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(g) : "memory");
+      else
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(g) : "memory");
+      asm volatile("cp.async.commit_group;\n" ::: "memory");
+      asm volatile("cp.async.wait_group %0;\n" ::"n"(kCopierStages - 1) : "memory");
+    }
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+    acc = reinterpret_cast<const unsigned*>(cbuf)[cw * kCopierStages * kStage / 4 + lane];
+  }
+#endif
+  const long long t1 = clock64();
+  if (lane == 0) out[blockIdx.x * kWarps + warp] = t1 - t0;
+  if (acc == 0x12345u) *sink = acc;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+struct Ends {
+  double readers, copiers;
+};
+
+// One launch: per CTA the last reader's and the last copier's cycles; the medians over the SMs.
+template <class Launch>
+Ends run_once(int sms, long long* out, Launch&& launch) {
+  launch();
+  GPU_CHECK_LAUNCH();
+  std::vector<long long> c(static_cast<size_t>(sms) * kWarps);
+  GPU_CHECK(gpuMemcpy(c.data(), out, sizeof(long long) * c.size(), gpuMemcpyDeviceToHost));
+  std::vector<double> r, w;
+  for (int b = 0; b < sms; ++b) {
+    long long rm = 0, cm = 0;
+    for (int k = 0; k < kWarps; ++k) {
+      const long long v = c[static_cast<size_t>(b) * kWarps + k];
+      if (((k / 4) & 1) == 0) rm = std::max(rm, v);
+      else cm = std::max(cm, v);
+    }
+    r.push_back(static_cast<double>(rm));
+    w.push_back(static_cast<double>(cm));
+  }
+  return {median(r), median(w)};
+}
+
+// Reader steps that keep the path busy ~525 K cycles (16 readers x 8 ldmatrix x wavefronts each),
+// longer than the copiers need for 8192 LDGSTS per SM alone (~137 K cycles from L2).
+constexpr int reader_steps(int pitch) { return pitch == 64 ? 256 : pitch == 96 ? 512 : 1024; }
+
+template <int PITCH, int ROW_BYTES, int DST_PITCH, bool CA>
+void sweep(int sms, bool once, const int4* src, long long* out, unsigned* sink, const char* gpu) {
+  const int steps = reader_steps(PITCH);
+  const std::vector<int> copy_counts = once ? std::vector<int>{512} : std::vector<int>{0, 256, 512};
+  const int shared = kReaderBytes + kWarps / 2 * kCopierStages * stage_bytes(ROW_BYTES, DST_PITCH);
+  auto* kernel = fill_mix<PITCH, ROW_BYTES, DST_PITCH, CA>;
+  GPU_CHECK(gpuFuncSetAttribute(kernel, gpuFuncAttributeMaxDynamicSharedMemorySize, shared));
+  for (int readers_on = 1; readers_on >= 0; --readers_on) {
+    for (int copies : copy_counts) {
+      if (!readers_on && copies == 0) continue;
+      const int s = readers_on ? steps : 0;
+      auto launch = [&] { kernel<<<sms, kWarps * 32, shared>>>(s, copies, 1, src, out, sink); };
+      std::vector<double> rs, cs;
+      for (int rep = 0; rep < (once ? 1 : 5); ++rep) {
+        const Ends e = run_once(sms, out, launch);
+        rs.push_back(e.readers);
+        cs.push_back(e.copiers);
+      }
+      std::printf(
+          "{\"measure\": \"fill_mix\", \"pitch\": %d, \"copy\": \"%s\", \"copy_rows\": %d, \"copy_pitch\": %d, "
+          "\"ldmatrix_per_sm\": %d, \"ldgsts_per_sm\": %d, \"reader_cycles\": %.0f, \"copier_cycles\": %.0f, \"gpu\": \"%s\"}\n",
+          PITCH, CA ? "ca" : "cg", ROW_BYTES, DST_PITCH, s * 8 * (kWarps / 2), copies * (kWarps / 2), median(rs), median(cs), gpu);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const bool once = argc > 1 && std::strcmp(argv[1], "--once") == 0;
+    gpuDeviceProp prop{};
+    GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
+    const int sms = prop.multiProcessorCount;
+    int4* src;
+    long long* out;
+    unsigned* sink;
+    GPU_CHECK(gpuMalloc(&src, sizeof(int4) * kWindowInt4L2 * sms));
+    GPU_CHECK(gpuMemset(src, 1, sizeof(int4) * kWindowInt4L2 * sms));
+    GPU_CHECK(gpuMalloc(&out, sizeof(long long) * sms * kWarps));
+    GPU_CHECK(gpuMalloc(&sink, 4));
+    // A first launch brings the windows into L2 (and L1 for .ca) before anything is timed.
+    fill_mix<64, 512, 512, false><<<sms, kWarps * 32, kReaderBytes + kWarps / 2 * kCopierStages * kCopyBytes>>>(0, 512, 1, src, out, sink);
+    GPU_CHECK_LAUNCH();
+    GPU_CHECK(gpuDeviceSynchronize());
+    // Contiguous copies beside 16- and 4-wavefront ldmatrix, from L2 and from L1.
+    sweep<64, 512, 512, false>(sms, once, src, out, sink, prop.name);
+    sweep<80, 512, 512, false>(sms, once, src, out, sink, prop.name);
+    sweep<64, 512, 512, true>(sms, once, src, out, sink, prop.name);
+    sweep<80, 512, 512, true>(sms, once, src, out, sink, prop.name);
+    // The WMMA GEMM's pads: its A copies (64-byte rows) and B copies (256-byte rows) beside its
+    // ldmatrix (pad 0: rows 64 / 256 bytes apart, 16 wavefronts; pad 8: 80 / 272, 4; pad 16: 96 / 288, 8).
+    sweep<64, 64, 64, false>(sms, once, src, out, sink, prop.name);
+    sweep<64, 256, 256, false>(sms, once, src, out, sink, prop.name);
+    sweep<80, 64, 80, false>(sms, once, src, out, sink, prop.name);
+    sweep<80, 256, 272, false>(sms, once, src, out, sink, prop.name);
+    sweep<96, 64, 96, false>(sms, once, src, out, sink, prop.name);
+    sweep<96, 256, 288, false>(sms, once, src, out, sink, prop.name);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gms-fill-ubench: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
