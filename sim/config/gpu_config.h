@@ -33,6 +33,8 @@ struct SmConfig {
   std::uint64_t shared_latency = 30;    // cycles from a shared load's issue (empty pipe) to its data
   std::uint64_t shared_latency_per_wavefront = 0;  // latency each wavefront adds beyond its data-path cycle
   std::string shared_fills = "arrival"; // when a cp.async's data takes the shared data path: issue | arrival | idle
+  double copy_fill_bytes_per_cycle = 0; // cp.async bytes written into shared memory per data-path cycle; 0 = as
+                                        // shared stores (the copy's destination wavefronts)
 };
 
 // A one-wavefront shared load's latency beyond its cycle in the data path (LDS.32): what the issue

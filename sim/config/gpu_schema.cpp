@@ -116,6 +116,12 @@ Schema<GpuConfig> make_schema() {
                               "from L2, in time order with the shared instructions; idle = when its data is back and "
                               "the path is idle (shared instructions first)",
                               [](G& c) -> auto& { return c.sm.shared_fills; }));
+  p.push_back(quantity_param<G>("sm.copy_fill_bytes_per_cycle", Q::kBytesPerCycle, "0", 0, 1e6,
+                                "bytes of a cp.async that bypasses L1 (LDGSTS.BYPASS) written into shared memory per "
+                                "cycle of the data path, whatever the destination's banks; 0 = the copy costs the "
+                                "wavefronts of a shared store to its destination (at sm.shared_bytes_per_cycle), as "
+                                "copies through L1 always do",
+                                [](G& c) -> auto& { return c.sm.copy_fill_bytes_per_cycle; }));
   // --- L1
   p.push_back(quantity_param<G>("l1.size", Q::kBytes, "", 0, kBig, "L1 data cache capacity per SM (0 = none)",
                                 [](G& c) -> auto& { return c.l1.size; }));

@@ -38,6 +38,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   smem_free.assign(g.sm.count, 0);
   smem_ticks_per_wavefront = static_cast<Tick>(kTicksPerCycle * 128.0 / g.sm.shared_bytes_per_cycle + 0.5);
   smem_latency = cycles_to_ticks(g.sm.shared_latency);
+  if (g.sm.copy_fill_bytes_per_cycle > 0) fill_ticks_per_byte = kTicksPerCycle / g.sm.copy_fill_bytes_per_cycle;
   smem_latency_per_wavefront = cycles_to_ticks(g.sm.shared_latency_per_wavefront);
   sm_first_start.assign(g.sm.count, kNever);
   sm_next_dispatch.assign(g.sm.count, 0);

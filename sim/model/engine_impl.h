@@ -85,6 +85,7 @@ struct Engine::Impl {
   bool fills_at_arrival = false, fills_when_idle = false;
   SharedFills fills;
   Tick smem_ticks_per_wavefront = 0, smem_latency = 0, smem_latency_per_wavefront = 0;
+  double fill_ticks_per_byte = 0;  // sm.copy_fill_bytes_per_cycle as ticks per byte; 0: copies cost store wavefronts
   EventQueue events;
   std::int64_t next_launch = 0, retired = 0;
   int last_sm = -1;
@@ -193,10 +194,21 @@ struct Engine::Impl {
 
   // Reserves `wavefronts` cycles of the SM's shared-memory data path from t on, in the order asked
   // (an instruction as it issues, a copy's data as it arrives); returns when the last one is through.
-  Tick shared_pipe(int sm, Tick t, std::uint32_t wavefronts) {
+  Tick shared_pipe(int sm, Tick t, std::uint32_t wavefronts) { return shared_pipe_ticks(sm, t, wavefronts * smem_ticks_per_wavefront); }
+  Tick shared_pipe_ticks(int sm, Tick t, Tick ticks) {
     Tick start = std::max(t, smem_free[sm]);
-    smem_free[sm] = start + wavefronts * smem_ticks_per_wavefront;
+    smem_free[sm] = start + ticks;
     return smem_free[sm];
+  }
+  // The data path's time to write a cp.async block's data into shared memory: for a copy past L1
+  // (cp.async.cg) its bytes at sm.copy_fill_bytes_per_cycle (gms-fill-ubench: ~2 cycles per
+  // LDGSTS.128 on the H100, whatever the destination's banks), else its destination's store
+  // wavefronts (a copy through L1 measured 5.7-6.3 cycles there, its 4 store wavefronts modelled).
+  Tick fill_ticks(const Instr& in) const {
+    if (fill_ticks_per_byte <= 0 || !in.bypass_l1) return in.wavefronts * smem_ticks_per_wavefront;
+    const double bytes = in.lanes.present() ? static_cast<double>(in.lanes.count) * in.lanes.bytes
+                                            : static_cast<double>(in.region.rows) * in.region.row_bytes;
+    return static_cast<Tick>(bytes * fill_ticks_per_byte + 0.5);
   }
 
   // Wakes the SM's pending fills when the first has arrived and the data path is free.

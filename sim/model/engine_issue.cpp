@@ -46,11 +46,11 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
         result.shared.ldgsts_instructions += in.issue_cycles;
         result.shared.ldgsts_wavefronts += in.wavefronts;
         if (fills_at_arrival) {  // written when the data is back (fill_event)
-          fills.add(sm, PendingFill{done, 0, in.wavefronts, warp_index, w.age, in.slot});
+          fills.add(sm, PendingFill{done, 0, fill_ticks(in), warp_index, w.age, in.slot});
           ++w.pending_fills[in.slot];
           schedule_fills(sm);
         } else {
-          done = std::max(done, shared_pipe(sm, t, in.wavefronts));
+          done = std::max(done, shared_pipe_ticks(sm, t, fill_ticks(in)));
         }
       }
       fill_slot(w, in.slot, done, SlotKind::kLong);
@@ -220,7 +220,7 @@ void Engine::Impl::fill_event(int sm, Tick t) {
   fills.scheduled(sm) = kNever;
   if (!fills_when_idle || smem_free[sm] <= t) {
     fills.take_arrived(sm, t, [&](const PendingFill& f) {
-      const Tick end = shared_pipe(sm, t, f.wavefronts);
+      const Tick end = shared_pipe_ticks(sm, t, f.ticks);
       Warp& w = warps[static_cast<std::size_t>(f.warp)];
       if (!w.active || w.age != f.age) return;
       w.slot_ready[f.slot] = std::max(w.slot_ready[f.slot], end);

@@ -17,7 +17,7 @@ namespace gms {
 struct PendingFill {
   Tick arrive = 0;             // the copy's last line is back at the SM
   std::uint64_t seq = 0;       // order of issue: ties of `arrive` go in issue order
-  std::uint32_t wavefronts = 0;
+  Tick ticks = 0;              // the data path's time to write it
   int warp = 0;                // global warp index and its launch age (a later warp may reuse the index)
   std::uint64_t age = 0;
   int slot = 0;                // the scoreboard slot the copy completes

@@ -142,5 +142,57 @@ TEST(Engine, IdleFillsMakeThePadZeroGemmWaitOnItsCopies) {
   EXPECT_EQ(idle.result.shared.ld_wavefronts, issue.result.shared.ld_wavefronts);
 }
 
+// sm.copy_fill_bytes_per_cycle: warp 0 copies 64 x 512 bytes into shared memory past L1 (cp.async.cg,
+// 4 destination wavefronts each) while warp 1 keeps the data path busy with 4,000 one-wavefront
+// loads. The path's time per copy is its bytes at the rate (gms-fill-ubench: ~2 cycles on the H100)
+// instead of its 4 wavefronts, so warp 1 finishes 64 x 2 cycles earlier; copies through L1 keep
+// their store wavefronts.
+class CopiesBesideSharedLoads final : public test::OneCtaKernel {
+ public:
+  explicit CopiesBesideSharedLoads(bool bypass_l1) : OneCtaKernel("copies_beside_shared_loads", 2), bypass_(bypass_l1) {}
+  void next(WarpCursor& c, Instr& out) const override {
+    out = Instr{};
+    const int step = static_cast<int>(c.step++);
+    const int n = c.warp == 0 ? 64 : 4000;
+    if (step < n) {
+      out.issue_cycles = 1;
+      out.slot = 1;
+      out.wavefronts = c.warp == 0 ? 4 : 1;
+      if (c.warp == 0) {
+        out.op = Op::kLoad;
+        out.async_copy = true;
+        out.bypass_l1 = bypass_;
+        out.region = Region{0x7f0000000000ull + static_cast<Addr>(step) * 512, 1, 512, 512, step * 512, 512};
+      } else {
+        out.op = Op::kSharedLoad;
+      }
+    } else if (step == n) {
+      out.op = Op::kWait;
+      out.slot = 1;
+    } else {
+      out.op = Op::kExit;
+    }
+  }
+
+ private:
+  bool bypass_;
+};
+
+TEST(Engine, CopiesPastL1TakeTheSharedPathAtTheirFillRate) {
+  auto warp1_end = [](bool bypass_l1, const std::string& rate) {
+    auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"),
+                                         test::source_path("configs/workloads/gemm-8192-grouped8.yaml"),
+                                         {"gpu.sm.copy_fill_bytes_per_cycle=" + rate}});
+    CopiesBesideSharedLoads k(bypass_l1);
+    const SimResult r = Engine(cfg.gpu.value, k).run();
+    EXPECT_EQ(r.shared.ldgsts_instructions, 64u);
+    EXPECT_EQ(r.shared.ldgsts_wavefronts, 256u);  // what ncu would count as their store wavefronts
+    return ticks_to_cycles(r.end);
+  };
+  const double as_stores = warp1_end(true, "0"), at_rate = warp1_end(true, "256");
+  EXPECT_NEAR(as_stores - at_rate, 64 * 2, 8);
+  EXPECT_EQ(warp1_end(false, "0"), warp1_end(false, "256"));
+}
+
 }  // namespace
 }  // namespace gms
