@@ -169,7 +169,9 @@ TEST(MmaDataPath, TmaEngineTakesItsCyclesPerBox) {
 TEST(MmaDataPath, ClassRatesAndThePowerLimitedClock) {
   // Memory unlimited: wgmma runs 0.944 x 4096 FLOP/cycle, mma.sync the measured 2655 (1.456x fewer);
   // mma.sync's ldmatrix loads take shared-memory time that wgmma does not, hidden behind its MMAs
-  // since the copies' own wavefronts take the path when their data is back (sm.shared_fills: arrival).
+  // since the copies' own wavefronts take the path when their data is back (sm.shared_fills: arrival)
+  // at their measured ~2 cycles each (sm.copy_fill_bytes_per_cycle). The run's fixed costs, common to
+  // both, dilute the rates' ratio a little (1.447 with the presets of 2026-11-26).
   std::vector<std::string> fast = {"workload.m=2048", "workload.n=2048", "workload.k=4096",
                                    "gpu.l2.slice_bytes_per_cycle=100000", "gpu.icnt.sm_bytes_per_cycle=100000",
                                    "gpu.sm.lsu_bytes_per_cycle=100000", "gpu.dram.bandwidth=1000TB/s"};
@@ -181,7 +183,7 @@ TEST(MmaDataPath, ClassRatesAndThePowerLimitedClock) {
   auto sync = with("mma_sync"), wg = with("wgmma");
   auto rs = simulate(sync), rw = simulate(wg);
   const double ratio = metric(sync, rs, "sm__cycles_elapsed.max") / metric(wg, rw, "sm__cycles_elapsed.max");
-  EXPECT_GT(ratio, 1.45);
+  EXPECT_GT(ratio, 1.42);
   EXPECT_LT(ratio, 2.2);
   // The wgmma pipe busy most of the time pulls the clock down (H100: ~1.6 GHz); mma.sync does not.
   EXPECT_GT(metric(wg, rw, "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"), 60);
