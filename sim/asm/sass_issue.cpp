@@ -258,6 +258,9 @@ IssueProfile sass_issue_profile(const std::string& sass_path, const std::string&
   const SharedReadExposure e = shared_read_exposure(path);
   p.shared_exposed_reads = e.exposed_reads;
   p.shared_hidden_cycles = e.hidden_cycles;
+  const SharedReadExposure sr = special_read_exposure(path);
+  p.special_exposed_reads = sr.exposed_reads;
+  p.special_hidden_cycles = sr.hidden_cycles;
   return p;
 }
 

@@ -73,6 +73,8 @@ struct IssueProfile {
   // The loop's own wait on shared reads (shared_read_exposure.h), over the instructions of the path
   // the warps take (executed at least every other iteration; all of them without an export).
   double shared_exposed_reads = 0, shared_hidden_cycles = 0;
+  // The same for special-register reads (S2R, S2UR) the loop re-reads every iteration.
+  double special_exposed_reads = 0, special_hidden_cycles = 0;
   // Issue cycles per iteration lost to register-bank conflicts (register_banks.h), each
   // instruction's weighted by its executed count.
   double bank_conflict_cycles = 0;

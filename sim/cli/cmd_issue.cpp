@@ -35,8 +35,9 @@ int cmd_issue(const std::vector<std::string>& args) {
   const double selected = p.sampled_cycles[kSampledSelected] / k_tiles, wait = p.sampled_cycles[kSampledWait] / k_tiles,
                dispatch = p.sampled_cycles[kSampledDispatch] / k_tiles, branch = p.sampled_cycles[kSampledBranch] / k_tiles;
   const double exposed = p.shared_exposed_reads / k_tiles, hidden = p.shared_hidden_cycles;
+  const double special = p.special_exposed_reads / k_tiles, special_hidden = p.special_hidden_cycles;
   const double banks = p.bank_conflict_cycles / k_tiles;
-  char buf[256];
+  char buf[512];
   if (json) {
     std::cout << "{\"kernel\": \"" << p.kernel << "\", \"loop\": " << (p.loop ? "true" : "false") << ", \"lines\": [" << p.body_first
               << ", " << p.body_last << "], \"executed\": " << (p.executed ? "true" : "false") << ", \"classes\": {";
@@ -48,8 +49,9 @@ int cmd_issue(const std::vector<std::string>& args) {
     std::snprintf(buf, sizeof buf,
                   "}, \"instructions_per_k_tile\": %.3f, \"stall_cycles_per_k_tile\": %.3f, "
                   "\"shared_reads_per_k_tile\": {\"exposed\": %.3f, \"hidden_cycles\": %.3f}, "
+                  "\"special_reads_per_k_tile\": {\"exposed\": %.3f, \"hidden_cycles\": %.3f}, "
                   "\"register_bank_conflict_cycles_per_k_tile\": %.3f",
-                  n, s, exposed, hidden, banks);
+                  n, s, exposed, hidden, special, special_hidden, banks);
     std::cout << buf;
     if (p.sampled) {
       std::snprintf(buf, sizeof buf,
@@ -81,6 +83,11 @@ int cmd_issue(const std::vector<std::string>& args) {
                 "the order hides (short_scoreboard)\n",
                 exposed, hidden);
   std::cout << buf;
+  std::snprintf(buf, sizeof buf,
+                "# special-register reads (S2R, S2UR): the warp alone waits on %.1f per K tile, each for their latency "
+                "less %.1f cycles (short_scoreboard)\n",
+                special, special_hidden);
+  std::cout << buf;
   std::snprintf(buf, sizeof buf, "# register-bank conflicts: %.1f issue cycles per K tile the sub-partition loses\n", banks);
   std::cout << buf;
   if (p.sampled) {
@@ -101,6 +108,10 @@ int cmd_issue(const std::vector<std::string>& args) {
   if (exposed > 0) {
     set("shared_reads.exposed", "%.1f", exposed);
     set("shared_reads.hidden", "%.0fcycles", hidden);
+  }
+  if (special > 0) {
+    set("special_reads.exposed", "%.1f", special);
+    set("special_reads.hidden", "%.0fcycles", special_hidden);
   }
   if (banks > 0) set("register_bank_conflicts", "%.0fcycles", banks);
   if (p.sampled) {

@@ -116,6 +116,11 @@ Schema<GpuConfig> make_schema() {
                               "from L2, in time order with the shared instructions; idle = when its data is back and "
                               "the path is idle (shared instructions first)",
                               [](G& c) -> auto& { return c.sm.shared_fills; }));
+  p.push_back(quantity_param<G>("sm.special_register_latency", Q::kCycles, "0cycles", 0, 10000,
+                                "cycles from a special-register read's issue (S2R, S2UR) to its data: what a loop that "
+                                "re-reads SR_TID, SR_LANEID or SR_CgaCtaId waits (workload issue.special_reads); 0 = "
+                                "such waits are not modelled",
+                                [](G& c) -> auto& { return c.sm.special_register_latency; }));
   p.push_back(quantity_param<G>("sm.copy_fill_bytes_per_cycle", Q::kBytesPerCycle, "0", 0, 1e6,
                                 "bytes of a cp.async that bypasses L1 (LDGSTS.BYPASS) written into shared memory per "
                                 "cycle of the data path, whatever the destination's banks; 0 = the copy costs the "

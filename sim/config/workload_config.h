@@ -24,6 +24,9 @@ struct IssueProfileConfig {
   // K tile whose wait is exposed, and the part of each one's latency the instruction order hides.
   double shared_reads_exposed = 0;
   double shared_reads_hidden_cycles = 0;
+  // The same for special-register reads (S2R, S2UR) the loop re-reads, at sm.special_register_latency.
+  double special_reads_exposed = 0;
+  double special_reads_hidden_cycles = 0;
   // Issue cycles per K tile the sub-partition loses to register-bank conflicts (sim/asm/register_banks.h).
   double register_bank_conflict_cycles = 0;
 };

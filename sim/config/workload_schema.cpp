@@ -274,6 +274,15 @@ void add_issue_profile_params(std::vector<Param<WorkloadConfig>>& params,
                                      "the part of a shared read's latency the compiled instruction order hides before the "
                                      "read's first use (gpumemsim issue)",
                                      [profile](W& c) -> auto& { return profile(c).shared_reads_hidden_cycles; }));
+  params.push_back(quantity_param<W>("issue.special_reads.exposed", Q::kReal, "0", 0, 1 << 20,
+                                     "special-register reads (S2R, S2UR) per K tile whose first use waits on them, the warp "
+                                     "alone (gpumemsim issue walks the compiled loop): each costs the warp "
+                                     "sm.special_register_latency less issue.special_reads.hidden, Nsight's short_scoreboard",
+                                     [profile](W& c) -> auto& { return profile(c).special_reads_exposed; }));
+  params.push_back(quantity_param<W>("issue.special_reads.hidden", Q::kCycles, "0cycles", 0, 1 << 12,
+                                     "the part of a special-register read's latency the compiled instruction order hides "
+                                     "before its first use (gpumemsim issue)",
+                                     [profile](W& c) -> auto& { return profile(c).special_reads_hidden_cycles; }));
   params.push_back(quantity_param<W>("issue.register_bank_conflicts", Q::kCycles, "0cycles", 0, 1 << 24,
                                      "issue cycles per K tile and warp the sub-partition loses reading operands from one "
                                      "of the register file's 4 banks twice (gpumemsim issue, from the operands and reuse "
@@ -293,6 +302,7 @@ void validate_issue_profile(const IssueProfileConfig& issue,
                                                    {"issue.measured.dispatch_stall", issue.dispatch_stall_cycles},
                                                    {"issue.measured.branch_resolving", issue.branch_resolving_cycles},
                                                    {"issue.shared_reads.exposed", issue.shared_reads_exposed},
+                                                   {"issue.special_reads.exposed", issue.special_reads_exposed},
                                                    {"issue.register_bank_conflicts", issue.register_bank_conflict_cycles}};
   for (const auto& [key, cycles] : spread)
     if (cycles > 0 && issue.instructions == 0) fail(key, "needs issue.instructions (the count its cycles are spread over)");

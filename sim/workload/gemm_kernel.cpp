@@ -97,13 +97,13 @@ GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::s
     }
   }
   if (cfg.stages == 1) v.push_back({Micro::kBarrier});  // the single buffer is refilled next
-  plan_issue(v, one_wavefront_shared_latency(gpu.sm));
+  plan_issue(v, one_wavefront_shared_latency(gpu.sm), static_cast<double>(gpu.sm.special_register_latency));
 }
 
 // The compiled loop's issue profile: the instructions the steps above do not model issue among the
 // MMAs (spread evenly over the K steps), and every instruction of the loop holds its warp the loop's
 // mean stall count.
-void GemmKernel::plan_issue(const std::vector<Step>& steps, double shared_latency_cycles) {
+void GemmKernel::plan_issue(const std::vector<Step>& steps, double shared_latency_cycles, double special_latency_cycles) {
   if (cfg_.issue.instructions == 0) return;
   std::uint32_t modelled = 0, mma_steps = 0;
   for (const Step& s : steps) switch (s.op) {
@@ -125,7 +125,7 @@ void GemmKernel::plan_issue(const std::vector<Step>& steps, double shared_latenc
   for (std::uint32_t i = 0; i < mma_steps; ++i)
     other_per_mma_.push_back(static_cast<std::uint32_t>((static_cast<std::uint64_t>(other) * (i + 1)) / mma_steps -
                                                         (static_cast<std::uint64_t>(other) * i) / mma_steps));
-  issue_hold_ = issue_hold_per_instruction(cfg_.issue, shared_latency_cycles);
+  issue_hold_ = issue_hold_per_instruction(cfg_.issue, shared_latency_cycles, special_latency_cycles);
 }
 
 double GemmKernel::compulsory_bytes() const {

@@ -71,7 +71,7 @@ class GemmKernel final : public Kernel {
   std::vector<Step> tile_steps_;
   // The loop's issue profile (workload issue.*): other instructions per MMA step, and the ticks
   // each instruction holds its warp (0 = off).
-  void plan_issue(const std::vector<Step>& steps, double shared_latency_cycles);
+  void plan_issue(const std::vector<Step>& steps, double shared_latency_cycles, double special_latency_cycles);
   std::vector<std::uint32_t> other_per_mma_;
   IssueHold issue_hold_;  // the issue profile per instruction (issue.*)
 };

@@ -85,7 +85,10 @@ struct Instr {
 struct IssueHold {
   double floor = 0, shared = 0, dispatch = 0, branch = 0, port = 0;
 };
-inline IssueHold issue_hold_per_instruction(const IssueProfileConfig& issue, double shared_latency_cycles) {
+// `special_latency_cycles`: sm.special_register_latency (0: special-register reads cost nothing beyond
+// their stall counts).
+inline IssueHold issue_hold_per_instruction(const IssueProfileConfig& issue, double shared_latency_cycles,
+                                            double special_latency_cycles) {
   IssueHold h;
   if (issue.instructions <= 0) return h;
   const double n = issue.instructions, per_cycle = static_cast<double>(kTicksPerCycle);
@@ -94,7 +97,8 @@ inline IssueHold issue_hold_per_instruction(const IssueProfileConfig& issue, dou
                                                      : n;
   h.floor = floor * per_cycle / n;
   const double exposed = std::max(0.0, shared_latency_cycles - issue.shared_reads_hidden_cycles);
-  h.shared = issue.shared_reads_exposed * exposed * per_cycle / n;
+  const double special = std::max(0.0, special_latency_cycles - issue.special_reads_hidden_cycles);
+  h.shared = (issue.shared_reads_exposed * exposed + issue.special_reads_exposed * special) * per_cycle / n;
   h.dispatch = issue.dispatch_stall_cycles * per_cycle / n;
   h.branch = issue.branch_resolving_cycles * per_cycle / n;
   h.port = issue.register_bank_conflict_cycles * per_cycle / n;

@@ -53,7 +53,8 @@ TiledGemmKernel::TiledGemmKernel(const TiledGemmConfig& cfg, const GpuConfig& gp
       throw ConfigError("workload issue.instructions = " + std::to_string(given) + ": the data path alone issues " +
                         std::to_string(modelled) + " warp instructions per K tile (FFMAs, copies, shared reads, barriers)");
     other_per_k_tile_ = given - modelled;
-    issue_hold_ = issue_hold_per_instruction(cfg.issue, one_wavefront_shared_latency(gpu.sm));
+    issue_hold_ = issue_hold_per_instruction(cfg.issue, one_wavefront_shared_latency(gpu.sm),
+                                             static_cast<double>(gpu.sm.special_register_latency));
   } else if (cfg.other_instructions_per_k_tile >= 0) {
     other_per_k_tile_ = static_cast<std::uint32_t>(cfg.other_instructions_per_k_tile);
   } else {

@@ -247,6 +247,26 @@ TEST(TiledGemm, ExposedSharedReadsHoldTheWarpInShortScoreboard) {
   EXPECT_GT(metric(slower, d, kShort), metric(exposed, c, kShort));
 }
 
+// The special registers the loop re-reads (issue.special_reads) hold the warp the GPU's
+// sm.special_register_latency less the hidden part, as short_scoreboard; a GPU without the latency
+// (0: not modelled) replays the loop as before.
+TEST(TiledGemm, ExposedSpecialRegisterReadsHoldTheWarpInShortScoreboard) {
+  const std::vector<std::string> base = {"workload.cta_limit=264", "workload.k=512", "workload.issue.instructions=1947",
+                                         "workload.issue.stall_cycles=2841cycles"};
+  auto none = rung_with(base, {});
+  auto reads = rung_with(base, {"workload.issue.special_reads.exposed=40", "workload.issue.special_reads.hidden=5cycles"});
+  ASSERT_EQ(reads.gpu.value.sm.special_register_latency, 25u);  // the H100 preset, measured
+  auto a = simulate(none), c = simulate(reads);
+  const char* kShort = "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct";
+  EXPECT_GT(metric(reads, c, kShort), metric(none, a, kShort) + 5);
+  // 264 CTAs of 2 warps on 132 SMs: each warp's 32 K tiles take at least floor + 40 x (25 - 5).
+  EXPECT_GE(metric(reads, c, "sm__cycles_elapsed.max"), 32 * (2841 + 40 * 20));
+  EXPECT_EQ(metric(none, a, "smsp__inst_executed.sum"), metric(reads, c, "smsp__inst_executed.sum"));
+  auto unmodelled = reads;
+  unmodelled.gpu.value.sm.special_register_latency = 0;
+  EXPECT_EQ(simulate(unmodelled).result.end, a.result.end);
+}
+
 // Register-bank conflicts (issue.register_bank_conflicts) hold the sub-partition's issue port, so the
 // other warps wait as not_selected; the issuing warp's own time is unchanged but for the port.
 TEST(TiledGemm, RegisterBankConflictsHoldTheIssuePortForEveryWarp) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Adds the compiled main loop's issue profile (workload issue.instructions, issue.stall_cycles, issue.shared_reads,
-issue.register_bank_conflicts, issue.measured) to the records of the kernels whose SASS and per-instruction executed counts are committed in
+issue.special_reads, issue.register_bank_conflicts, issue.measured) to the records of the kernels whose SASS and per-instruction executed counts are committed in
 validate/results/h100/issue/ (validate/scripts/device_sass.sh): this project's WMMA GEMM
 (gemm_fp16_kernel<32, 3, PAD>), Triton's wgmma GEMM at its three tilings (cp.async tiles, and TMA tiles:
 validate/scripts/device_tma.sh) and the seed-002 ladder
@@ -10,7 +10,8 @@ The profile is a fact of the compiled code, read by `gpumemsim issue` from the s
 compiler wrote into each instruction, weighted by how often the H100 executed it; and, from the same
 profile's warp-state samples, the loop's measured wait, dispatch_stall and branch_resolving cycles per
 K tile (issue.measured: inputs taken from silicon, as registers are taken from the compiler); and the
-loop's own wait on shared reads, walked from the control codes (issue.shared_reads), and the issue
+loop's own wait on shared reads and on the special registers it re-reads (S2R, S2UR), walked from the control
+codes (issue.shared_reads, issue.special_reads), and the issue
 cycles its register-bank conflicts cost (issue.register_bank_conflicts). The
 measured and ncu sections of a record are left as they are. Both GPUs run the same sm_90 code (nvcc 13.0 and
 Triton 3.6.0 on both machines), so the H100's profile holds for the H200's records.
@@ -78,6 +79,10 @@ def main():
         shared = p["shared_reads_per_k_tile"]
         if round(shared["exposed"], 1) > 0:
             issue["shared_reads"] = {"exposed": round(shared["exposed"], 1), "hidden": f"{round(shared['hidden_cycles'])}cycles"}
+        special = p.get("special_reads_per_k_tile", {"exposed": 0, "hidden_cycles": 0})
+        if round(special["exposed"], 1) > 0:
+            issue["special_reads"] = {"exposed": round(special["exposed"], 1),
+                                      "hidden": f"{round(special['hidden_cycles'])}cycles"}
         banks = round(p["register_bank_conflict_cycles_per_k_tile"])
         if banks > 0:
             issue["register_bank_conflicts"] = f"{banks}cycles"
@@ -94,6 +99,7 @@ def main():
         rec["issue_profile"] = {"command": command, "instructions_per_k_tile": p["instructions_per_k_tile"],
                                 "stall_cycles_per_k_tile": p["stall_cycles_per_k_tile"],
                                 "shared_reads_per_k_tile": shared,
+                                "special_reads_per_k_tile": special,
                                 "register_bank_conflict_cycles_per_k_tile": p["register_bank_conflict_cycles_per_k_tile"]}
         if sampled:
             rec["issue_profile"]["measured_per_k_tile"] = sampled
