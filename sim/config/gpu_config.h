@@ -32,7 +32,7 @@ struct SmConfig {
   double shared_bytes_per_cycle = 128;  // shared-memory data path per SM: one 128-byte wavefront a cycle
   std::uint64_t shared_latency = 30;    // cycles from a shared load's issue (empty pipe) to its data
   std::uint64_t shared_latency_per_wavefront = 0;  // latency each wavefront adds beyond its data-path cycle
-  std::string shared_fills = "arrival"; // when a cp.async's data takes the shared data path: issue | arrival | idle
+  std::string shared_fills = "arrival"; // when a cp.async's data takes the shared data path: issue | arrival | idle | between
   std::uint64_t special_register_latency = 0;  // cycles from an S2R's issue to its data; 0 = not modelled
   double copy_fill_bytes_per_cycle = 0; // cp.async bytes written into shared memory per data-path cycle; 0 = as
                                         // shared stores (the copy's destination wavefronts)

@@ -110,11 +110,13 @@ Schema<GpuConfig> make_schema() {
                                 "data path: a load of w wavefronts has its data shared_latency + w x (1 + this) cycles "
                                 "after it starts",
                                 [](G& c) -> auto& { return c.sm.shared_latency_per_wavefront; }));
-  p.push_back(choice_param<G>("sm.shared_fills", {"issue", "arrival", "idle"}, "arrival",
+  p.push_back(choice_param<G>("sm.shared_fills", {"issue", "arrival", "idle", "between"}, "arrival",
                               "when a cp.async (LDGSTS) writes its data into shared memory, taking wavefronts of the "
                               "data path: issue = booked as the instruction issues; arrival = when its data is back "
                               "from L2, in time order with the shared instructions; idle = when its data is back and "
-                              "the path is idle (shared instructions first)",
+                              "the path is idle (shared instructions first); between = when its data is back, in "
+                              "one-cycle slots each at the end of the instruction the path is serving (one "
+                              "instruction, one slot while both wait: gms-fill-ubench)",
                               [](G& c) -> auto& { return c.sm.shared_fills; }));
   p.push_back(quantity_param<G>("sm.special_register_latency", Q::kCycles, "0cycles", 0, 10000,
                                 "cycles from a special-register read's issue (S2R, S2UR) to its data: what a loop that "

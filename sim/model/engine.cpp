@@ -11,9 +11,11 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
       occ(compute_occupancy(g, shape)),
       own_mem(shared ? nullptr : std::make_unique<MemorySystem>(g)),
       mem(shared ? *shared : *own_mem),
+      path(g.sm.count, g.sm.shared_fills == "between"),
       fills(g.sm.count) {
   fills_at_arrival = g.sm.shared_fills != "issue";
   fills_when_idle = g.sm.shared_fills == "idle";
+  fills_between = g.sm.shared_fills == "between";
   scheduler = make_warp_scheduler(g.sm.warp_scheduler);
   dispatcher = make_dispatcher(g.launch.dispatch);
   nsp = g.sm.subpartitions;
@@ -35,7 +37,6 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
       sp.views.resize(sp.warps.size());
     }
   free_slots.assign(g.sm.count, occ.ctas_per_sm);
-  smem_free.assign(g.sm.count, 0);
   smem_ticks_per_wavefront = static_cast<Tick>(kTicksPerCycle * 128.0 / g.sm.shared_bytes_per_cycle + 0.5);
   smem_latency = cycles_to_ticks(g.sm.shared_latency);
   if (g.sm.copy_fill_bytes_per_cycle > 0) fill_ticks_per_byte = kTicksPerCycle / g.sm.copy_fill_bytes_per_cycle;

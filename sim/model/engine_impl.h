@@ -15,6 +15,7 @@
 #include "model/event_queue.h"
 #include "model/memory_system.h"
 #include "model/shared_fills.h"
+#include "model/shared_path.h"
 #include "model/warp_scheduler.h"
 #include "model/wave_sampling.h"
 
@@ -78,11 +79,11 @@ struct Engine::Impl {
   std::vector<Tick> sm_first_start, sm_last_end;
   std::vector<Tick> sm_next_dispatch;  // earliest start of the SM's next CTA (its launch rate)
   Tick dispatch_ticks = 0;
-  std::vector<Tick> smem_free;  // per SM: when its shared-memory data path is next free
+  SharedPath path;  // per SM: the shared-memory data path's bookings (model/shared_path.h)
   // sm.shared_fills: a cp.async's shared-memory write takes the data path when the LDGSTS issues
   // (issue), or when its data is back (arrival: in time order with the shared instructions; idle:
-  // only where they leave the path idle).
-  bool fills_at_arrival = false, fills_when_idle = false;
+  // only where they leave the path idle; between: at the end of the instruction the path serves).
+  bool fills_at_arrival = false, fills_when_idle = false, fills_between = false;
   SharedFills fills;
   Tick smem_ticks_per_wavefront = 0, smem_latency = 0, smem_latency_per_wavefront = 0;
   double fill_ticks_per_byte = 0;  // sm.copy_fill_bytes_per_cycle as ticks per byte; 0: copies cost store wavefronts
@@ -194,12 +195,10 @@ struct Engine::Impl {
 
   // Reserves `wavefronts` cycles of the SM's shared-memory data path from t on, in the order asked
   // (an instruction as it issues, a copy's data as it arrives); returns when the last one is through.
-  Tick shared_pipe(int sm, Tick t, std::uint32_t wavefronts) { return shared_pipe_ticks(sm, t, wavefronts * smem_ticks_per_wavefront); }
-  Tick shared_pipe_ticks(int sm, Tick t, Tick ticks) {
-    Tick start = std::max(t, smem_free[sm]);
-    smem_free[sm] = start + ticks;
-    return smem_free[sm];
+  Tick shared_pipe(int sm, Tick t, std::uint32_t wavefronts, std::uint32_t instructions = 1) {
+    return path.book(sm, t, wavefronts * smem_ticks_per_wavefront, instructions);
   }
+  Tick shared_pipe_ticks(int sm, Tick t, Tick ticks) { return path.book(sm, t, ticks); }
   // The data path's time to write a cp.async block's data into shared memory: for a copy past L1
   // (cp.async.cg) its bytes at sm.copy_fill_bytes_per_cycle (gms-fill-ubench: ~2 cycles per
   // LDGSTS.128 on the H100, whatever the destination's banks), else its destination's store

@@ -63,7 +63,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       // (validate/results/h100/smem, ldsm_latency), while it holds the path one cycle per wavefront.
       // A block of several loads waits on its last one: the wavefronts of one instruction count.
       const Tick per_instruction = in.wavefronts * smem_latency_per_wavefront / std::max<std::uint32_t>(1, in.issue_cycles);
-      Tick done = shared_pipe(sm, t, in.wavefronts) + smem_latency + per_instruction;
+      Tick done = shared_pipe(sm, t, in.wavefronts, in.issue_cycles) + smem_latency + per_instruction;
       fill_slot(w, in.slot, done, SlotKind::kShort);
       (in.ldmatrix ? result.shared.ldsm_instructions : result.shared.ld_instructions) += in.issue_cycles;
       result.shared.ld_wavefronts += in.wavefronts;
@@ -72,7 +72,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       break;
     }
     case Op::kSharedStore:
-      shared_pipe(sm, t, in.wavefronts);
+      shared_pipe(sm, t, in.wavefronts, in.issue_cycles);
       result.shared.st_instructions += in.issue_cycles;
       result.shared.st_wavefronts += in.wavefronts;
       result.shared.st_conflicts += in.conflicts;
@@ -208,7 +208,7 @@ void Engine::Impl::release_barrier(int sm, int cta_slot, Cta& cta) {
 
 void Engine::Impl::schedule_fills(int sm) {
   if (fills.empty(sm)) return;
-  const Tick at = fills_when_idle ? std::max(fills.earliest(sm), smem_free[sm]) : fills.earliest(sm);
+  const Tick at = fills_when_idle ? std::max(fills.earliest(sm), path.free_at(sm)) : fills.earliest(sm);
   if (at < fills.scheduled(sm)) {
     fills.scheduled(sm) = at;
     events.emplace(at, static_cast<std::uint32_t>(sps.size() + ctas.size() + sm));
@@ -218,9 +218,15 @@ void Engine::Impl::schedule_fills(int sm) {
 void Engine::Impl::fill_event(int sm, Tick t) {
   if (fills.scheduled(sm) != t) return;  // superseded
   fills.scheduled(sm) = kNever;
-  if (!fills_when_idle || smem_free[sm] <= t) {
+  if (!fills_when_idle || path.free_at(sm) <= t) {
     fills.take_arrived(sm, t, [&](const PendingFill& f) {
-      const Tick end = shared_pipe_ticks(sm, t, f.ticks);
+      Tick end;
+      if (fills_between) {  // one-cycle slots, each at the end of the instruction the path serves
+        const auto slots = static_cast<std::uint32_t>(std::max<Tick>(1, (f.ticks + kTicksPerCycle / 2) / kTicksPerCycle));
+        end = path.fill_between(sm, t, slots, f.ticks / slots);
+      } else {
+        end = shared_pipe_ticks(sm, t, f.ticks);
+      }
       Warp& w = warps[static_cast<std::size_t>(f.warp)];
       if (!w.active || w.age != f.age) return;
       w.slot_ready[f.slot] = std::max(w.slot_ready[f.slot], end);

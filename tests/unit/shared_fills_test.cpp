@@ -194,5 +194,55 @@ TEST(Engine, CopiesPastL1TakeTheSharedPathAtTheirFillRate) {
   EXPECT_EQ(warp1_end(false, "0"), warp1_end(false, "256"));
 }
 
+// sm.shared_fills: between - warp 0 queues 200 ldmatrix of 16 wavefronts (3,200 cycles of the data
+// path) while warp 1's copy is in flight. Its data is back long before the queue drains: `arrival`
+// writes it behind the whole queue, `between` at the end of the ldmatrix in service (the arbitration
+// gms-fill-ubench measured), so warp 1 waits far less on it.
+class CopyBesideAnLdmatrixQueue final : public test::OneCtaKernel {
+ public:
+  CopyBesideAnLdmatrixQueue() : OneCtaKernel("copy_beside_an_ldmatrix_queue", 2) {}
+  void next(WarpCursor& c, Instr& out) const override {
+    out = Instr{};
+    const int step = static_cast<int>(c.step++);
+    const int n = c.warp == 0 ? 200 : 1;
+    if (step < n) {
+      out.issue_cycles = 1;
+      out.slot = 1;
+      if (c.warp == 0) {
+        out.op = Op::kSharedLoad;
+        out.ldmatrix = true;
+        out.wavefronts = 16;
+      } else {
+        out.op = Op::kLoad;
+        out.async_copy = true;
+        out.bypass_l1 = true;
+        out.wavefronts = 4;
+        out.region = Region{0x7f0000000000ull, 1, 512, 512, 0, 512};
+      }
+    } else if (step == n) {
+      out.op = Op::kWait;
+      out.slot = 1;
+    } else {
+      out.op = Op::kExit;
+    }
+  }
+};
+
+TEST(Engine, BetweenFillsTakeTheNextInstructionBoundaryNotTheQueuesEnd) {
+  auto run = [](const std::string& mode) {
+    auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"),
+                                         test::source_path("configs/workloads/gemm-8192-grouped8.yaml"),
+                                         {"gpu.sm.shared_fills=" + mode}});
+    CopyBesideAnLdmatrixQueue k;
+    return Engine(cfg.gpu.value, k).run();
+  };
+  const SimResult arrival = run("arrival"), between = run("between");
+  EXPECT_GT(ticks_to_cycles(arrival.end), 3200);
+  EXPECT_NEAR(ticks_to_cycles(between.end), ticks_to_cycles(arrival.end), 8);  // warp 0's queue ends the CTA
+  // Warp 1 waits from its copy's issue to its write: ~3,200 cycles behind the queue, or its data's
+  // return from L2 plus at most one ldmatrix.
+  EXPECT_LT(between.stalls.pct(WarpState::kLongScoreboard), 0.5 * arrival.stalls.pct(WarpState::kLongScoreboard));
+}
+
 }  // namespace
 }  // namespace gms

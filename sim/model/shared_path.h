@@ -1,0 +1,80 @@
+#pragma once
+// The SM's shared-memory data path as a booking per SM: instructions (shared loads and stores,
+// ldmatrix) reserve it first come, first served as they issue, one wavefront a cycle; a cp.async's
+// data arriving from L2 is written in slots of one cycle.
+//
+// Where a slot goes (sm.shared_fills: between) is what gms-fill-ubench measured on the H100 and H200
+// (validate/results/h100/fill): with ldmatrix keeping the path busy, a 512-byte copy costs the
+// readers 2 cycles and completes after 2 x (the ldmatrix's wavefronts + 1) cycles - 34 beside
+// 16-wavefront ldmatrix (twice its pace from L2 alone), 18 beside 8-wavefront ones, unhurried beside
+// 4-wavefront ones. So a slot waits for the end of the instruction the path is serving, not for the
+// whole queue, and when both wait the path alternates: one instruction, one slot. The instructions
+// already booked keep their times (the model cannot move them); the slots delay the ones booked later.
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "common/types.h"
+
+namespace gms {
+
+class SharedPath {
+ public:
+  // `keep_blocks`: remember the booked instructions' boundaries (only the `between` fills need them).
+  SharedPath(int sms, bool keep_blocks) : sms_(static_cast<std::size_t>(sms)), keep_(keep_blocks) {}
+
+  Tick free_at(int sm) const { return sms_[static_cast<std::size_t>(sm)].free; }
+
+  // `instructions` instructions of `ticks` in all, issued at t: returns when the last one is through.
+  Tick book(int sm, Tick t, Tick ticks, std::uint32_t instructions = 1) {
+    Sm& s = sms_[static_cast<std::size_t>(sm)];
+    const Tick start = std::max(t, s.free);
+    s.free = start + ticks;
+    if (keep_ && ticks > 0) {
+      // No fill looks before the present: blocks that ended by t are done with.
+      while (!s.blocks.empty() && s.blocks.front().end <= t) s.blocks.pop_front();
+      s.blocks.push_back(Block{start, s.free, std::max<Tick>(1, ticks / std::max<std::uint32_t>(1, instructions))});
+    }
+    return s.free;
+  }
+
+  // A copy's data, `slots` slots of `slot_ticks`, arriving at t; fills come in time order per SM.
+  // Each slot goes at the first instruction boundary at or after the previous slot (or at once where
+  // the path is idle). Returns when the last slot is written.
+  Tick fill_between(int sm, Tick t, std::uint32_t slots, Tick slot_ticks) {
+    Sm& s = sms_[static_cast<std::size_t>(sm)];
+    Tick at = std::max(t, s.fill_cursor);
+    for (std::uint32_t i = 0; i < slots; ++i) {
+      at = boundary_at_or_after(s, at);
+      at += slot_ticks;
+      // The slot takes the path: instructions booked from now on come after it.
+      s.free = std::max(s.free, at - slot_ticks) + slot_ticks;
+    }
+    s.fill_cursor = at;
+    return at;
+  }
+
+ private:
+  struct Block {
+    Tick start, end, per_instruction;
+  };
+  struct Sm {
+    Tick free = 0, fill_cursor = 0;
+    std::deque<Block> blocks;
+  };
+
+  static Tick boundary_at_or_after(Sm& s, Tick t) {
+    while (!s.blocks.empty() && s.blocks.front().end <= t) s.blocks.pop_front();
+    if (s.blocks.empty() || t <= s.blocks.front().start) return t;  // the path is idle at t
+    const Block& b = s.blocks.front();
+    const Tick into = t - b.start;
+    const Tick k = (into + b.per_instruction - 1) / b.per_instruction;
+    return std::min(b.end, b.start + k * b.per_instruction);
+  }
+
+  std::vector<Sm> sms_;
+  bool keep_;
+};
+
+}  // namespace gms
