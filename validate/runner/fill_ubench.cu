@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "../include/gpu_port.h"
+#include "../include/ubench_stats.h"
 
 namespace {
 
@@ -86,10 +87,7 @@ __global__ void fill_mix(int steps, int copies, int stride, const int4* src, lon
   if (acc == 0x12345u) *sink = acc;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using ubench::median;
 
 struct Ends {
   double readers, copiers;

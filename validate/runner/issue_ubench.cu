@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../include/gpu_port.h"
+#include "../include/ubench_stats.h"
 
 namespace {
 
@@ -41,11 +42,7 @@ __global__ void issue_share(long long* stamps) {
   }
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using ubench::median;
 
 struct Cta {
   long long start = -1, end = 0, first_end = -1;

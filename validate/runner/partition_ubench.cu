@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "../include/event_timer.h"
+#include "../include/ubench_stats.h"
 
 namespace {
 
@@ -51,10 +52,7 @@ __global__ void chase(const unsigned* buf, const unsigned long long* lines, int 
   }
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
+using ubench::median;
 
 }  // namespace
 

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "../include/gpu_port.h"
+#include "../include/ubench_stats.h"
 
 namespace {
 
@@ -257,10 +258,7 @@ __global__ void issue_order(int iters, long long* stamps) {
   }
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using ubench::median;
 
 // Runs `launch` (one CTA per SM, each writing its clock64 cycles to cycles[blockIdx.x]) five times;
 // per run the median over the SMs of value(cycles), and the median of the runs.

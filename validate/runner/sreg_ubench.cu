@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "../include/gpu_port.h"
+#include "../include/ubench_stats.h"
 
 namespace {
 
@@ -96,10 +97,7 @@ __global__ void sreg_loaded(int hops, long long* cycles, unsigned* sink) {
   if (acc == 0x12345u) *sink = acc;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using ubench::median;
 
 const char* kind_name(int k) { return k == 0 ? "control" : k == 1 ? "s2r_smid" : "control_no_clock_wait"; }
 

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "runner_common.cuh"
+#include "../include/ubench_stats.h"
 
 namespace gmsv {
 namespace {
@@ -38,10 +39,7 @@ double chase(size_t bytes, bool bypass_l1, unsigned* d_next, size_t max_elems) {
   return static_cast<double>(c) / iters;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
+using ubench::median;
 
 void record(std::ofstream& out, const std::string& name, const std::map<std::string, double>& m, const Env& env) {
   out << make_record(name, "ubench", "", m, "", env.json) << "\n";
