@@ -11,6 +11,10 @@
 //            WMMA GEMM's padded A (64-byte rows) and B (256-byte rows) tiles), 4 groups in flight per
 //            warp, from the SM's own 64 KiB window of a buffer that stays in L2 (.cg, the GEMM's
 //            flavour) or its own 16 KiB that stays in L1 (.ca)
+//   probe    one warp's copy latency: 64 times a cp.async of 512 bytes from L2, committed and waited
+//            for at once (clock64 around each), beside the 16 readers or without them. Whether a copy
+//            waits to enter the LSU behind the readers' queued ldmatrix (thousands of cycles) or
+//            only for its slots on the path (tens) shows here.
 // Per CTA the cycles (clock64, from a barrier) until the last reader and the last copier finish;
 // printed per configuration as the median over the SMs of the median of 5 runs. With the readers
 // holding the path, the readers' time grows by the path cycles the copies take from them: the slope
@@ -87,6 +91,51 @@ __global__ void fill_mix(int steps, int copies, int stride, const int4* src, lon
   if (acc == 0x12345u) *sink = acc;
 }
 
+// Readers as in fill_mix (when `steps` > 0); warp 4 waits 20,000 cycles for them to fill the path's
+// queue, then times `copies` single copies, each waited for before the next.
+template <int PITCH>
+__global__ void fill_probe(int steps, int copies, const int4* src, long long* out, unsigned* sink) {
+  __shared__ __align__(128) unsigned char rbuf[kReaderBytes];
+  __shared__ __align__(128) unsigned char cbuf[kCopyBytes];
+  for (int i = threadIdx.x; i < kReaderBytes / 4; i += blockDim.x) reinterpret_cast<unsigned*>(rbuf)[i] = i;
+  __syncthreads();
+  const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+  unsigned acc = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if (is_reader(warp)) {
+    for (int it = 0; it < steps; ++it) {
+#pragma unroll
+      for (int j = 0; j < 8; ++j) {
+        const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(
+            rbuf + ((((it + j) & 7) * 2048 + (lane % 16) * PITCH + (lane / 16) * 16) & (kReaderBytes - 1))));
+        unsigned r0, r1, r2, r3;
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(addr) : "memory");
+        acc ^= r0 ^ r1 ^ r2 ^ r3;
+      }
+    }
+  } else if (warp == 4) {
+    const long long start = clock64();
+    while (clock64() - start < 20000) {
+    }
+    const int4* base = src + static_cast<size_t>(blockIdx.x) * kWindowInt4L2;
+    const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(cbuf + lane * 16));
+    long long sum = 0;
+    for (int i = 0; i < copies; ++i) {
+      const int4* g = base + (i * 32 + lane) % kWindowInt4L2;
+      const long long t0 = clock64();
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(g) : "memory");
+      asm volatile("cp.async.commit_group;\n" ::: "memory");
+      asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+      sum += clock64() - t0;
+    }
+    if (lane == 0) out[blockIdx.x] = sum / copies;
+    acc = reinterpret_cast<const unsigned*>(cbuf)[lane];
+  }
+#endif
+  if (acc == 0x12345u) *sink = acc;
+}
+
 using ubench::median;
 
 struct Ends {
@@ -144,6 +193,23 @@ void sweep(int sms, bool once, const int4* src, long long* out, unsigned* sink, 
   }
 }
 
+template <int PITCH>
+void probe(int sms, const int4* src, long long* out, unsigned* sink, const char* gpu) {
+  for (int readers_on = 0; readers_on <= 1; ++readers_on) {
+    std::vector<double> runs;
+    for (int rep = 0; rep < 5; ++rep) {
+      fill_probe<PITCH><<<sms, kWarps * 32>>>(readers_on ? reader_steps(PITCH) : 0, 64, src, out, sink);
+      GPU_CHECK_LAUNCH();
+      std::vector<long long> c(static_cast<size_t>(sms));
+      GPU_CHECK(gpuMemcpy(c.data(), out, sizeof(long long) * sms, gpuMemcpyDeviceToHost));
+      std::vector<double> per(c.begin(), c.end());
+      runs.push_back(median(per));
+    }
+    std::printf("{\"measure\": \"fill_probe\", \"pitch\": %d, \"readers\": %d, \"copy_latency_cycles\": %.0f, \"gpu\": \"%s\"}\n",
+                PITCH, readers_on ? 16 : 0, median(runs), gpu);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -176,6 +242,9 @@ int main(int argc, char** argv) {
     sweep<80, 256, 272, false>(sms, once, src, out, sink, prop.name);
     sweep<96, 64, 96, false>(sms, once, src, out, sink, prop.name);
     sweep<96, 256, 288, false>(sms, once, src, out, sink, prop.name);
+    // One warp's copy latency with and without the readers.
+    probe<64>(sms, src, out, sink, prop.name);
+    probe<80>(sms, src, out, sink, prop.name);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gms-fill-ubench: %s\n", e.what());
     return 1;
