@@ -10,7 +10,8 @@
 //            memory into rows of ROW_BYTES, DST_PITCH bytes apart in shared memory: contiguous, or the
 //            WMMA GEMM's padded A (64-byte rows) and B (256-byte rows) tiles), 4 groups in flight per
 //            warp, from the SM's own 64 KiB window of a buffer that stays in L2 (.cg, the GEMM's
-//            flavour) or its own 16 KiB that stays in L1 (.ca)
+//            flavour), its own 16 KiB that stays in L1 (.ca), or its own 8 MiB that misses to DRAM
+//            (.cg, "cg_dram")
 //   probe    one warp's copy latency: 64 times a cp.async of 512 bytes from L2, committed and waited
 //            for at once (clock64 around each), beside the 16 readers or without them. Whether a copy
 //            waits to enter the LSU behind the readers' queued ldmatrix (thousands of cycles) or
@@ -37,10 +38,20 @@ constexpr int kWarps = 32, kReaderBytes = 16384, kCopierStages = 4, kCopyBytes =
 // Shared bytes one copier warp's stage spans: its 512 bytes in rows of ROW_BYTES, DST_PITCH apart.
 __host__ __device__ constexpr int stage_bytes(int row_bytes, int dst_pitch) { return kCopyBytes / row_bytes * dst_pitch; }
 constexpr int kWindowInt4L2 = 65536 / 16, kWindowInt4L1 = 16384 / 16;
+// Where the copies read from: a 64 KiB window per SM that stays in L2 (.cg), 16 KiB in L1 (.ca), or
+// 8 MiB per SM (1 GiB in all) that L2 cannot hold, so every copy misses to DRAM (.cg).
+enum Source { kFromL2 = 0, kFromL1 = 1, kFromDram = 2 };
+constexpr int kWindowInt4Dram = (8 << 20) / 16;
+__host__ __device__ constexpr int window_int4(int source) {
+  return source == kFromL1 ? kWindowInt4L1 : source == kFromDram ? kWindowInt4Dram : kWindowInt4L2;
+}
+__host__ __device__ constexpr const char* source_name(int source) {
+  return source == kFromL1 ? "ca" : source == kFromDram ? "cg_dram" : "cg";
+}
 
 __device__ __forceinline__ bool is_reader(int warp) { return ((warp / 4) & 1) == 0; }
 
-template <int PITCH, int ROW_BYTES, int DST_PITCH, bool CA>
+template <int PITCH, int ROW_BYTES, int DST_PITCH, int SRC>
 __global__ void fill_mix(int steps, int copies, int stride, const int4* src, long long* out, unsigned* sink) {
   extern __shared__ __align__(128) unsigned char smem[];
   unsigned char* rbuf = smem;                  // the readers' 16 KiB
@@ -68,14 +79,14 @@ __global__ void fill_mix(int steps, int copies, int stride, const int4* src, lon
     }
   } else {
     const int cw = (warp / 8) * 4 + warp % 4;  // 0..15
-    const int window = CA ? kWindowInt4L1 : kWindowInt4L2;
+    const int window = window_int4(SRC);
     const int4* base = src + static_cast<size_t>(blockIdx.x) * window;
     for (int i = 0; i < copies; ++i) {
       const int chunk = lane * 16;  // the lane's byte in the warp's 512, placed in its padded row
       const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(
           cbuf + (cw * kCopierStages + (i & (kCopierStages - 1))) * kStage + chunk / ROW_BYTES * DST_PITCH + chunk % ROW_BYTES));
       const int4* g = base + ((i * 16 + cw) * 32 + lane) % window;
-      if constexpr (CA)
+      if constexpr (SRC == kFromL1)
         asm volatile("cp.async.ca.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(g) : "memory");
       else
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(g) : "memory");
@@ -167,12 +178,12 @@ Ends run_once(int sms, long long* out, Launch&& launch) {
 // longer than the copiers need for 8192 LDGSTS per SM alone (~137 K cycles from L2).
 constexpr int reader_steps(int pitch) { return pitch == 64 ? 256 : pitch == 96 ? 512 : 1024; }
 
-template <int PITCH, int ROW_BYTES, int DST_PITCH, bool CA>
+template <int PITCH, int ROW_BYTES, int DST_PITCH, int SRC>
 void sweep(int sms, bool once, const int4* src, long long* out, unsigned* sink, const char* gpu) {
   const int steps = reader_steps(PITCH);
   const std::vector<int> copy_counts = once ? std::vector<int>{512} : std::vector<int>{0, 256, 512};
   const int shared = kReaderBytes + kWarps / 2 * kCopierStages * stage_bytes(ROW_BYTES, DST_PITCH);
-  auto* kernel = fill_mix<PITCH, ROW_BYTES, DST_PITCH, CA>;
+  auto* kernel = fill_mix<PITCH, ROW_BYTES, DST_PITCH, SRC>;
   GPU_CHECK(gpuFuncSetAttribute(kernel, gpuFuncAttributeMaxDynamicSharedMemorySize, shared));
   for (int readers_on = 1; readers_on >= 0; --readers_on) {
     for (int copies : copy_counts) {
@@ -188,7 +199,7 @@ void sweep(int sms, bool once, const int4* src, long long* out, unsigned* sink, 
       std::printf(
           "{\"measure\": \"fill_mix\", \"pitch\": %d, \"copy\": \"%s\", \"copy_rows\": %d, \"copy_pitch\": %d, "
           "\"ldmatrix_per_sm\": %d, \"ldgsts_per_sm\": %d, \"reader_cycles\": %.0f, \"copier_cycles\": %.0f, \"gpu\": \"%s\"}\n",
-          PITCH, CA ? "ca" : "cg", ROW_BYTES, DST_PITCH, s * 8 * (kWarps / 2), copies * (kWarps / 2), median(rs), median(cs), gpu);
+          PITCH, source_name(SRC), ROW_BYTES, DST_PITCH, s * 8 * (kWarps / 2), copies * (kWarps / 2), median(rs), median(cs), gpu);
     }
   }
 }
@@ -226,22 +237,30 @@ int main(int argc, char** argv) {
     GPU_CHECK(gpuMalloc(&out, sizeof(long long) * sms * kWarps));
     GPU_CHECK(gpuMalloc(&sink, 4));
     // A first launch brings the windows into L2 (and L1 for .ca) before anything is timed.
-    fill_mix<64, 512, 512, false><<<sms, kWarps * 32, kReaderBytes + kWarps / 2 * kCopierStages * kCopyBytes>>>(0, 512, 1, src, out, sink);
+    fill_mix<64, 512, 512, kFromL2><<<sms, kWarps * 32, kReaderBytes + kWarps / 2 * kCopierStages * kCopyBytes>>>(0, 512, 1, src, out, sink);
     GPU_CHECK_LAUNCH();
     GPU_CHECK(gpuDeviceSynchronize());
     // Contiguous copies beside 16- and 4-wavefront ldmatrix, from L2 and from L1.
-    sweep<64, 512, 512, false>(sms, once, src, out, sink, prop.name);
-    sweep<80, 512, 512, false>(sms, once, src, out, sink, prop.name);
-    sweep<64, 512, 512, true>(sms, once, src, out, sink, prop.name);
-    sweep<80, 512, 512, true>(sms, once, src, out, sink, prop.name);
+    sweep<64, 512, 512, kFromL2>(sms, once, src, out, sink, prop.name);
+    sweep<80, 512, 512, kFromL2>(sms, once, src, out, sink, prop.name);
+    sweep<64, 512, 512, kFromL1>(sms, once, src, out, sink, prop.name);
+    sweep<80, 512, 512, kFromL1>(sms, once, src, out, sink, prop.name);
     // The WMMA GEMM's pads: its A copies (64-byte rows) and B copies (256-byte rows) beside its
     // ldmatrix (pad 0: rows 64 / 256 bytes apart, 16 wavefronts; pad 8: 80 / 272, 4; pad 16: 96 / 288, 8).
-    sweep<64, 64, 64, false>(sms, once, src, out, sink, prop.name);
-    sweep<64, 256, 256, false>(sms, once, src, out, sink, prop.name);
-    sweep<80, 64, 80, false>(sms, once, src, out, sink, prop.name);
-    sweep<80, 256, 272, false>(sms, once, src, out, sink, prop.name);
-    sweep<96, 64, 96, false>(sms, once, src, out, sink, prop.name);
-    sweep<96, 256, 288, false>(sms, once, src, out, sink, prop.name);
+    sweep<64, 64, 64, kFromL2>(sms, once, src, out, sink, prop.name);
+    sweep<64, 256, 256, kFromL2>(sms, once, src, out, sink, prop.name);
+    sweep<80, 64, 80, kFromL2>(sms, once, src, out, sink, prop.name);
+    sweep<80, 256, 272, kFromL2>(sms, once, src, out, sink, prop.name);
+    sweep<96, 64, 96, kFromL2>(sms, once, src, out, sink, prop.name);
+    sweep<96, 256, 288, kFromL2>(sms, once, src, out, sink, prop.name);
+    // Copies that miss to DRAM beside 16- and 4-wavefront ldmatrix: does a copy whose requests wait
+    // for DRAM hold the readers up beyond its 2 cycles on the path?
+    int4* dram_src;
+    GPU_CHECK(gpuMalloc(&dram_src, sizeof(int4) * static_cast<size_t>(kWindowInt4Dram) * sms));
+    GPU_CHECK(gpuMemset(dram_src, 1, sizeof(int4) * static_cast<size_t>(kWindowInt4Dram) * sms));
+    sweep<64, 512, 512, kFromDram>(sms, once, dram_src, out, sink, prop.name);
+    sweep<80, 512, 512, kFromDram>(sms, once, dram_src, out, sink, prop.name);
+    GPU_CHECK(gpuFree(dram_src));
     // One warp's copy latency with and without the readers.
     probe<64>(sms, src, out, sink, prop.name);
     probe<80>(sms, src, out, sink, prop.name);

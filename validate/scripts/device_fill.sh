@@ -3,7 +3,8 @@
 # shared memory costs the SM's shared-memory data path, against ldmatrix readers that keep it busy.
 #   fill_run.jsonl   the sweep: reader / copier cycles per SM for 0, 4096 and 8192 LDGSTS per SM;
 #                    contiguous copies beside 16- and 4-wavefront ldmatrix, .cg (from L2) and .ca (from
-#                    L1); the WMMA GEMM's padded A and B copies beside its ldmatrix at pads 0, 8, 16
+#                    L1); the WMMA GEMM's padded A and B copies beside its ldmatrix at pads 0, 8, 16;
+#                    copies that miss to DRAM (cg_dram); one warp's copy latency with and without readers
 #   fill_ncu.csv     ncu of each kernel once at the largest point: instructions, shared wavefronts by
 #                    operation, bank conflicts, cycles
 #   fill_metrics.txt the shared-memory and LDGSTS metric names this ncu offers for the GPU
