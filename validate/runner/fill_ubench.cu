@@ -51,6 +51,26 @@ __host__ __device__ constexpr const char* source_name(int source) {
 
 __device__ __forceinline__ bool is_reader(int warp) { return ((warp / 4) & 1) == 0; }
 
+// A reader warp: `steps` x 8 independent ldmatrix.x4 of 16 x 16 fp16 tiles with rows PITCH bytes
+// apart, in blocks 2 KiB apart (a multiple of the 128-byte bank period) moved by a run-time stride,
+// so that ptxas cannot merge two steps' loads (as in gms-smem-ubench's ldsm_pitch).
+template <int PITCH>
+__device__ __forceinline__ unsigned read_tiles(const unsigned char* rbuf, int steps, int stride, int lane) {
+  unsigned acc = 0;
+  for (int it = 0; it < steps; ++it) {
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(
+          rbuf + ((((it * stride + j) & 7) * 2048 + (lane % 16) * PITCH + (lane / 16) * 16) & (kReaderBytes - 1))));
+      unsigned r0, r1, r2, r3;
+      asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(addr) : "memory");
+      acc ^= r0 ^ r1 ^ r2 ^ r3;
+    }
+  }
+  return acc;
+}
+
 template <int PITCH, int ROW_BYTES, int DST_PITCH, int SRC>
 __global__ void fill_mix(int steps, int copies, int stride, const int4* src, long long* out, unsigned* sink) {
   extern __shared__ __align__(128) unsigned char smem[];
@@ -64,19 +84,7 @@ __global__ void fill_mix(int steps, int copies, int stride, const int4* src, lon
   unsigned acc = 0;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if (is_reader(warp)) {
-    for (int it = 0; it < steps; ++it) {
-#pragma unroll
-      for (int j = 0; j < 8; ++j) {
-        // Blocks 2 KiB apart (a multiple of the 128-byte bank period) moved by a run-time stride, so
-        // that ptxas cannot merge two steps' loads (as in gms-smem-ubench's ldsm_pitch).
-        const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(
-            rbuf + ((((it * stride + j) & 7) * 2048 + (lane % 16) * PITCH + (lane / 16) * 16) & (kReaderBytes - 1))));
-        unsigned r0, r1, r2, r3;
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(addr) : "memory");
-        acc ^= r0 ^ r1 ^ r2 ^ r3;
-      }
-    }
+    acc = read_tiles<PITCH>(rbuf, steps, stride, lane);
   } else {
     const int cw = (warp / 8) * 4 + warp % 4;  // 0..15
     const int window = window_int4(SRC);
@@ -114,17 +122,7 @@ __global__ void fill_probe(int steps, int copies, const int4* src, long long* ou
   unsigned acc = 0;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if (is_reader(warp)) {
-    for (int it = 0; it < steps; ++it) {
-#pragma unroll
-      for (int j = 0; j < 8; ++j) {
-        const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(
-            rbuf + ((((it + j) & 7) * 2048 + (lane % 16) * PITCH + (lane / 16) * 16) & (kReaderBytes - 1))));
-        unsigned r0, r1, r2, r3;
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(addr) : "memory");
-        acc ^= r0 ^ r1 ^ r2 ^ r3;
-      }
-    }
+    acc = read_tiles<PITCH>(rbuf, steps, 1, lane);
   } else if (warp == 4) {
     const long long start = clock64();
     while (clock64() - start < 20000) {
