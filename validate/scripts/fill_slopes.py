@@ -4,7 +4,8 @@
 Per pattern (reader pitch, copy flavour, destination rows and pitch): the readers' cycles grow with
 the copies that share the path with them; the least-squares slope of reader cycles over LDGSTS per
 SM is the path cycles one copy takes (4 if its 512 bytes were written at the path's 128 bytes per
-cycle). Also the copiers' own cycles per LDGSTS without readers (their L2 / L1 rate).
+cycle). Also the copiers' own cycles per LDGSTS without readers (their L2 / L1 rate), their pace beside
+the readers at the sweep's largest point, and one copy's latency (the probe) with and without them.
 
   fill_slopes.py validate/results/h100/fill/fill_run.jsonl
   fill_slopes.py FILE --check configs/gpus/h100.yaml   # the preset's sm.copy_fill_bytes_per_cycle is
@@ -53,6 +54,28 @@ def patterns(path):
     return rows
 
 
+def pace(path):
+    """Per pattern at its largest copy count: the copiers' cycles per LDGSTS beside the readers and alone."""
+    mixed, alone = {}, {}
+    for line in open(path):
+        line = line.strip()
+        if not line.startswith("{"):
+            continue
+        r = json.loads(line)
+        if r.get("measure") != "fill_mix" or r["ldgsts_per_sm"] == 0:
+            continue
+        key = (r["pitch"], r["copy"], r.get("copy_rows", 512), r.get("copy_pitch", 512))
+        target = mixed if r["ldmatrix_per_sm"] > 0 else alone
+        if r["ldgsts_per_sm"] >= target.get(key, (0, 0))[0]:
+            target[key] = (r["ldgsts_per_sm"], r["copier_cycles"] / r["ldgsts_per_sm"])
+    out = []
+    for key in sorted(mixed, key=lambda k: (k[1], k[0], k[2], k[3])):
+        if key in alone and alone[key][0] == mixed[key][0]:
+            out.append(dict(pitch=key[0], copy=key[1], rows=key[2], dst_pitch=key[3], copies=mixed[key][0],
+                            mixed=mixed[key][1], alone=alone[key][1]))
+    return out
+
+
 def preset_rate(path):
     for line in open(path):
         m = re.match(r"\s*copy_fill_bytes_per_cycle:\s*([0-9.]+)", line)
@@ -78,6 +101,18 @@ def main():
     cg = [r["cost"] for r in rows if r["copy"] == "cg"]
     med = statistics.median(cg)
     print(f"median over the .cg patterns: {med:.2f} cycles per 512-byte LDGSTS = {512 / med:.0f} bytes per cycle")
+    print()
+    print("| ldmatrix rows (B apart) | copy | copy rows / pitch (B) | LDGSTS per SM | copies beside the readers: cycles per LDGSTS | alone |")
+    print("|---|---|---|---|---|---|")
+    for r in pace(a.run):
+        print(f"| {r['pitch']} | .{r['copy']} | {r['rows']} / {r['dst_pitch']} | {r['copies']} | {r['mixed']:.1f} | {r['alone']:.1f} |")
+    probes = [json.loads(l) for l in open(a.run) if l.strip().startswith("{") and '"fill_probe"' in l]
+    if probes:
+        print()
+        print("| ldmatrix rows (B apart) | reader warps | one copy's latency (cycles) |")
+        print("|---|---|---|")
+        for r in probes:
+            print(f"| {r['pitch']} | {r['readers']} | {r['copy_latency_cycles']:.0f} |")
     if a.check:
         rate = preset_rate(a.check)
         if rate is None or rate <= 0:
