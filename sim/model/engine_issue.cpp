@@ -220,13 +220,8 @@ void Engine::Impl::fill_event(int sm, Tick t) {
   fills.scheduled(sm) = kNever;
   if (!fills_when_idle || path.free_at(sm) <= t) {
     fills.take_arrived(sm, t, [&](const PendingFill& f) {
-      Tick end;
-      if (fills_between) {  // one-cycle slots, each at the end of the instruction the path serves
-        const auto slots = static_cast<std::uint32_t>(std::max<Tick>(1, (f.ticks + kTicksPerCycle / 2) / kTicksPerCycle));
-        end = path.fill_between(sm, t, slots, f.ticks / slots);
-      } else {
-        end = shared_pipe_ticks(sm, t, f.ticks);
-      }
+      // between: one-cycle slots, each at the end of the instruction the path serves
+      const Tick end = fills_between ? path.fill_between(sm, t, f.ticks) : shared_pipe_ticks(sm, t, f.ticks);
       Warp& w = warps[static_cast<std::size_t>(f.warp)];
       if (!w.active || w.age != f.age) return;
       w.slot_ready[f.slot] = std::max(w.slot_ready[f.slot], end);

@@ -39,10 +39,13 @@ class SharedPath {
     return s.free;
   }
 
-  // A copy's data, `slots` slots of `slot_ticks`, arriving at t; fills come in time order per SM.
-  // Each slot goes at the first instruction boundary at or after the previous slot (or at once where
-  // the path is idle). Returns when the last slot is written.
-  Tick fill_between(int sm, Tick t, std::uint32_t slots, Tick slot_ticks) {
+  // A copy's data, `ticks` of the path, arriving at t; fills come in time order per SM. It is written
+  // in one-cycle slots (the nearest whole number, at least one), each at the first instruction
+  // boundary at or after the previous slot (or at once where the path is idle). Returns when the
+  // last slot is written.
+  Tick fill_between(int sm, Tick t, Tick ticks) {
+    const auto slots = static_cast<std::uint32_t>(std::max<Tick>(1, (ticks + kTicksPerCycle / 2) / kTicksPerCycle));
+    const Tick slot_ticks = ticks / slots;
     Sm& s = sms_[static_cast<std::size_t>(sm)];
     Tick at = std::max(t, s.fill_cursor);
     for (std::uint32_t i = 0; i < slots; ++i) {

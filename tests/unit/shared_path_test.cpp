@@ -31,7 +31,7 @@ TEST(SharedPath, FillSlotsTakeTheInstructionBoundariesOneEach) {
   EXPECT_EQ(queued, 16000 * kCycle);
   Tick last = 0;
   for (int c = 0; c < 100; ++c) {
-    const Tick done = p.fill_between(0, 0, 2, kCycle);
+    const Tick done = p.fill_between(0, 0, 2 * kCycle);
     if (c > 0) EXPECT_EQ(done - last, 32 * kCycle) << c;
     last = done;
   }
@@ -40,14 +40,14 @@ TEST(SharedPath, FillSlotsTakeTheInstructionBoundariesOneEach) {
   // Beside 4-wavefront instructions the slots come 4 cycles apart: a copy every ~8 cycles.
   SharedPath q(1, true);
   for (int i = 0; i < 1000; ++i) q.book(0, 0, 4 * kCycle);
-  const Tick first = q.fill_between(0, 0, 2, kCycle);
-  EXPECT_EQ(q.fill_between(0, 0, 2, kCycle) - first, 8 * kCycle);
+  const Tick first = q.fill_between(0, 0, 2 * kCycle);
+  EXPECT_EQ(q.fill_between(0, 0, 2 * kCycle) - first, 8 * kCycle);
 }
 
 TEST(SharedPath, AFillOnAnIdlePathGoesAtOnce) {
   SharedPath p(1, true);
   p.book(0, 0, 16 * kCycle);
-  EXPECT_EQ(p.fill_between(0, 50 * kCycle, 2, kCycle), 52 * kCycle);
+  EXPECT_EQ(p.fill_between(0, 50 * kCycle, 2 * kCycle), 52 * kCycle);
   EXPECT_EQ(p.free_at(0), 52 * kCycle);
   EXPECT_EQ(p.book(0, 51 * kCycle, 4 * kCycle), 56 * kCycle);  // after the slots
 }
@@ -57,8 +57,8 @@ TEST(SharedPath, AFillOnAnIdlePathGoesAtOnce) {
 TEST(SharedPath, ABlocksInstructionsEachEndAtABoundary) {
   SharedPath p(1, true);
   p.book(0, 0, 64 * kCycle, 4);  // four 16-cycle instructions
-  EXPECT_EQ(p.fill_between(0, 20 * kCycle, 1, kCycle), 33 * kCycle);
-  EXPECT_EQ(p.fill_between(0, 20 * kCycle, 1, kCycle), 49 * kCycle);  // the next boundary
+  EXPECT_EQ(p.fill_between(0, 20 * kCycle, kCycle), 33 * kCycle);
+  EXPECT_EQ(p.fill_between(0, 20 * kCycle, kCycle), 49 * kCycle);  // the next boundary
 }
 
 // Property: over random bookings and fills (in time order), every fill ends after it arrived, fills
@@ -77,7 +77,7 @@ TEST(SharedPath, RandomBookingsKeepFillsOrderedAndTimeConserved) {
         p.book(0, t, ticks, 1 + rng() % 4);
       } else {
         const std::uint32_t slots = 1 + rng() % 4;
-        const Tick done = p.fill_between(0, t, slots, kCycle);
+        const Tick done = p.fill_between(0, t, slots * kCycle);
         EXPECT_GE(done, t + slots * kCycle);
         EXPECT_GE(done, last_fill + slots * kCycle);
         last_fill = done;

@@ -79,7 +79,7 @@ def main():
         shared = p["shared_reads_per_k_tile"]
         if round(shared["exposed"], 1) > 0:
             issue["shared_reads"] = {"exposed": round(shared["exposed"], 1), "hidden": f"{round(shared['hidden_cycles'])}cycles"}
-        special = p.get("special_reads_per_k_tile", {"exposed": 0, "hidden_cycles": 0})
+        special = p["special_reads_per_k_tile"]
         if round(special["exposed"], 1) > 0:
             issue["special_reads"] = {"exposed": round(special["exposed"], 1),
                                       "hidden": f"{round(special['hidden_cycles'])}cycles"}
