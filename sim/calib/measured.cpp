@@ -107,6 +107,7 @@ const std::vector<std::string>& compared_metrics() {
                                              "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
                                              "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
                                              "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct",
+                                             "smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct",
                                              // the issue side (records that carry them)
                                              "smsp__inst_executed.sum",
                                              "smsp__warp_issue_stalled_wait_per_warp_active.pct",

@@ -34,6 +34,8 @@ struct SmConfig {
   std::uint64_t shared_latency_per_wavefront = 0;  // latency each wavefront adds beyond its data-path cycle
   std::string shared_fills = "arrival"; // when a cp.async's data takes the shared data path: issue | arrival | idle | between
   std::uint64_t special_register_latency = 0;  // cycles from an S2R's issue to its data; 0 = not modelled
+  std::uint32_t mio_queue_per_sm = 0;            // shared instructions issued, not yet through the path; 0 = unbounded
+  std::uint32_t mio_queue_per_subpartition = 0;  // the same per sub-partition
   double copy_fill_bytes_per_cycle = 0; // cp.async bytes written into shared memory per data-path cycle; 0 = as
                                         // shared stores (the copy's destination wavefronts)
 };

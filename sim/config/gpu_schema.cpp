@@ -123,6 +123,14 @@ Schema<GpuConfig> make_schema() {
                                 "re-reads SR_TID, SR_LANEID or SR_CgaCtaId waits (workload issue.special_reads); 0 = "
                                 "such waits are not modelled",
                                 [](G& c) -> auto& { return c.sm.special_register_latency; }));
+  p.push_back(quantity_param<G>("sm.mio_queue_per_sm", Q::kInteger, "0", 0, 4096,
+                                "shared-memory instructions (LDS, STS, ldmatrix) an SM holds issued but not yet through "
+                                "its data path; a warp whose next one finds the queue full stalls (Nsight's "
+                                "mio_throttle) until the oldest is through; 0 = unbounded",
+                                [](G& c) -> auto& { return c.sm.mio_queue_per_sm; }));
+  p.push_back(quantity_param<G>("sm.mio_queue_per_subpartition", Q::kInteger, "0", 0, 4096,
+                                "the same bound per sub-partition (both apply); 0 = unbounded",
+                                [](G& c) -> auto& { return c.sm.mio_queue_per_subpartition; }));
   p.push_back(quantity_param<G>("sm.copy_fill_bytes_per_cycle", Q::kBytesPerCycle, "0", 0, 1e6,
                                 "bytes of a cp.async that bypasses L1 (LDGSTS.BYPASS) written into shared memory per "
                                 "cycle of the data path, whatever the destination's banks; 0 = the copy costs the "

@@ -12,7 +12,8 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
       own_mem(shared ? nullptr : std::make_unique<MemorySystem>(g)),
       mem(shared ? *shared : *own_mem),
       path(g.sm.count, g.sm.shared_fills == "between"),
-      fills(g.sm.count) {
+      fills(g.sm.count),
+      mio(g.sm.count, g.sm.subpartitions, g.sm.mio_queue_per_sm, g.sm.mio_queue_per_subpartition) {
   fills_at_arrival = g.sm.shared_fills != "issue";
   fills_when_idle = g.sm.shared_fills == "idle";
   fills_between = g.sm.shared_fills == "between";

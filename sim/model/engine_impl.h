@@ -15,6 +15,7 @@
 #include "model/event_queue.h"
 #include "model/memory_system.h"
 #include "model/shared_fills.h"
+#include "model/mio_queue.h"
 #include "model/shared_path.h"
 #include "model/warp_scheduler.h"
 #include "model/wave_sampling.h"
@@ -85,6 +86,7 @@ struct Engine::Impl {
   // only where they leave the path idle; between: at the end of the instruction the path serves).
   bool fills_at_arrival = false, fills_when_idle = false, fills_between = false;
   SharedFills fills;
+  MioQueue mio;  // shared instructions issued, not yet through the path (sm.mio_queue_*)
   Tick smem_ticks_per_wavefront = 0, smem_latency = 0, smem_latency_per_wavefront = 0;
   double fill_ticks_per_byte = 0;  // sm.copy_fill_bytes_per_cycle as ticks per byte; 0: copies cost store wavefronts
   EventQueue events;
@@ -166,6 +168,13 @@ struct Engine::Impl {
   // What the warp's current instruction does when its sub-partition issues it at t.
   void issue(SubPart& sp, Warp& w, int warp_index, Tick t);
 
+  // A shared load or store the MIO queue counts and throttles (sm.mio_queue_*): one issued as compiled,
+  // not a block of N that stands for instructions the compiled loop spreads over its math (the block's
+  // time cannot say when each would enter the queue; as a burst they would fill it, which the loops'
+  // profiles do not show: mio_throttle 0.5-1.3 % of the WMMA and ladder samples).
+  bool in_mio_queue(const Instr& in) const {
+    return (in.op == Op::kSharedLoad || in.op == Op::kSharedStore) && in.issue_cycles <= 1 && mio.bounded();
+  }
   // A memory instruction block: the issue port for its instructions, the warp until its issue floor.
   static void hold(SubPart& sp, Warp& w, const Instr& in, Tick t) {
     sp.issue_free = t + cycles_to_ticks(in.issue_cycles + in.other_instructions) + in.port_ticks;

@@ -11,8 +11,17 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
   if (sp.scheduled != t) return;  // superseded by an earlier wake-up
   sp.scheduled = kNever;
   for (size_t i = 0; i < sp.warps.size(); ++i) {
-    const Warp& w = warps[sp.warps[i]];
-    sp.views[i] = WarpView{w.active && !w.at_barrier && w.ready <= t, w.age};
+    Warp& w = warps[sp.warps[i]];
+    bool eligible = w.active && !w.at_barrier && w.ready <= t;
+    if (eligible && mio.bounded() && in_mio_queue(w.instr)) {
+      const Tick room = mio.room_at(sp.sm, static_cast<int>(index), 1, t);
+      if (room > t) {  // throttled: eligible again when the queue has room
+        account(w, WarpState::kMioThrottle, room);
+        w.ready = room;
+        eligible = false;
+      }
+    }
+    sp.views[i] = WarpView{eligible, w.age};
   }
   int pick = scheduler->pick(sp.views, sp.last);
   if (pick >= 0) {
@@ -63,7 +72,9 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       // (validate/results/h100/smem, ldsm_latency), while it holds the path one cycle per wavefront.
       // A block of several loads waits on its last one: the wavefronts of one instruction count.
       const Tick per_instruction = in.wavefronts * smem_latency_per_wavefront / std::max<std::uint32_t>(1, in.issue_cycles);
-      Tick done = shared_pipe(sm, t, in.wavefronts, in.issue_cycles) + smem_latency + per_instruction;
+      const Tick through = shared_pipe(sm, t, in.wavefronts, in.issue_cycles);
+      if (in_mio_queue(in)) mio.push(sm, static_cast<int>(&sp - sps.data()), 1, through - in.wavefronts * smem_ticks_per_wavefront, through);
+      Tick done = through + smem_latency + per_instruction;
       fill_slot(w, in.slot, done, SlotKind::kShort);
       (in.ldmatrix ? result.shared.ldsm_instructions : result.shared.ld_instructions) += in.issue_cycles;
       result.shared.ld_wavefronts += in.wavefronts;
@@ -71,13 +82,15 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       hold(sp, w, in, t);
       break;
     }
-    case Op::kSharedStore:
-      shared_pipe(sm, t, in.wavefronts, in.issue_cycles);
+    case Op::kSharedStore: {
+      const Tick through = shared_pipe(sm, t, in.wavefronts, in.issue_cycles);
+      if (in_mio_queue(in)) mio.push(sm, static_cast<int>(&sp - sps.data()), 1, through - in.wavefronts * smem_ticks_per_wavefront, through);
       result.shared.st_instructions += in.issue_cycles;
       result.shared.st_wavefronts += in.wavefronts;
       result.shared.st_conflicts += in.conflicts;
       hold(sp, w, in, t);
       break;
+    }
     case Op::kStore: {
       const AccessCtx ctx{sm, t, counts};
       const Tick taken = in.lanes.present() && in.local ? mem.store_local(ctx, in.lanes)
@@ -110,6 +123,11 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
         if (in.writes_slot) fill_slot(w, in.slot, start + cycles_to_ticks(in.latency), SlotKind::kFixed);
         account(w, WarpState::kMathPipeThrottle, start);
         account(w, WarpState::kSelected, w.ready);
+        break;
+      }
+      if (in.pipe == Pipe::kAlu && in.flops == 0) {  // a block of a compiled kernel's other instructions:
+        hold(sp, w, in, t);                           // the issue port, one a cycle
+        account_floor(w, sp, in, t);
         break;
       }
       Tick start = std::max(t, sp.pipe_free[p]);

@@ -23,6 +23,7 @@ enum class WarpState : int {
   kDispatchStall,    // the issue stage could not dispatch (measured per loop: workload issue.measured.*)
   kBranchResolving,  // waiting for a branch target (measured per loop, likewise)
   kDrain,            // exited, waiting until the L2 has taken its stores and reductions
+  kMioThrottle,      // its next shared-memory instruction finds the MIO queue full (sm.mio_queue_*)
   kCount
 };
 const char* warp_state_name(WarpState s);  // the Nsight name part, e.g. "long_scoreboard"

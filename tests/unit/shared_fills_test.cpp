@@ -232,7 +232,9 @@ TEST(Engine, BetweenFillsTakeTheNextInstructionBoundaryNotTheQueuesEnd) {
   auto run = [](const std::string& mode) {
     auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"),
                                          test::source_path("configs/workloads/gemm-8192-grouped8.yaml"),
-                                         {"gpu.sm.shared_fills=" + mode}});
+                                         // 200 ldmatrix booked at once: no MIO bound caps the queue
+                                         {"gpu.sm.shared_fills=" + mode, "gpu.sm.mio_queue_per_sm=0",
+                                          "gpu.sm.mio_queue_per_subpartition=0"}});
     CopyBesideAnLdmatrixQueue k;
     return Engine(cfg.gpu.value, k).run();
   };

@@ -270,7 +270,9 @@ TEST(TiledGemm, ExposedSpecialRegisterReadsHoldTheWarpInShortScoreboard) {
 // Register-bank conflicts (issue.register_bank_conflicts) hold the sub-partition's issue port, so the
 // other warps wait as not_selected; the issuing warp's own time is unchanged but for the port.
 TEST(TiledGemm, RegisterBankConflictsHoldTheIssuePortForEveryWarp) {
-  const std::vector<std::string> base = {"workload.cta_limit=528", "workload.k=512", "workload.issue.instructions=1947"};
+  // Without the MIO bound: warps it throttles would wait as mio_throttle, not not_selected.
+  const std::vector<std::string> base = {"workload.cta_limit=528", "workload.k=512", "workload.issue.instructions=1947",
+                                         "gpu.sm.mio_queue_per_sm=0", "gpu.sm.mio_queue_per_subpartition=0"};
   auto none = rung_with(base, {});
   auto banks = rung_with(base, {"workload.issue.register_bank_conflicts=600cycles"});
   auto a = simulate(none), b = simulate(banks);

@@ -1,0 +1,80 @@
+#pragma once
+// The MIO queue in front of the SM's shared-memory data path: shared loads, stores and ldmatrix a
+// sub-partition has issued and the path has not yet finished. When it is full, a warp whose next
+// instruction is one of them cannot issue (Nsight's mio_throttle) until the oldest is through.
+//
+// gms-mio-ubench (validate/results/h100/mio, H100 and H200 alike): warps issuing 32-wavefront LDS
+// back to back stall once ~29.5 are outstanding on one sub-partition (one or two warps there) and
+// ~57-59 on the SM (one warp on each of the four). Both bounds are kept: `per_subpartition` and
+// `per_sm` instructions (0 = unbounded, the model before the measurement).
+//
+// The path serves instructions first come, first served per SM, so the finish times pushed here
+// are non-decreasing per SM and per sub-partition: each bound is a FIFO of finish times.
+//
+// The SM's bound is shared fairly: a sub-partition holding less than its share (per_sm / the
+// sub-partitions) may add one even when the SM is full. Without that, the sub-partition whose event
+// comes first at a tick took every entry that freed, and a CTA's warps (one per sub-partition)
+// drifted apart into barrier waits. With four sub-partitions issuing alike each still stalls near
+// its share (the ubench: ~16 each, ~60 in all).
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "common/types.h"
+
+namespace gms {
+
+class MioQueue {
+ public:
+  MioQueue(int sms, int subpartitions, std::uint32_t per_sm, std::uint32_t per_subpartition)
+      : per_sm_(per_sm), per_sp_(per_subpartition), nsp_(subpartitions),
+        sm_(per_sm ? static_cast<std::size_t>(sms) : 0),
+        sp_(per_subpartition ? static_cast<std::size_t>(sms) * static_cast<std::size_t>(subpartitions) : 0) {}
+
+  bool bounded() const { return per_sm_ > 0 || per_sp_ > 0; }
+
+  // When `instructions` more may enter from sub-partition `sp` (global index) of `sm`, asked at t:
+  // t itself when there is room. A block of more instructions than a bound waits for room for as
+  // many as the bound (its later ones follow as the path drains, which its issue port time covers).
+  Tick room_at(int sm, int sp, std::uint32_t instructions, Tick t) {
+    Tick at = t;
+    std::size_t own = 0;
+    if (per_sp_) {
+      at = std::max(at, room(sp_[static_cast<std::size_t>(sp)], per_sp_, instructions, t));
+      own = sp_[static_cast<std::size_t>(sp)].size();
+    }
+    const bool within_share = per_sp_ && own + std::min(instructions, per_sm_) <= per_sm_ / static_cast<std::uint32_t>(nsp_);
+    if (per_sm_ && !within_share) at = std::max(at, room(sm_[static_cast<std::size_t>(sm)], per_sm_, instructions, t));
+    return at;
+  }
+
+  // `instructions` issued together, the first starting on the path at `start` and the block
+  // finishing at `end` (evenly spaced): each leaves the queue when the path has finished it.
+  void push(int sm, int sp, std::uint32_t instructions, Tick start, Tick end) {
+    if (!bounded() || instructions == 0) return;
+    const Tick each = (end - start) / instructions;
+    for (std::uint32_t k = 1; k <= instructions; ++k) {
+      const Tick done = k == instructions ? end : start + k * each;
+      if (per_sm_) sm_[static_cast<std::size_t>(sm)].push_back(done);
+      if (per_sp_) sp_[static_cast<std::size_t>(sp)].push_back(done);
+    }
+  }
+
+  int subpartitions() const { return nsp_; }
+
+ private:
+  static Tick room(std::deque<Tick>& q, std::uint32_t bound, std::uint32_t instructions, Tick t) {
+    while (!q.empty() && q.front() <= t) q.pop_front();
+    const std::size_t need = std::min(instructions, bound);
+    if (q.size() + need <= bound) return t;
+    // Room for `need` once all but bound - need of the outstanding ones have finished.
+    return q[q.size() + need - bound - 1];
+  }
+
+  std::uint32_t per_sm_, per_sp_;
+  int nsp_;
+  std::vector<std::deque<Tick>> sm_, sp_;
+};
+
+}  // namespace gms

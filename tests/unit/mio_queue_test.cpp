@@ -1,0 +1,123 @@
+// The MIO queue (model/mio_queue.h): shared instructions issued and not yet through the data path,
+// bounded per sub-partition and per SM as gms-mio-ubench measured (validate/results/h100/mio).
+#include "model/mio_queue.h"
+
+#include <gtest/gtest.h>
+
+#include "api/simulation.h"
+#include "model/engine.h"
+#include "one_cta_kernel.h"
+#include "test_util.h"
+
+namespace gms {
+namespace {
+
+constexpr Tick kCycle = kTicksPerCycle;
+
+TEST(MioQueue, UnboundedAlwaysHasRoom) {
+  MioQueue q(1, 4, 0, 0);
+  EXPECT_FALSE(q.bounded());
+  for (int i = 0; i < 1000; ++i) q.push(0, 0, 1, i * 32 * kCycle, (i + 1) * 32 * kCycle);
+  EXPECT_EQ(q.room_at(0, 0, 1, 0), 0);
+}
+
+// The ubench in miniature: one warp issues 32-wavefront loads every cycle; the path finishes one
+// each 32 cycles. With 30 per sub-partition the 31st waits for the first to finish.
+TEST(MioQueue, ASubPartitionWaitsForItsOldestOnceFull) {
+  MioQueue q(1, 4, 0, 30);
+  Tick t = 0;
+  for (int i = 0; i < 30; ++i, t += kCycle) {
+    ASSERT_EQ(q.room_at(0, 0, 1, t), t) << i;
+    q.push(0, 0, 1, i * 32 * kCycle, (i + 1) * 32 * kCycle);
+  }
+  EXPECT_EQ(q.room_at(0, 0, 1, t), 32 * kCycle);      // the first finishes at cycle 32
+  EXPECT_EQ(q.room_at(0, 1, 1, t), t);                 // another sub-partition has room
+  EXPECT_EQ(q.room_at(0, 0, 2, t), 64 * kCycle);      // two need the first two through
+  EXPECT_EQ(q.room_at(0, 0, 1, 40 * kCycle), 40 * kCycle);  // one has finished by then
+}
+
+TEST(MioQueue, TheSmBoundCountsEverySubPartition) {
+  MioQueue q(2, 4, 8, 30);
+  for (int i = 0; i < 8; ++i) q.push(0, i % 4, 1, i * 32 * kCycle, (i + 1) * 32 * kCycle);
+  EXPECT_EQ(q.room_at(0, 3, 1, 0), 32 * kCycle);  // eight on SM 0, two from each sub-partition
+  EXPECT_EQ(q.room_at(1, 4, 1, 0), 0);            // SM 1 is empty
+}
+
+// Four sub-partitions issuing alike stall near their share of the SM's bound (the ubench: ~16 of
+// ~60 each); one alone reaches its own bound; one that fell behind gets its share though the SM is full.
+TEST(MioQueue, TheSmBoundIsSharedFairlyAmongSubPartitions) {
+  const Tick never = 10000 * kCycle;  // nothing finishes meanwhile
+  MioQueue four(1, 4, 58, 30);
+  int total = 0;
+  for (int round = 0; round < 40; ++round)
+    for (int sp = 0; sp < 4; ++sp)
+      if (four.room_at(0, sp, 1, 0) == 0) {
+        four.push(0, sp, 1, 0, never);
+        ++total;
+      }
+  EXPECT_GE(total, 58);
+  EXPECT_LE(total, 60);
+  MioQueue one(1, 4, 58, 30);
+  int alone = 0;
+  while (one.room_at(0, 0, 1, 0) == 0 && alone < 100) one.push(0, 0, 1, 0, never), ++alone;
+  EXPECT_EQ(alone, 30);
+  MioQueue lag(1, 4, 58, 30);
+  for (int i = 0; i < 29; ++i) lag.push(0, 0, 1, 0, never), lag.push(0, 1, 1, 0, never);
+  EXPECT_EQ(lag.room_at(0, 2, 1, 0), 0);      // holds none of the 58: within its share
+  EXPECT_EQ(lag.room_at(0, 0, 1, 0), never);  // holds 29: waits for the SM
+}
+
+TEST(MioQueue, ABlockLeavesOneInstructionAtATimeAndNeverWaitsPastTheBound) {
+  MioQueue q(1, 1, 0, 4);
+  q.push(0, 0, 4, 0, 16 * kCycle);  // four instructions, the path finishing one every 4 cycles
+  EXPECT_EQ(q.room_at(0, 0, 1, 0), 4 * kCycle);
+  EXPECT_EQ(q.room_at(0, 0, 3, 0), 12 * kCycle);
+  EXPECT_EQ(q.room_at(0, 0, 9, 0), 16 * kCycle);  // more than the bound: room for the bound's worth
+}
+
+// The ubench in the engine: one warp issues 64 independent 32-wavefront LDS, one at a time as
+// compiled; the 31st waits for room (mio_throttle). The same loads as one block of 64 - a block
+// stands for loads a compiled loop spreads over its math - are not throttled.
+class ConflictedLoads final : public test::OneCtaKernel {
+ public:
+  explicit ConflictedLoads(std::uint32_t per_instruction) : OneCtaKernel("conflicted_loads", 1), per_(per_instruction) {}
+  void next(WarpCursor& c, Instr& out) const override {
+    out = Instr{};
+    const auto step = static_cast<std::uint32_t>(c.step++);
+    if (step < 64 / per_) {
+      out.op = Op::kSharedLoad;
+      out.issue_cycles = per_;
+      out.wavefronts = 32 * per_;
+      out.slot = 1;
+    } else if (step == 64 / per_) {
+      out.op = Op::kWait;
+      out.slot = 1;
+    } else {
+      out.op = Op::kExit;
+    }
+  }
+
+ private:
+  std::uint32_t per_;
+};
+
+TEST(MioQueue, SingleSharedInstructionsWaitForRoomBlocksDoNot) {
+  auto run = [](std::uint32_t per_instruction, const char* per_sp) {
+    auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"),
+                                         test::source_path("configs/workloads/gemm-8192-grouped8.yaml"),
+                                         {std::string("gpu.sm.mio_queue_per_subpartition=") + per_sp,
+                                          std::string("gpu.sm.mio_queue_per_sm=") + (per_sp[0] == '0' ? "0" : "58")}});
+    ConflictedLoads k(per_instruction);
+    return Engine(cfg.gpu.value, k).run();
+  };
+  const SimResult single = run(1, "30"), unbounded = run(1, "0"), block = run(64, "30");
+  EXPECT_GT(single.stalls.pct(WarpState::kMioThrottle), 30);  // 34 of 64 loads wait ~32 cycles each
+  EXPECT_EQ(unbounded.stalls.pct(WarpState::kMioThrottle), 0);
+  EXPECT_EQ(block.stalls.pct(WarpState::kMioThrottle), 0);
+  // The path's work is the same; the warp's last load is through at the same time either way.
+  EXPECT_EQ(single.shared.ld_wavefronts, block.shared.ld_wavefronts);
+  EXPECT_NEAR(ticks_to_cycles(single.end), ticks_to_cycles(unbounded.end), 40);
+}
+
+}  // namespace
+}  // namespace gms

@@ -1,0 +1,128 @@
+// gms-mio-ubench: how many shared-memory instructions a sub-partition holds before its warps stall
+// in `mio_throttle` (the MIO instruction queue in front of the SM's shared-memory data path).
+// Each timed warp issues 64 independent LDS.32 (volatile: ptxas may not merge them into LDS.128)
+// whose lanes read WAYS rows of each bank (WAYS wavefronts, WAYS path cycles each) back to back,
+// reading the clock after each one; no loaded value is used until the end. While the queue has
+// room an LDS issues at once and the clock read after it follows a few cycles later; once the queue
+// is full each LDS waits for one to leave, so the issue times step by the path's pace. The knee is
+// the queue; mio_queue.py turns the knees into instructions outstanding.
+//   layout  which warps of a 256-thread CTA (one per SM) issue: "w0" (warp 0 alone), "w0,w4"
+//           (two warps of one sub-partition - warp w is on sub-partition w % 4), "w0..w3" (one warp
+//           on each sub-partition), "w0..w7" (two on each). A queue per sub-partition gives every
+//           timed warp of "w0..w3" the knee of "w0" and the two of "w0,w4" half of it together; a
+//           queue per SM divides the knee among all timed warps.
+//   WAYS    32, and 16 / 8 on the four-sub-partition layouts: a bound counted in instructions stalls
+//           at the same count whatever the wavefronts, one counted in queued path work later.
+// Prints one JSON object per layout and timed warp: the clock (%clock) after each LDS relative to the
+// first (the median over 5 runs and the SMs), and the knee: the number of LDS issued before the first gap
+// of more than 16 cycles. CUDA only (%clock, inline PTX).
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "../include/gpu_port.h"
+#include "../include/ubench_stats.h"
+
+namespace {
+
+constexpr int kLds = 64;
+constexpr int kThreads = 256;
+
+// Issues kLds conflicted loads, each followed by a clock read; the loads' values are folded in only
+// after the last clock read, so no load waits for another.
+template <int WAYS>
+__device__ __forceinline__ void timed_loads(const unsigned* base, unsigned* t, unsigned& acc) {
+  const unsigned lane = threadIdx.x & 31;
+  unsigned v[kLds];
+#pragma unroll
+  for (int i = 0; i < kLds; ++i) {
+    // Lane l reads word (l * 32 + i % 32): one bank ((5 i) % 32) for all lanes, 32 rows: 32 wavefronts.
+    const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(base + lane * 32 + ((i * 5) & 31)));
+    asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v[i]) : "r"(addr) : "memory");
+    asm volatile("mov.u32 %0, %%clock;" : "=r"(t[i]) :: "memory");
+  }
+#pragma unroll
+  for (int i = 0; i < kLds; ++i) acc += v[i];
+}
+
+// mask: bit w set = warp w is timed. Warps not timed do nothing after the fill.
+template <int WAYS>
+__global__ void mio_queue(unsigned mask, long long* out, unsigned* sink) {
+  __shared__ __align__(128) unsigned buf[32 * 32];
+  for (int i = threadIdx.x; i < 32 * 32; i += blockDim.x) buf[i] = i;
+  __syncthreads();
+  const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+  if (!((mask >> warp) & 1u)) return;
+  unsigned t[kLds];
+  unsigned acc = 0;
+  timed_loads<WAYS>(buf, t, acc);
+  if (lane == 0) {
+    long long* o = out + (static_cast<long long>(blockIdx.x) * (kThreads / 32) + warp) * kLds;
+    for (int i = 0; i < kLds; ++i) o[i] = static_cast<long long>(t[i] - t[0]);
+  }
+  if (acc == 0x12345u) *sink = acc;
+}
+
+using ubench::median;
+
+template <int WAYS>
+void measure(const char* name, unsigned mask, int sms, long long* dev, unsigned* sink, const char* gpu) {
+  const int warps = kThreads / 32;
+  std::vector<std::vector<std::vector<double>>> per(warps, std::vector<std::vector<double>>(kLds));
+  std::vector<long long> host(static_cast<size_t>(sms) * warps * kLds);
+  for (int rep = 0; rep < 5; ++rep) {
+    mio_queue<WAYS><<<sms, kThreads>>>(mask, dev, sink);
+    GPU_CHECK_LAUNCH();
+    GPU_CHECK(gpuMemcpy(host.data(), dev, sizeof(long long) * host.size(), gpuMemcpyDeviceToHost));
+    for (int sm = 0; sm < sms; ++sm)
+      for (int w = 0; w < warps; ++w)
+        if ((mask >> w) & 1u)
+          for (int i = 0; i < kLds; ++i)
+            per[w][i].push_back(static_cast<double>(host[(static_cast<size_t>(sm) * warps + w) * kLds + i]));
+  }
+  for (int w = 0; w < warps; ++w) {
+    if (!((mask >> w) & 1u)) continue;
+    std::vector<double> t(kLds);
+    for (int i = 0; i < kLds; ++i) t[i] = median(per[w][i]);
+    int knee = kLds;
+    for (int i = 1; i < kLds; ++i)
+      if (t[i] - t[i - 1] > 16) {
+        knee = i;
+        break;
+      }
+    std::string ts;
+    for (int i = 0; i < kLds; ++i) ts += (i ? ", " : "") + std::to_string(static_cast<long long>(t[i]));
+    std::printf("{\"measure\": \"mio_queue\", \"conflict_ways\": %d, \"layout\": \"%s\", \"warp\": %d, \"subpartition\": %d, \"lds_before_first_gap\": %d, "
+                "\"steady_cycles_per_lds\": %.2f, \"clock_after_lds\": [%s], \"gpu\": \"%s\"}\n",
+                WAYS, name, w, w % 4, knee, (t[kLds - 1] - t[kLds - 9]) / 8.0, ts.c_str(), gpu);
+  }
+}
+
+}  // namespace
+
+int main() {
+  try {
+    gpuDeviceProp prop{};
+    GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
+    const int sms = prop.multiProcessorCount;
+    long long* dev;
+    unsigned* sink;
+    GPU_CHECK(gpuMalloc(&dev, sizeof(long long) * sms * (kThreads / 32) * kLds));
+    GPU_CHECK(gpuMalloc(&sink, 4));
+    measure<32>("w0", 0x1u, sms, dev, sink, prop.name);
+    measure<32>("w0,w4", 0x11u, sms, dev, sink, prop.name);
+    measure<32>("w0..w3", 0xfu, sms, dev, sink, prop.name);
+    measure<32>("w0..w7", 0xffu, sms, dev, sink, prop.name);
+    // Fewer wavefronts per LDS: a bound counted in instructions stalls at the same count, one
+    // counted in wavefronts (the path's work queued) later.
+    measure<8>("w0..w3", 0xfu, sms, dev, sink, prop.name);
+    measure<8>("w0..w7", 0xffu, sms, dev, sink, prop.name);
+    measure<16>("w0..w3", 0xfu, sms, dev, sink, prop.name);
+    measure<16>("w0..w7", 0xffu, sms, dev, sink, prop.name);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gms-mio-ubench: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
