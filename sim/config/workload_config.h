@@ -74,6 +74,10 @@ struct GemvConfig {
   std::string reduction = "atomic_fp32";  // atomic_fp32 | atomic_fp16
   int reduction_lane_elements = 8;   // consecutive outputs one lane adds, one atomic each
   int reduction_smem_wavefronts = 0; // shared-memory wavefronts per warp of the in-CTA reduction
+  int reduction_smem_stores = -1;    // its STS instructions per warp, as compiled (-1 = one)
+  int reduction_smem_loads = -1;     // its LDS/LDSM instructions per warp, as compiled (-1 = one)
+  int reduction_barriers = 1;        // its CTA barriers per warp: the rounds of stores, barrier, loads
+  std::int64_t instructions_per_warp = 0;  // all a warp executes, as compiled (0 = only the program's own)
   std::int64_t spill_bytes_per_thread = -1;  // local-memory frame; -1 = registers beyond the maximum
   std::int64_t spill_stored_per_thread = 0;  // local bytes stored per thread (STL); 0 = the frame once
   std::int64_t spill_loaded_per_thread = 0;  // local bytes loaded per thread (LDL); 0 = the frame once

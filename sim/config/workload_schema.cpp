@@ -141,6 +141,27 @@ Schema<WorkloadConfig> make_gemv_schema() {
                                 "by 10x here (Triton's cross-warp tl.sum: ~1,100 per warp at BLOCK_N 256, 4 warps); "
                                 "take it from `gpumemsim access` on the reduction's lanes or from a profile",
                                 [](W& c) -> auto& { return c.gemv.reduction_smem_wavefronts; }));
+  p.push_back(quantity_param<W>("reduction_smem_stores", Q::kInteger, "-1", -1, 4096,
+                                "shared stores (STS) each warp issues for the in-CTA reduction, as compiled (the "
+                                "SASS: Triton's tl.sum at BLOCK_N 256, 4 warps: 34); the stored half of "
+                                "reduction_smem_wavefronts is spread over them; 0 = none (the wavefronts are all loaded). -1 = one "
+                                "store of the stored half",
+                                [](W& c) -> auto& { return c.gemv.reduction_smem_stores; }));
+  p.push_back(quantity_param<W>("reduction_smem_loads", Q::kInteger, "-1", -1, 4096,
+                                "shared loads (LDS, LDSM) each warp issues for the reduction, as compiled; the loaded "
+                                "half of the wavefronts is spread over them; 0 = none (all stored). -1 = one load of the loaded half",
+                                [](W& c) -> auto& { return c.gemv.reduction_smem_loads; }));
+  p.push_back(quantity_param<W>("reduction_barriers", Q::kInteger, "1", 1, 1024,
+                                "CTA barriers each warp passes in the reduction, as compiled: the stores and loads "
+                                "are spread evenly over that many rounds of stores, barrier, loads (a round's loads "
+                                "waited for before the next round's stores)",
+                                [](W& c) -> auto& { return c.gemv.reduction_barriers; }));
+  p.push_back(quantity_param<W>("instructions_per_warp", Q::kInteger, "0", 0, 1e9,
+                                "instructions each warp executes, as compiled (a straight-line kernel: its SASS up "
+                                "to EXIT). Those beyond the program's own loads, math, reduction and atomics "
+                                "(conversions, shuffles, addresses) issue, one a cycle, after the last compute. "
+                                "0 = the program's own only",
+                                [](W& c) -> auto& { return c.gemv.instructions_per_warp; }));
   p.push_back(quantity_param<W>("spill_bytes_per_thread", Q::kBytes, "-1B", -1, kHuge,
                                 "local-memory spill frame per thread (ptxas 'bytes stack frame', Triton n_spills x 4): "
                                 "each byte stored after the loads and loaded back before the compute, spread over "
@@ -193,6 +214,11 @@ void validate_gemv(const Bound<WorkloadConfig>& b, const std::string& file) {
   if ((g.spill_stored_per_thread > 0 || g.spill_loaded_per_thread > 0) && g.spill_bytes_per_thread <= 0)
     fail(g.spill_stored_per_thread > 0 ? "spill_traffic.stored" : "spill_traffic.loaded",
          "spill traffic needs the frame it goes through (spill_bytes_per_thread)");
+  if (g.reduction_smem_wavefronts > 0 && g.reduction_smem_stores == 0 && g.reduction_smem_loads == 0)
+    fail("reduction_smem_stores", "the reduction's wavefronts need a store or a load to run on (both are 0)");
+  if (g.reduction_smem_wavefronts == 0 && (g.reduction_smem_stores > 0 || g.reduction_smem_loads > 0))
+    fail(g.reduction_smem_stores > 0 ? "reduction_smem_stores" : "reduction_smem_loads",
+         "shared instructions without reduction_smem_wavefronts to spread over them");
   if (g.loads_in_flight > 0 && g.spill_bytes_per_thread > 0)
     fail("loads_in_flight", "a compiled window keeps its rows in registers: it cannot be combined with a spill frame");
 }

@@ -18,7 +18,7 @@ EvictHint hint_of(const std::string& s) {
 
 // Per-warp program state: `phase` walks the order tokens (and the spill steps around them), then
 // the epilogue.
-enum Phase { kBody = 0, kSmemStore = 1, kSync = 2, kSmemLoad = 3, kReduce = 4, kExitPhase = 5, kWindowFill = 6, kWindow = 7 };
+enum Phase { kBody = 0, kSmemStore = 1, kSync = 2, kSmemLoad = 3, kReduce = 4, kExitPhase = 5, kWindowFill = 6, kWindow = 7, kOther = 8 };
 // Scoreboard slot of the reduction's shared loads (the steps use 0 .. k_steps-1 <= 15; a compiled
 // window 0 .. loads_in_flight-1 <= 15), and of the x loads in a compiled window.
 constexpr int kReduceSlot = 16;
@@ -182,9 +182,7 @@ bool GemvKernel::window_next(WarpCursor& c, Instr& out) const {
   }
   const std::int64_t r = c.step;
   if (r >= units) {  // the epilogue
-    c.phase = cfg_.reduction_smem_wavefronts > 0 ? kSmemStore : kSync;
-    c.step = 0;
-    c.sub = 0;
+    begin_epilogue(c);
     return false;
   }
   const int sub = c.sub++;
@@ -224,6 +222,105 @@ bool GemvKernel::window_next(WarpCursor& c, Instr& out) const {
 // Sub-steps of one order token: a load token is [x load, W load, (wait, spill stores)], a compute token is
 // [(spill loads), wait, compute].
 void GemvKernel::next(WarpCursor& c, Instr& out) const {
+  next_instruction(c, out);
+  if (out.op != Op::kWait) c.issued += std::max<std::uint32_t>(1, out.issue_cycles) + out.other_instructions;
+}
+
+void GemvKernel::begin_epilogue(WarpCursor& c) const {
+  c.phase = cfg_.instructions_per_warp > 0 ? kOther : cfg_.reduction_smem_wavefronts > 0 ? kSmemStore : kSync;
+  c.step = 0;
+  c.sub = 0;
+}
+
+namespace {
+// Share k of `total` spread over `parts` (the shares sum to total).
+std::int64_t share(std::int64_t total, std::int64_t parts, std::int64_t k) { return total * (k + 1) / parts - total * k / parts; }
+}  // namespace
+
+GemvKernel::ReductionShape GemvKernel::reduction_shape() const {
+  ReductionShape r;
+  const std::int64_t wavefronts = cfg_.reduction_smem_wavefronts;
+  if (wavefronts <= 0) return r;
+  r.stores = cfg_.reduction_smem_stores < 0 ? 1 : cfg_.reduction_smem_stores;
+  r.loads = cfg_.reduction_smem_loads < 0 ? 1 : cfg_.reduction_smem_loads;
+  // Half stored, half loaded, unless the compiled code only loads (or only stores).
+  r.store_wavefronts = r.loads == 0 ? wavefronts : r.stores == 0 ? 0 : (wavefronts + 1) / 2;
+  r.load_wavefronts = wavefronts - r.store_wavefronts;
+  if (r.stores == 0 && r.loads == 0) r.stores = 1, r.store_wavefronts = wavefronts;  // validation refuses this
+  return r;
+}
+
+std::int64_t GemvKernel::epilogue_instructions(const WarpCursor& c) const {
+  const ReductionShape shape = reduction_shape();
+  std::int64_t n = cfg_.reduction_barriers + 1 + shape.stores + shape.loads;  // barriers, EXIT, shared ops
+  if (c.warp == 0) {
+    const std::int64_t cols = std::min<std::int64_t>(cfg_.block_n, cfg_.n - c.tile_n * cfg_.block_n);
+    const int v = cfg_.reduction_lane_elements;
+    const std::int64_t per_instr = v == 1 ? warp_size_ * 16 / ey_ : warp_size_;
+    for (int e = 0; e < v; ++e) {
+      const std::int64_t lanes = (cols - e + v - 1) / v;
+      if (lanes > 0) n += cfg_.m * std::max<std::int64_t>(1, (lanes + per_instr - 1) / per_instr);
+    }
+  }
+  return n;
+}
+
+// Rounds r = 0 .. reduction_barriers - 1 of: the round's share of the stores, a barrier, its share
+// of the loads, a wait for them. `step` is the round, `sub` the instruction within its part.
+bool GemvKernel::reduction_next(WarpCursor& c, Instr& out) const {
+  const ReductionShape shape = reduction_shape();
+  const std::int64_t rounds = cfg_.reduction_barriers;
+  const std::int64_t stores = shape.stores, loads = shape.loads;
+  const std::int64_t r = c.step;
+  if (c.phase == kSmemStore) {  // each warp's partial sums into shared memory
+    const std::int64_t first = stores * r / rounds, count = share(stores, rounds, r);
+    if (c.sub < count) {
+      out = Instr{};
+      out.op = Op::kSharedStore;
+      out.wavefronts = static_cast<std::uint32_t>(share(shape.store_wavefronts, stores, first + c.sub));
+      ++c.sub;
+      return true;
+    }
+    c.phase = kSync;
+    c.sub = 0;
+  }
+  if (c.phase == kSync) {  // partial sums of the warps meet in shared memory
+    out = Instr{};
+    out.op = Op::kBarrier;
+    c.phase = kSmemLoad;
+    c.sub = 0;
+    return true;
+  }
+  // kSmemLoad: the other warps' partials back, then wait for them
+  const std::int64_t first = loads * r / rounds, count = share(loads, rounds, r);
+  if (c.sub < count) {
+    out = Instr{};
+    out.op = Op::kSharedLoad;
+    out.slot = kReduceSlot;
+    out.wavefronts = static_cast<std::uint32_t>(share(shape.load_wavefronts, loads, first + c.sub));
+    ++c.sub;
+    return true;
+  }
+  const bool waited = count == 0 || c.sub > count;
+  if (!waited) {
+    out = Instr{};
+    out.op = Op::kWait;
+    out.slot = kReduceSlot;
+    c.sub = static_cast<int>(count) + 1;
+    return true;
+  }
+  if (r + 1 < rounds) {
+    c.phase = stores > 0 ? kSmemStore : kSync;
+    ++c.step;
+  } else {
+    c.phase = c.warp == 0 ? kReduce : kExitPhase;  // warp 0 sends the block's atomics
+    c.step = 0;
+  }
+  c.sub = 0;
+  return false;
+}
+
+void GemvKernel::next_instruction(WarpCursor& c, Instr& out) const {
   const std::int64_t n0 = c.tile_n * cfg_.block_n;
   const std::int64_t cols = std::min<std::int64_t>(cfg_.block_n, cfg_.n - n0);
   const std::int64_t k_chunk0 = c.tile_m * cfg_.block_k * cfg_.k_steps;
@@ -238,7 +335,7 @@ void GemvKernel::next(WarpCursor& c, Instr& out) const {
     }
     if (c.phase == kBody) {
       if (c.step >= static_cast<std::int64_t>(order_.size())) {
-        c.phase = cfg_.reduction_smem_wavefronts > 0 ? kSmemStore : kSync;
+        begin_epilogue(c);
         continue;
       }
       const OrderToken& tok = order_[static_cast<size_t>(c.step)];
@@ -303,37 +400,21 @@ void GemvKernel::next(WarpCursor& c, Instr& out) const {
       ++c.step;
       continue;
     }
-    const std::uint32_t reduce_wf = static_cast<std::uint32_t>(cfg_.reduction_smem_wavefronts);
-    const Phase epilogue = c.warp == 0 ? kReduce : kExitPhase;  // warp 0 sends the block's atomics
-    // One instruction each way: the count of STS/LDS is the compiler's, the time is the pipe's.
-    if (c.phase == kSmemStore) {  // each warp's partial sums into shared memory
-      out = Instr{};
-      out.op = Op::kSharedStore;
-      out.wavefronts = (reduce_wf + 1) / 2;
-      c.phase = kSync;
-      return;
-    }
-    if (c.phase == kSync) {  // partial sums of the warps meet in shared memory
-      out = Instr{};
-      out.op = Op::kBarrier;
-      c.phase = reduce_wf > 0 ? kSmemLoad : epilogue;
-      c.sub = 0;
-      return;
-    }
-    if (c.phase == kSmemLoad) {  // the other warps' partials back, then wait for them
-      out = Instr{};
-      if (c.sub == 0) {
-        out.op = Op::kSharedLoad;
-        out.slot = kReduceSlot;
-        out.wavefronts = reduce_wf / 2;
-        c.sub = 1;
+    if (c.phase == kOther) {  // the compiled code's instructions the program has not issued
+      c.phase = cfg_.reduction_smem_wavefronts > 0 ? kSmemStore : kSync;
+      const std::int64_t rest = cfg_.instructions_per_warp - c.issued - epilogue_instructions(c);
+      if (rest > 0) {
+        out = Instr{};
+        out.op = Op::kCompute;
+        out.pipe = Pipe::kAlu;
+        out.issue_cycles = static_cast<std::uint32_t>(rest);
         return;
       }
-      out.op = Op::kWait;
-      out.slot = kReduceSlot;
-      c.phase = epilogue;
-      c.sub = 0;
-      return;
+      continue;
+    }
+    if (c.phase == kSmemStore || c.phase == kSync || c.phase == kSmemLoad) {
+      if (reduction_next(c, out)) return;
+      continue;
     }
     if (c.phase == kReduce) {
       // One warp instruction per (row of y, lane element e): lanes own `v` consecutive outputs, so

@@ -43,6 +43,19 @@ class GemvKernel final : public Kernel {
   std::int64_t window_rows(const WarpCursor& c, int step) const;
   std::int64_t window_units(const WarpCursor& c, int step) const;
   bool window_next(WarpCursor& c, Instr& out) const;
+  // The next instruction, before next() counts it.
+  void next_instruction(WarpCursor& c, Instr& out) const;
+  // After the body: the compiled code's other instructions (instructions_per_warp), then the
+  // in-CTA reduction's rounds; returns false when the phase moved on and nothing was emitted.
+  void begin_epilogue(WarpCursor& c) const;
+  bool reduction_next(WarpCursor& c, Instr& out) const;
+  // The reduction's shared instructions per warp and the wavefronts each half spreads over them.
+  struct ReductionShape {
+    std::int64_t stores = 0, loads = 0, store_wavefronts = 0, load_wavefronts = 0;
+  };
+  ReductionShape reduction_shape() const;
+  // Instructions the epilogue issues from the reduction on (stores, barriers, loads, atomics, EXIT).
+  std::int64_t epilogue_instructions(const WarpCursor& c) const;
 
   GemvConfig cfg_;
   int warp_size_;

@@ -128,6 +128,7 @@ struct WarpCursor {
   int phase = 0;
   std::int64_t step = 0;
   int sub = 0;
+  std::int64_t issued = 0;  // instructions issued so far (a program that sizes a block by it counts)
 };
 
 struct TileCoord {

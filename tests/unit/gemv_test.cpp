@@ -110,6 +110,37 @@ TEST(Gemv, InCtaReductionWavefrontsRunOnTheSharedPipeAndCanBoundTime) {
   EXPECT_EQ(metric(tri, rt, "dram__bytes_read.sum"), metric(none, rn, "dram__bytes_read.sum"));
 }
 
+TEST(Gemv, TheCompiledReductionIssuesItsInstructionsAndWaitsInTheMioQueue) {
+  // Triton's BLOCK_N 256, 4-warp program as compiled: 34 STS, 34 LDS + LDSM, 9 barriers, 551
+  // instructions per warp (validate/results/h100/triton_gemv, from its SASS).
+  std::vector<std::string> triton = {"workload.reduction_smem_wavefronts=1108", "workload.block.k=32",
+                                     "gpu.sm.mio_queue_per_sm=0", "gpu.sm.mio_queue_per_subpartition=0"};
+  auto one = seed001("h100", "llcc", triton);
+  auto compiled = triton;
+  for (const char* kv : {"workload.reduction_smem_stores=34", "workload.reduction_smem_loads=34",
+                         "workload.reduction_barriers=9", "workload.instructions_per_warp=551"})
+    compiled.push_back(kv);
+  auto split = seed001("h100", "llcc", compiled);
+  auto queued = compiled;  // later --set overrides earlier ones
+  queued.push_back("gpu.sm.mio_queue_per_sm=58");
+  queued.push_back("gpu.sm.mio_queue_per_subpartition=30");
+  auto bounded = seed001("h100", "llcc", queued);
+  auto r1 = simulate(one), rs = simulate(split), rq = simulate(bounded);
+  const double warps = metric(split, rs, "launch__grid_size") * 4;
+  EXPECT_EQ(metric(one, r1, "smsp__sass_inst_executed_op_shared_st.sum"), warps);
+  EXPECT_EQ(metric(split, rs, "smsp__sass_inst_executed_op_shared_st.sum"), warps * 34);
+  EXPECT_EQ(metric(split, rs, "smsp__sass_inst_executed_op_shared_ld.sum"), warps * 34);
+  EXPECT_EQ(metric(split, rs, "smsp__inst_executed.sum"), warps * 551);
+  // The same wavefronts, spread over the instructions.
+  EXPECT_EQ(metric(split, rs, "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"),
+            metric(one, r1, "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"));
+  // Unbounded, nobody waits for the queue; bounded, the warps storing 34 conflicted STS do.
+  EXPECT_EQ(metric(split, rs, "smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct"), 0);
+  EXPECT_GT(metric(bounded, rq, "smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct"), 5);
+  EXPECT_LT(metric(bounded, rq, "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct"),
+            metric(split, rs, "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct"));
+}
+
 TEST(Gemv, AnExplicitSpillFrameIsStoredAndLoadedOncePerThread) {
   // Triton's 1-warp BLOCK_N 256 program compiles to 64 registers and 892 four-byte spill slots:
   // no register count over the limit, yet 3,568 B of local traffic each way per thread.
@@ -208,6 +239,10 @@ TEST(Gemv, BadGemvInputsNameTheKey) {
   EXPECT_NE(err({"workload.loads_in_flight=3", "workload.spill_bytes_per_thread=64B"}).find("workload key 'loads_in_flight'"),
             std::string::npos);
   EXPECT_NE(err({"workload.loads_in_flight=17"}).find("at most 16 are tracked"), std::string::npos);  // BLOCK_N 256: 17 rows
+  EXPECT_NE(err({"workload.reduction_smem_stores=34"}).find("without reduction_smem_wavefronts"), std::string::npos);
+  EXPECT_NE(err({"workload.reduction_smem_wavefronts=100", "workload.reduction_smem_stores=0", "workload.reduction_smem_loads=0"})
+                .find("workload key 'reduction_smem_stores'"),
+            std::string::npos);
 }
 
 TEST(ValidateResults, EveryCommittedGemvRecordReplays) {

@@ -22,6 +22,14 @@ Both are facts of the compiled code, as registers per thread are. The listings:
 * The spill traffic, for records with a spill frame: the bytes of every STL and LDL (the kernels are
   unrolled: each runs once per thread). --check also holds them against the record's own Nsight
   counters (l1tex__t_sectors_pipe_lsu_mem_local_op_{st,ld}.sum x 32 B per thread): within 2 %.
+* The in-CTA reduction as compiled (workload reduction_smem_stores / reduction_smem_loads /
+  reduction_barriers: its STS, LDS + LDSM and BAR.SYNC per warp; they run once per warp where the
+  kernel is straight-line) and, for a straight-line kernel (no branch but the self-loop after EXIT),
+  instructions_per_warp: its instructions up to the last EXIT (warps leaving at an earlier,
+  predicated EXIT execute fewer: --check allows that many). Records of kernels with loops get no
+  instruction count, and so do records without reduction_smem_wavefronts (this project's CUDA kernel:
+  its profiles count no instructions to hold them against). --check also holds the counts against the record's Nsight counters
+  (smsp__sass_inst_executed_op_shared_{st,ld}.sum, smsp__inst_executed.sum per warp): equal.
 The measured and ncu sections are left as they are.
 
 usage: validate/scripts/records_add_gemv_sass.py [--check] DIR...
@@ -107,6 +115,43 @@ def evict_of(listing, member, fragment):
     return {"activations": hint_of(x, "x"), "weights": hint_of(w, "W")}
 
 
+def reduction_of(listing, member, fragment):
+    """The compiled reduction's (stores, loads, barriers) per warp and the straight-line instruction
+    count up to EXIT (None where the code branches)."""
+    lines = next(lines for n, lines in _listings[(listing, member)] if fragment in n)
+    ops = [m.group(1) for m in map(INSTR.match, lines) if m]
+    base = [op.split(".")[0] for op in ops]
+    exits = [i for i, b in enumerate(base) if b == "EXIT"]
+    branches = [i for i, b in enumerate(base) if b in ("BRA", "BRX", "JMP", "CALL", "RET", "BSSY", "BSYNC", "WARPSYNC")]
+    # Straight-line: no branch before the last EXIT; earlier EXITs are predicated (the warps that
+    # have no columns to reduce leave early and skip the instructions between it and the last).
+    straight = bool(exits) and all(i > exits[-1] for i in branches)
+    return {"stores": base.count("STS"), "loads": base.count("LDS") + base.count("LDSM"), "lds": base.count("LDS"),
+            "barriers": base.count("BAR"), "instructions": exits[-1] + 1 if straight else None,
+            "early_exit_skips": exits[-1] - exits[0] if straight else 0}
+
+
+def reduction_inputs(rec, src):
+    """The workload keys the compiled reduction gives (only for a straight-line kernel: counts per warp)."""
+    r = reduction_of(*src[:3])
+    # Only where the record carries the reduction's wavefronts to spread (Triton's, from its profile);
+    # the CUDA kernel's records have neither those nor instruction counts to hold these against.
+    if r["instructions"] is None or not rec["workload"].get("reduction_smem_wavefronts"):
+        return {}
+    return {"reduction_smem_stores": r["stores"], "reduction_smem_loads": r["loads"],
+            "reduction_barriers": max(1, r["barriers"]), "instructions_per_warp": r["instructions"]}
+
+
+def ncu_per_warp(rec):
+    """Nsight's per-warp counts of (STS, LDS, instructions) for --check, or None."""
+    c = rec.get("ncu", {}).get("counters", {})
+    warps = c.get("launch__grid_size", 0) * c.get("launch__block_size", 0) / 32
+    keys = ("smsp__sass_inst_executed_op_shared_st.sum", "smsp__sass_inst_executed_op_shared_ld.sum", "smsp__inst_executed.sum")
+    if not warps or any(k not in c for k in keys):
+        return None
+    return tuple(c[k] / warps for k in keys)
+
+
 def spill_of(rec, src):
     """(spill_traffic, its source) for a record with a spill frame, else (None, None)."""
     w = rec["workload"]
@@ -142,7 +187,7 @@ def expected(rec, path):
         source["none"] = f"a spill frame of {spill} per thread: the spill program models its rows"
     elif most // vectors_per_row > MAX_UNITS:
         source["none"] = f"{most // vectors_per_row} loads of rows; the window program tracks {MAX_UNITS}"
-    return (None if "none" in source else most), source, spill_of(rec, src), evict_of(*src[:3])
+    return (None if "none" in source else most), source, spill_of(rec, src), evict_of(*src[:3]), reduction_inputs(rec, src)
 
 
 def main():
@@ -155,7 +200,7 @@ def main():
         exp = expected(rec, path)
         if exp is None:
             continue
-        window, source, (traffic, traffic_source), evict = exp
+        window, source, (traffic, traffic_source), evict, reduction = exp
         checked += 1
         windows += window is not None
         if a.check:
@@ -168,6 +213,19 @@ def main():
             if rec["workload"].get("spill_traffic") != traffic or rec.get("spill_traffic_source") != traffic_source:
                 print(f"{path}: spill_traffic {rec['workload'].get('spill_traffic')}, its code gives {traffic}")
                 stale += 1
+            for k, v in reduction.items():
+                if rec["workload"].get(k) != v:
+                    print(f"{path}: {k} {rec['workload'].get(k)}, its code gives {v}")
+                    stale += 1
+            per_warp = ncu_per_warp(rec)
+            if reduction and per_warp:
+                # Nsight counts LDSM under neither shared_ld nor shared_st: the LDS alone are its loads.
+                r = reduction_of(*source_of(rec, path)[:3])
+                slack = (0.5, 0.5, r["early_exit_skips"] + 0.5)  # warps leaving early execute fewer
+                for name, mine, theirs, tol in zip(("STS", "LDS", "instructions"), (r["stores"], r["lds"], r["instructions"]), per_warp, slack):
+                    if abs(mine - theirs) > tol:
+                        print(f"{path}: {name} per warp {mine} in the SASS, Nsight counted {theirs:.1f}")
+                        stale += 1
             for k in ("stored", "loaded"):
                 if traffic_source and "ncu_" + k in traffic_source and \
                         abs(traffic_source["ncu_" + k] - traffic_source[k]) > 0.02 * traffic_source[k]:
@@ -180,6 +238,9 @@ def main():
             rec["workload"]["loads_in_flight"] = window
         rec["loads_in_flight_source"] = source
         rec["workload"]["evict"] = evict
+        rec["workload"].update(reduction)
+        for k in reduction:
+            rec.setdefault("workload_sources", {})[k] = "its SASS (validate/scripts/records_add_gemv_sass.py), as Nsight counts it"
         if traffic:
             rec["workload"]["spill_traffic"] = traffic
             rec["spill_traffic_source"] = traffic_source
