@@ -76,6 +76,7 @@ struct GemvConfig {
   int reduction_smem_wavefronts = 0; // shared-memory wavefronts per warp of the in-CTA reduction
   int reduction_smem_stores = -1;    // its STS instructions per warp, as compiled (-1 = one)
   int reduction_smem_loads = -1;     // its LDS/LDSM instructions per warp, as compiled (-1 = one)
+  int reduction_smem_ldmatrix = 0;   // of those, LDSM (counted as ldmatrix, last in the reduction)
   int reduction_barriers = 1;        // its CTA barriers per warp: the rounds of stores, barrier, loads
   std::int64_t instructions_per_warp = 0;  // all a warp executes, as compiled (0 = only the program's own)
   std::int64_t spill_bytes_per_thread = -1;  // local-memory frame; -1 = registers beyond the maximum

@@ -151,6 +151,11 @@ Schema<WorkloadConfig> make_gemv_schema() {
                                 "shared loads (LDS, LDSM) each warp issues for the reduction, as compiled; the loaded "
                                 "half of the wavefronts is spread over them; 0 = none (all stored). -1 = one load of the loaded half",
                                 [](W& c) -> auto& { return c.gemv.reduction_smem_loads; }));
+  p.push_back(quantity_param<W>("reduction_smem_ldmatrix", Q::kInteger, "0", 0, 4096,
+                                "of reduction_smem_loads, how many are ldmatrix (LDSM: Triton's last layout "
+                                "conversion), counted as Nsight counts them (op_ldsm, not op_shared_ld); they "
+                                "are the reduction's last loads",
+                                [](W& c) -> auto& { return c.gemv.reduction_smem_ldmatrix; }));
   p.push_back(quantity_param<W>("reduction_barriers", Q::kInteger, "1", 1, 1024,
                                 "CTA barriers each warp passes in the reduction, as compiled: the stores and loads "
                                 "are spread evenly over that many rounds of stores, barrier, loads (a round's loads "
@@ -216,6 +221,8 @@ void validate_gemv(const Bound<WorkloadConfig>& b, const std::string& file) {
          "spill traffic needs the frame it goes through (spill_bytes_per_thread)");
   if (g.reduction_smem_wavefronts > 0 && g.reduction_smem_stores == 0 && g.reduction_smem_loads == 0)
     fail("reduction_smem_stores", "the reduction's wavefronts need a store or a load to run on (both are 0)");
+  if (g.reduction_smem_ldmatrix > std::max(0, g.reduction_smem_loads))
+    fail("reduction_smem_ldmatrix", "more ldmatrix than the reduction's loads (reduction_smem_loads)");
   if (g.reduction_smem_wavefronts == 0 && (g.reduction_smem_stores > 0 || g.reduction_smem_loads > 0))
     fail(g.reduction_smem_stores > 0 ? "reduction_smem_stores" : "reduction_smem_loads",
          "shared instructions without reduction_smem_wavefronts to spread over them");

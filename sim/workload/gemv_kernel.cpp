@@ -298,6 +298,7 @@ bool GemvKernel::reduction_next(WarpCursor& c, Instr& out) const {
     out.op = Op::kSharedLoad;
     out.slot = kReduceSlot;
     out.wavefronts = static_cast<std::uint32_t>(share(shape.load_wavefronts, loads, first + c.sub));
+    out.ldmatrix = first + c.sub >= loads - cfg_.reduction_smem_ldmatrix;
     ++c.sub;
     return true;
   }

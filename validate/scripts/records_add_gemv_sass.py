@@ -23,7 +23,7 @@ Both are facts of the compiled code, as registers per thread are. The listings:
   unrolled: each runs once per thread). --check also holds them against the record's own Nsight
   counters (l1tex__t_sectors_pipe_lsu_mem_local_op_{st,ld}.sum x 32 B per thread): within 2 %.
 * The in-CTA reduction as compiled (workload reduction_smem_stores / reduction_smem_loads /
-  reduction_barriers: its STS, LDS + LDSM and BAR.SYNC per warp; they run once per warp where the
+  reduction_smem_ldmatrix / reduction_barriers: its STS, LDS + LDSM, the LDSM and BAR.SYNC per warp; they run once per warp where the
   kernel is straight-line) and, for a straight-line kernel (no branch but the self-loop after EXIT),
   instructions_per_warp: its instructions up to the last EXIT (warps leaving at an earlier,
   predicated EXIT execute fewer: --check allows that many). Records of kernels with loops get no
@@ -139,6 +139,7 @@ def reduction_inputs(rec, src):
     if r["instructions"] is None or not rec["workload"].get("reduction_smem_wavefronts"):
         return {}
     return {"reduction_smem_stores": r["stores"], "reduction_smem_loads": r["loads"],
+            "reduction_smem_ldmatrix": r["loads"] - r["lds"],
             "reduction_barriers": max(1, r["barriers"]), "instructions_per_warp": r["instructions"]}
 
 
