@@ -4,8 +4,5 @@
 #   carveout_run.jsonl  cycles per dependent load per (S, W)
 #   carveout_env.txt    GPU, driver, clocks, ncu, command, the build, the chase's SASS
 set -uo pipefail
-BIN=/tmp/gms-carveout-ubench
 source "$(dirname "$0")/device_env.sh"
-device_build_env carveout device_carveout.sh validate/runner/carveout_ubench.cu "$BIN" "Function|LDG"
-"$BIN" | tee "$OUT/carveout_run.jsonl"
-nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >> "$OUT/carveout_env.txt"
+device_ubench carveout device_carveout.sh validate/runner/carveout_ubench.cu /tmp/gms-carveout-ubench "Function|LDG"

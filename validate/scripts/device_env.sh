@@ -29,3 +29,12 @@ device_build_env() {
   } > "$OUT/${name}_env.txt" 2>&1
   [ -x "$bin" ] || { echo "build failed"; cat "$OUT/${name}_env.txt"; exit 1; }
 }
+
+# device_ubench NAME SCRIPT SOURCE BINARY SASS_PATTERN: device_build_env, then the binary's JSON lines
+# into $OUT/NAME_run.jsonl and the clocks after the run into NAME_env.txt.
+device_ubench() {
+  local name=$1 bin=$4
+  device_build_env "$@"
+  "$bin" | tee "$OUT/${name}_run.jsonl"
+  nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >> "$OUT/${name}_env.txt"
+}

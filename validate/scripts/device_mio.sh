@@ -4,8 +4,5 @@
 #   mio_run.jsonl  per layout and timed warp: the clock after each of 64 conflicted LDS, the knee
 #   mio_env.txt    GPU, driver, clocks, ncu, command, the build, the timed loop's SASS
 set -uo pipefail
-BIN=/tmp/gms-mio-ubench
 source "$(dirname "$0")/device_env.sh"
-device_build_env mio device_mio.sh validate/runner/mio_ubench.cu "$BIN" "Function|LDS|CS2R"
-"$BIN" | tee "$OUT/mio_run.jsonl"
-nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >> "$OUT/mio_env.txt"
+device_ubench mio device_mio.sh validate/runner/mio_ubench.cu /tmp/gms-mio-ubench "Function|LDS|CS2R"
