@@ -173,7 +173,8 @@ struct Engine::Impl {
   // time cannot say when each would enter the queue; as a burst they would fill it, which the loops'
   // profiles do not show: mio_throttle 0.5-1.3 % of the WMMA and ladder samples).
   bool in_mio_queue(const Instr& in) const {
-    return (in.op == Op::kSharedLoad || in.op == Op::kSharedStore) && in.issue_cycles <= 1 && mio.bounded();
+    return (in.op == Op::kSharedLoad || in.op == Op::kSharedStore) && (in.issue_cycles <= 1 || in.mio_burst) &&
+           mio.bounded();
   }
   // A memory instruction block: the issue port for its instructions, the warp until its issue floor.
   static void hold(SubPart& sp, Warp& w, const Instr& in, Tick t) {

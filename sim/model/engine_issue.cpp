@@ -14,7 +14,7 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
     Warp& w = warps[sp.warps[i]];
     bool eligible = w.active && !w.at_barrier && w.ready <= t;
     if (eligible && mio.bounded() && in_mio_queue(w.instr)) {
-      const Tick room = mio.room_at(sp.sm, static_cast<int>(index), 1, t);
+      const Tick room = mio.room_at(sp.sm, static_cast<int>(index), std::max<std::uint32_t>(1, w.instr.issue_cycles), t);
       if (room > t) {  // throttled: eligible again when the queue has room
         account(w, WarpState::kMioThrottle, room);
         w.ready = room;
@@ -73,7 +73,9 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       // A block of several loads waits on its last one: the wavefronts of one instruction count.
       const Tick per_instruction = in.wavefronts * smem_latency_per_wavefront / std::max<std::uint32_t>(1, in.issue_cycles);
       const Tick through = shared_pipe(sm, t, in.wavefronts, in.issue_cycles);
-      if (in_mio_queue(in)) mio.push(sm, static_cast<int>(&sp - sps.data()), 1, through - in.wavefronts * smem_ticks_per_wavefront, through);
+      if (in_mio_queue(in))
+        mio.push(sm, static_cast<int>(&sp - sps.data()), std::max<std::uint32_t>(1, in.issue_cycles),
+                 through - in.wavefronts * smem_ticks_per_wavefront, through);
       Tick done = through + smem_latency + per_instruction;
       fill_slot(w, in.slot, done, SlotKind::kShort);
       (in.ldmatrix ? result.shared.ldsm_instructions : result.shared.ld_instructions) += in.issue_cycles;
@@ -84,7 +86,9 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
     }
     case Op::kSharedStore: {
       const Tick through = shared_pipe(sm, t, in.wavefronts, in.issue_cycles);
-      if (in_mio_queue(in)) mio.push(sm, static_cast<int>(&sp - sps.data()), 1, through - in.wavefronts * smem_ticks_per_wavefront, through);
+      if (in_mio_queue(in))
+        mio.push(sm, static_cast<int>(&sp - sps.data()), std::max<std::uint32_t>(1, in.issue_cycles),
+                 through - in.wavefronts * smem_ticks_per_wavefront, through);
       result.shared.st_instructions += in.issue_cycles;
       result.shared.st_wavefronts += in.wavefronts;
       result.shared.st_conflicts += in.conflicts;

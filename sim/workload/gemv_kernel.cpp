@@ -266,23 +266,27 @@ std::int64_t GemvKernel::epilogue_instructions(const WarpCursor& c) const {
 }
 
 // Rounds r = 0 .. reduction_barriers - 1 of: the round's share of the stores, a barrier, its share
-// of the loads, a wait for them. `step` is the round, `sub` the instruction within its part.
+// of the loads, a wait for them; each share is one block of instructions issued back to back, as
+// the SASS has them (one instruction each made the 1x8192x28672 sweep 2.8x slower to simulate).
+// `step` is the round, `sub` the part of its loads (0 LDS, 1 LDSM, 2 the wait).
 bool GemvKernel::reduction_next(WarpCursor& c, Instr& out) const {
   const ReductionShape shape = reduction_shape();
   const std::int64_t rounds = cfg_.reduction_barriers;
   const std::int64_t stores = shape.stores, loads = shape.loads;
   const std::int64_t r = c.step;
-  if (c.phase == kSmemStore) {  // each warp's partial sums into shared memory
+  if (c.phase == kSmemStore) {  // each warp's partial sums into shared memory, back to back
     const std::int64_t first = stores * r / rounds, count = share(stores, rounds, r);
-    if (c.sub < count) {
-      out = Instr{};
-      out.op = Op::kSharedStore;
-      out.wavefronts = static_cast<std::uint32_t>(share(shape.store_wavefronts, stores, first + c.sub));
-      ++c.sub;
-      return true;
-    }
     c.phase = kSync;
     c.sub = 0;
+    if (count > 0) {
+      out = Instr{};
+      out.op = Op::kSharedStore;
+      out.issue_cycles = static_cast<std::uint32_t>(count);
+      out.wavefronts = static_cast<std::uint32_t>(shape.store_wavefronts * (first + count) / stores -
+                                                  shape.store_wavefronts * first / stores);
+      out.mio_burst = true;
+      return true;
+    }
   }
   if (c.phase == kSync) {  // partial sums of the warps meet in shared memory
     out = Instr{};
@@ -291,23 +295,30 @@ bool GemvKernel::reduction_next(WarpCursor& c, Instr& out) const {
     c.sub = 0;
     return true;
   }
-  // kSmemLoad: the other warps' partials back, then wait for them
+  // kSmemLoad: the other warps' partials back (the LDS, then the LDSM), then a wait for them
   const std::int64_t first = loads * r / rounds, count = share(loads, rounds, r);
-  if (c.sub < count) {
-    out = Instr{};
-    out.op = Op::kSharedLoad;
-    out.slot = kReduceSlot;
-    out.wavefronts = static_cast<std::uint32_t>(share(shape.load_wavefronts, loads, first + c.sub));
-    out.ldmatrix = first + c.sub >= loads - cfg_.reduction_smem_ldmatrix;
+  const std::int64_t ldsm_from = loads - cfg_.reduction_smem_ldmatrix;
+  while (c.sub < 2) {
+    const bool ldsm = c.sub == 1;
+    const std::int64_t lo = ldsm ? std::max(first, ldsm_from) : first;
+    const std::int64_t hi = ldsm ? first + count : std::min(first + count, ldsm_from);
     ++c.sub;
-    return true;
+    if (hi > lo) {
+      out = Instr{};
+      out.op = Op::kSharedLoad;
+      out.slot = kReduceSlot;
+      out.issue_cycles = static_cast<std::uint32_t>(hi - lo);
+      out.wavefronts = static_cast<std::uint32_t>(shape.load_wavefronts * hi / loads - shape.load_wavefronts * lo / loads);
+      out.ldmatrix = ldsm;
+      out.mio_burst = true;
+      return true;
+    }
   }
-  const bool waited = count == 0 || c.sub > count;
-  if (!waited) {
+  if (c.sub == 2 && count > 0) {
     out = Instr{};
     out.op = Op::kWait;
     out.slot = kReduceSlot;
-    c.sub = static_cast<int>(count) + 1;
+    c.sub = 3;
     return true;
   }
   if (r + 1 < rounds) {

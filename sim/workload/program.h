@@ -38,6 +38,9 @@ struct Instr {
   // Other warp instructions (address arithmetic, loop control) issued among this block's: each takes
   // an issue cycle and counts as executed, none of them touches memory or a modelled pipe.
   std::uint32_t other_instructions = 0;
+  // A block of shared loads or stores the compiled code issues back to back: the MIO queue counts
+  // its instructions (a block without it stands for ones spread over a loop, which it does not).
+  bool mio_burst = false;
   // The warp's own issue floor for the block: ticks from its first issue until the warp may issue
   // again, from the compiler's stall counts (sass_issue.h); 0 = one cycle per instruction. The time
   // beyond the issue cycles is Nsight's `wait` (fixed-latency dependencies).
