@@ -14,8 +14,8 @@
 #include "model/engine.h"
 #include "model/event_queue.h"
 #include "model/memory_system.h"
-#include "model/shared_fills.h"
 #include "model/mio_queue.h"
+#include "model/shared_fills.h"
 #include "model/shared_path.h"
 #include "model/warp_scheduler.h"
 #include "model/wave_sampling.h"
@@ -169,9 +169,10 @@ struct Engine::Impl {
   void issue(SubPart& sp, Warp& w, int warp_index, Tick t);
 
   // A shared load or store the MIO queue counts and throttles (sm.mio_queue_*): one issued as compiled,
-  // not a block of N that stands for instructions the compiled loop spreads over its math (the block's
-  // time cannot say when each would enter the queue; as a burst they would fill it, which the loops'
-  // profiles do not show: mio_throttle 0.5-1.3 % of the WMMA and ladder samples).
+  // or a block the compiled code issues back to back (mio_burst) - not a block of N that stands for
+  // instructions the compiled loop spreads over its math (the block's time cannot say when each would
+  // enter the queue; as a burst they would fill it, which the loops' profiles do not show:
+  // mio_throttle 0.5-1.3 % of the WMMA and ladder samples).
   bool in_mio_queue(const Instr& in) const {
     return (in.op == Op::kSharedLoad || in.op == Op::kSharedStore) && (in.issue_cycles <= 1 || in.mio_burst) &&
            mio.bounded();
@@ -209,6 +210,15 @@ struct Engine::Impl {
     return path.book(sm, t, wavefronts * smem_ticks_per_wavefront, instructions);
   }
   Tick shared_pipe_ticks(int sm, Tick t, Tick ticks) { return path.book(sm, t, ticks); }
+  // A shared load or store block issued by `sp` at t: its path booking, and its instructions in the
+  // MIO queue until the path has finished each. Returns when the last is through the path.
+  Tick shared_instruction(SubPart& sp, const Instr& in, Tick t) {
+    const Tick through = shared_pipe(sp.sm, t, in.wavefronts, in.issue_cycles);
+    if (in_mio_queue(in))
+      mio.push(sp.sm, static_cast<int>(&sp - sps.data()), std::max<std::uint32_t>(1, in.issue_cycles),
+               through - in.wavefronts * smem_ticks_per_wavefront, through);
+    return through;
+  }
   // The data path's time to write a cp.async block's data into shared memory: for a copy past L1
   // (cp.async.cg) its bytes at sm.copy_fill_bytes_per_cycle (gms-fill-ubench: ~2 cycles per
   // LDGSTS.128 on the H100, whatever the destination's banks), else its destination's store

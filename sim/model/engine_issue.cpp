@@ -13,7 +13,7 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
   for (size_t i = 0; i < sp.warps.size(); ++i) {
     Warp& w = warps[sp.warps[i]];
     bool eligible = w.active && !w.at_barrier && w.ready <= t;
-    if (eligible && mio.bounded() && in_mio_queue(w.instr)) {
+    if (eligible && in_mio_queue(w.instr)) {
       const Tick room = mio.room_at(sp.sm, static_cast<int>(index), std::max<std::uint32_t>(1, w.instr.issue_cycles), t);
       if (room > t) {  // throttled: eligible again when the queue has room
         account(w, WarpState::kMioThrottle, room);
@@ -72,11 +72,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       // (validate/results/h100/smem, ldsm_latency), while it holds the path one cycle per wavefront.
       // A block of several loads waits on its last one: the wavefronts of one instruction count.
       const Tick per_instruction = in.wavefronts * smem_latency_per_wavefront / std::max<std::uint32_t>(1, in.issue_cycles);
-      const Tick through = shared_pipe(sm, t, in.wavefronts, in.issue_cycles);
-      if (in_mio_queue(in))
-        mio.push(sm, static_cast<int>(&sp - sps.data()), std::max<std::uint32_t>(1, in.issue_cycles),
-                 through - in.wavefronts * smem_ticks_per_wavefront, through);
-      Tick done = through + smem_latency + per_instruction;
+      Tick done = shared_instruction(sp, in, t) + smem_latency + per_instruction;
       fill_slot(w, in.slot, done, SlotKind::kShort);
       (in.ldmatrix ? result.shared.ldsm_instructions : result.shared.ld_instructions) += in.issue_cycles;
       result.shared.ld_wavefronts += in.wavefronts;
@@ -84,17 +80,13 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       hold(sp, w, in, t);
       break;
     }
-    case Op::kSharedStore: {
-      const Tick through = shared_pipe(sm, t, in.wavefronts, in.issue_cycles);
-      if (in_mio_queue(in))
-        mio.push(sm, static_cast<int>(&sp - sps.data()), std::max<std::uint32_t>(1, in.issue_cycles),
-                 through - in.wavefronts * smem_ticks_per_wavefront, through);
+    case Op::kSharedStore:
+      shared_instruction(sp, in, t);
       result.shared.st_instructions += in.issue_cycles;
       result.shared.st_wavefronts += in.wavefronts;
       result.shared.st_conflicts += in.conflicts;
       hold(sp, w, in, t);
       break;
-    }
     case Op::kStore: {
       const AccessCtx ctx{sm, t, counts};
       const Tick taken = in.lanes.present() && in.local ? mem.store_local(ctx, in.lanes)

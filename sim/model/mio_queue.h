@@ -61,8 +61,6 @@ class MioQueue {
     }
   }
 
-  int subpartitions() const { return nsp_; }
-
  private:
   static Tick room(std::deque<Tick>& q, std::uint32_t bound, std::uint32_t instructions, Tick t) {
     while (!q.empty() && q.front() <= t) q.pop_front();

@@ -226,16 +226,28 @@ void GemvKernel::next(WarpCursor& c, Instr& out) const {
   if (out.op != Op::kWait) c.issued += std::max<std::uint32_t>(1, out.issue_cycles) + out.other_instructions;
 }
 
+namespace {
+// Parts [lo, hi) of `total` spread over `parts` (the parts' shares sum to total).
+std::int64_t share(std::int64_t total, std::int64_t parts, std::int64_t lo, std::int64_t hi) {
+  return total * hi / parts - total * lo / parts;
+}
+// A reduction round starts with its stores; without any, at its barrier.
+int reduction_round_start(const GemvKernel::ReductionShape& shape) { return shape.stores > 0 ? kSmemStore : kSync; }
+}  // namespace
+
 void GemvKernel::begin_epilogue(WarpCursor& c) const {
-  c.phase = cfg_.instructions_per_warp > 0 ? kOther : cfg_.reduction_smem_wavefronts > 0 ? kSmemStore : kSync;
+  c.phase = cfg_.instructions_per_warp > 0 ? kOther : reduction_round_start(reduction_shape());
   c.step = 0;
   c.sub = 0;
 }
 
-namespace {
-// Share k of `total` spread over `parts` (the shares sum to total).
-std::int64_t share(std::int64_t total, std::int64_t parts, std::int64_t k) { return total * (k + 1) / parts - total * k / parts; }
-}  // namespace
+std::uint32_t GemvKernel::reduce_instructions(std::int64_t cols, std::int64_t e) const {
+  const int v = cfg_.reduction_lane_elements;
+  const std::int64_t lanes = (cols - e + v - 1) / v;
+  if (lanes <= 0) return 0;
+  const std::int64_t per_instr = v == 1 ? warp_size_ * 16 / ey_ : warp_size_;  // v = 1: 16-byte vectors
+  return static_cast<std::uint32_t>(std::max<std::int64_t>(1, (lanes + per_instr - 1) / per_instr));
+}
 
 GemvKernel::ReductionShape GemvKernel::reduction_shape() const {
   ReductionShape r;
@@ -246,21 +258,16 @@ GemvKernel::ReductionShape GemvKernel::reduction_shape() const {
   // Half stored, half loaded, unless the compiled code only loads (or only stores).
   r.store_wavefronts = r.loads == 0 ? wavefronts : r.stores == 0 ? 0 : (wavefronts + 1) / 2;
   r.load_wavefronts = wavefronts - r.store_wavefronts;
-  if (r.stores == 0 && r.loads == 0) r.stores = 1, r.store_wavefronts = wavefronts;  // validation refuses this
+  SIM_ASSERT(r.stores > 0 || r.loads > 0, "reduction of " << wavefronts << " wavefronts without stores or loads passed validation");
   return r;
 }
 
 std::int64_t GemvKernel::epilogue_instructions(const WarpCursor& c) const {
   const ReductionShape shape = reduction_shape();
   std::int64_t n = cfg_.reduction_barriers + 1 + shape.stores + shape.loads;  // barriers, EXIT, shared ops
-  if (c.warp == 0) {
+  if (c.warp == 0) {  // the block's atomics
     const std::int64_t cols = std::min<std::int64_t>(cfg_.block_n, cfg_.n - c.tile_n * cfg_.block_n);
-    const int v = cfg_.reduction_lane_elements;
-    const std::int64_t per_instr = v == 1 ? warp_size_ * 16 / ey_ : warp_size_;
-    for (int e = 0; e < v; ++e) {
-      const std::int64_t lanes = (cols - e + v - 1) / v;
-      if (lanes > 0) n += cfg_.m * std::max<std::int64_t>(1, (lanes + per_instr - 1) / per_instr);
-    }
+    for (int e = 0; e < cfg_.reduction_lane_elements; ++e) n += cfg_.m * reduce_instructions(cols, e);
   }
   return n;
 }
@@ -275,15 +282,14 @@ bool GemvKernel::reduction_next(WarpCursor& c, Instr& out) const {
   const std::int64_t stores = shape.stores, loads = shape.loads;
   const std::int64_t r = c.step;
   if (c.phase == kSmemStore) {  // each warp's partial sums into shared memory, back to back
-    const std::int64_t first = stores * r / rounds, count = share(stores, rounds, r);
+    const std::int64_t first = stores * r / rounds, count = share(stores, rounds, r, r + 1);
     c.phase = kSync;
     c.sub = 0;
     if (count > 0) {
       out = Instr{};
       out.op = Op::kSharedStore;
       out.issue_cycles = static_cast<std::uint32_t>(count);
-      out.wavefronts = static_cast<std::uint32_t>(shape.store_wavefronts * (first + count) / stores -
-                                                  shape.store_wavefronts * first / stores);
+      out.wavefronts = static_cast<std::uint32_t>(share(shape.store_wavefronts, stores, first, first + count));
       out.mio_burst = true;
       return true;
     }
@@ -296,7 +302,7 @@ bool GemvKernel::reduction_next(WarpCursor& c, Instr& out) const {
     return true;
   }
   // kSmemLoad: the other warps' partials back (the LDS, then the LDSM), then a wait for them
-  const std::int64_t first = loads * r / rounds, count = share(loads, rounds, r);
+  const std::int64_t first = loads * r / rounds, count = share(loads, rounds, r, r + 1);
   const std::int64_t ldsm_from = loads - cfg_.reduction_smem_ldmatrix;
   while (c.sub < 2) {
     const bool ldsm = c.sub == 1;
@@ -308,7 +314,7 @@ bool GemvKernel::reduction_next(WarpCursor& c, Instr& out) const {
       out.op = Op::kSharedLoad;
       out.slot = kReduceSlot;
       out.issue_cycles = static_cast<std::uint32_t>(hi - lo);
-      out.wavefronts = static_cast<std::uint32_t>(shape.load_wavefronts * hi / loads - shape.load_wavefronts * lo / loads);
+      out.wavefronts = static_cast<std::uint32_t>(share(shape.load_wavefronts, loads, lo, hi));
       out.ldmatrix = ldsm;
       out.mio_burst = true;
       return true;
@@ -322,7 +328,7 @@ bool GemvKernel::reduction_next(WarpCursor& c, Instr& out) const {
     return true;
   }
   if (r + 1 < rounds) {
-    c.phase = stores > 0 ? kSmemStore : kSync;
+    c.phase = reduction_round_start(shape);
     ++c.step;
   } else {
     c.phase = c.warp == 0 ? kReduce : kExitPhase;  // warp 0 sends the block's atomics
@@ -413,7 +419,7 @@ void GemvKernel::next_instruction(WarpCursor& c, Instr& out) const {
       continue;
     }
     if (c.phase == kOther) {  // the compiled code's instructions the program has not issued
-      c.phase = cfg_.reduction_smem_wavefronts > 0 ? kSmemStore : kSync;
+      c.phase = reduction_round_start(reduction_shape());
       const std::int64_t rest = cfg_.instructions_per_warp - c.issued - epilogue_instructions(c);
       if (rest > 0) {
         out = Instr{};
@@ -438,16 +444,16 @@ void GemvKernel::next_instruction(WarpCursor& c, Instr& out) const {
         continue;
       }
       ++c.sub;
+      const std::uint32_t instructions = reduce_instructions(cols, e);
+      if (instructions == 0) continue;
       const std::int64_t lanes = (cols - e + v - 1) / v;
-      if (lanes <= 0) continue;
       out = Instr{};
       out.op = Op::kReduce;
       out.region = Region{y_base_ + static_cast<Addr>((row * cfg_.n + n0 + e) * ey_), static_cast<std::uint32_t>(lanes),
                           static_cast<std::uint32_t>(v == 1 ? cols * ey_ : ey_),
                           static_cast<std::uint64_t>(v * ey_)};
       if (v == 1) out.region.rows = 1;
-      const std::int64_t per_instr = v == 1 ? warp_size_ * 16 / ey_ : warp_size_;  // v = 1: 16-byte vectors
-      out.issue_cycles = static_cast<std::uint32_t>(std::max<std::int64_t>(1, (lanes + per_instr - 1) / per_instr));
+      out.issue_cycles = instructions;
       return;
     }
     out = Instr{};

@@ -34,6 +34,11 @@ class GemvKernel final : public Kernel {
   // once, the accumulators, and a fixed share for addresses and indices.
   static int estimate_registers(const GemvConfig& cfg, int warp_size, int live_steps);
 
+  // The reduction's shared instructions per warp and the wavefronts each half spreads over them.
+  struct ReductionShape {
+    std::int64_t stores = 0, loads = 0, store_wavefronts = 0, load_wavefronts = 0;
+  };
+
  private:
   Instr load(Addr base, std::uint32_t rows, std::uint32_t row_bytes, std::uint64_t stride, int slot, bool bypass,
              EvictHint hint) const;
@@ -46,14 +51,13 @@ class GemvKernel final : public Kernel {
   // The next instruction, before next() counts it.
   void next_instruction(WarpCursor& c, Instr& out) const;
   // After the body: the compiled code's other instructions (instructions_per_warp), then the
-  // in-CTA reduction's rounds; returns false when the phase moved on and nothing was emitted.
+  // in-CTA reduction's rounds.
   void begin_epilogue(WarpCursor& c) const;
+  // The next instruction of a reduction round; false when the phase moved on and nothing was emitted.
   bool reduction_next(WarpCursor& c, Instr& out) const;
-  // The reduction's shared instructions per warp and the wavefronts each half spreads over them.
-  struct ReductionShape {
-    std::int64_t stores = 0, loads = 0, store_wavefronts = 0, load_wavefronts = 0;
-  };
   ReductionShape reduction_shape() const;
+  // Warp instructions of the atomics for lane element e of a row of `cols` outputs (0: none).
+  std::uint32_t reduce_instructions(std::int64_t cols, std::int64_t e) const;
   // Instructions the epilogue issues from the reduction on (stores, barriers, loads, atomics, EXIT).
   std::int64_t epilogue_instructions(const WarpCursor& c) const;
 
