@@ -23,12 +23,12 @@ Both are facts of the compiled code, as registers per thread are. The listings:
   unrolled: each runs once per thread). --check also holds them against the record's own Nsight
   counters (l1tex__t_sectors_pipe_lsu_mem_local_op_{st,ld}.sum x 32 B per thread): within 2 %.
 * The in-CTA reduction as compiled (workload reduction_smem_stores / reduction_smem_loads /
-  reduction_smem_ldmatrix / reduction_barriers: its STS, LDS + LDSM, the LDSM and BAR.SYNC per warp; they run once per warp where the
-  kernel is straight-line) and, for a straight-line kernel (no branch but the self-loop after EXIT),
-  instructions_per_warp: its instructions up to the last EXIT (warps leaving at an earlier,
-  predicated EXIT execute fewer: --check allows that many). Records of kernels with loops get no
-  instruction count, and so do records without reduction_smem_wavefronts (this project's CUDA kernel:
-  its profiles count no instructions to hold them against). --check also holds the counts against the record's Nsight counters
+  reduction_smem_ldmatrix / reduction_barriers: its STS, LDS + LDSM, the LDSM and BAR.SYNC per
+  warp) and instructions_per_warp: its instructions up to the last EXIT (warps leaving at an
+  earlier, predicated EXIT execute fewer: --check allows that many). Only for straight-line kernels
+  (no branch but the self-loop after EXIT: every count is per warp) whose records carry
+  reduction_smem_wavefronts (not this project's CUDA kernel: its profiles count no instructions to
+  hold these against). --check also holds them against the record's Nsight counters
   (smsp__sass_inst_executed_op_shared_{st,ld}.sum, smsp__inst_executed.sum per warp): equal.
 The measured and ncu sections are left as they are.
 
@@ -83,12 +83,17 @@ def window_of(listing, member, fragment, opcode):
     return (names[0][0],) + loads_in_flight(names[0][1], opcode)
 
 
+def function_lines(listing, member, fragment):
+    """The SASS lines of the one function matching `fragment` (window_of loaded the listing)."""
+    return next(lines for n, lines in _listings[(listing, member)] if fragment in n)
+
+
 WIDTH = {"64": 8, "128": 16, "U8": 1, "S8": 1, "U16": 2, "S16": 2}  # bytes per thread; none of these: 32-bit
 
 
 def local_traffic(listing, member, fragment):
     """(bytes stored, bytes loaded) per thread by the STL and LDL of the one function matching `fragment`."""
-    lines = next(lines for n, lines in _listings[(listing, member)] if fragment in n)
+    lines = function_lines(listing, member, fragment)
     total = {"STL": 0, "LDL": 0}
     for line in lines:
         m = INSTR.match(line)
@@ -108,7 +113,7 @@ def hint_of(opcodes, what):
 
 def evict_of(listing, member, fragment):
     """The workload's evict block: the hints of the W (64/128-bit) and x (the other) global loads."""
-    lines = next(lines for n, lines in _listings[(listing, member)] if fragment in n)
+    lines = function_lines(listing, member, fragment)
     ops = [m.group(1) for m in map(INSTR.match, lines) if m and m.group(1).startswith("LDG")]
     w = {op for op in ops if ".128" in op or ".64" in op}
     x = set(ops) - w
@@ -116,9 +121,9 @@ def evict_of(listing, member, fragment):
 
 
 def reduction_of(listing, member, fragment):
-    """The compiled reduction's (stores, loads, barriers) per warp and the straight-line instruction
-    count up to EXIT (None where the code branches)."""
-    lines = next(lines for n, lines in _listings[(listing, member)] if fragment in n)
+    """The compiled reduction's STS, LDS + LDSM, LDS and BAR per warp, the straight-line instruction
+    count up to the last EXIT (None where the code branches) and the instructions an early EXIT skips."""
+    lines = function_lines(listing, member, fragment)
     ops = [m.group(1) for m in map(INSTR.match, lines) if m]
     base = [op.split(".")[0] for op in ops]
     exits = [i for i, b in enumerate(base) if b == "EXIT"]
@@ -132,15 +137,17 @@ def reduction_of(listing, member, fragment):
 
 
 def reduction_inputs(rec, src):
-    """The workload keys the compiled reduction gives (only for a straight-line kernel: counts per warp)."""
+    """(the workload keys the compiled reduction gives, the instructions an early EXIT skips); no keys
+    but for a straight-line kernel, whose counts are per warp."""
     r = reduction_of(*src[:3])
     # Only where the record carries the reduction's wavefronts to spread (Triton's, from its profile);
     # the CUDA kernel's records have neither those nor instruction counts to hold these against.
     if r["instructions"] is None or not rec["workload"].get("reduction_smem_wavefronts"):
-        return {}
+        return {}, 0
     return {"reduction_smem_stores": r["stores"], "reduction_smem_loads": r["loads"],
             "reduction_smem_ldmatrix": r["loads"] - r["lds"],
-            "reduction_barriers": max(1, r["barriers"]), "instructions_per_warp": r["instructions"]}
+            "reduction_barriers": max(1, r["barriers"]), "instructions_per_warp": r["instructions"]}, \
+        r["early_exit_skips"]
 
 
 def ncu_per_warp(rec):
@@ -201,7 +208,7 @@ def main():
         exp = expected(rec, path)
         if exp is None:
             continue
-        window, source, (traffic, traffic_source), evict, reduction = exp
+        window, source, (traffic, traffic_source), evict, (reduction, early_exit_skips) = exp
         checked += 1
         windows += window is not None
         if a.check:
@@ -221,9 +228,11 @@ def main():
             per_warp = ncu_per_warp(rec)
             if reduction and per_warp:
                 # Nsight counts LDSM under neither shared_ld nor shared_st: the LDS alone are its loads.
-                r = reduction_of(*source_of(rec, path)[:3])
-                slack = (0.5, 0.5, r["early_exit_skips"] + 0.5)  # warps leaving early execute fewer
-                for name, mine, theirs, tol in zip(("STS", "LDS", "instructions"), (r["stores"], r["lds"], r["instructions"]), per_warp, slack):
+                sass = (reduction["reduction_smem_stores"],
+                        reduction["reduction_smem_loads"] - reduction["reduction_smem_ldmatrix"],
+                        reduction["instructions_per_warp"])
+                slack = (0.5, 0.5, early_exit_skips + 0.5)  # warps leaving early execute fewer
+                for name, mine, theirs, tol in zip(("STS", "LDS", "instructions"), sass, per_warp, slack):
                     if abs(mine - theirs) > tol:
                         print(f"{path}: {name} per warp {mine} in the SASS, Nsight counted {theirs:.1f}")
                         stale += 1
