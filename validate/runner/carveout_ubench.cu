@@ -13,6 +13,7 @@
 
 #include "../include/gpu_port.h"
 #include "../include/ubench_stats.h"
+#include "../kernels/ubench_kernels.cuh"
 
 namespace {
 
@@ -21,16 +22,10 @@ __global__ void carve_chase(const unsigned* __restrict__ next, int warm, int ite
   extern __shared__ unsigned smem[];
   if (threadIdx.x != 0) return;
   smem[0] = 1;  // the allocation is what matters; touch it so it is not optimised away
-  unsigned j = 0, v;
-  for (int i = 0; i < warm; ++i) {
-    asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(v) : "l"(next + j) : "memory");
-    j = v;
-  }
+  unsigned j = 0;
+  for (int i = 0; i < warm; ++i) j = gmsv::chase_load<false>(next + j);
   const long long t0 = clock64();
-  for (int i = 0; i < iters; ++i) {
-    asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(v) : "l"(next + j) : "memory");
-    j = v;
-  }
+  for (int i = 0; i < iters; ++i) j = gmsv::chase_load<false>(next + j);
   const long long t1 = clock64();
   *cycles = static_cast<unsigned long long>(t1 - t0);
   *sink = j + smem[0];
