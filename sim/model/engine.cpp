@@ -35,7 +35,8 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
       SubPart& sp = sps[sm * nsp + p];
       sp.sm = sm;
       for (int w = p; w < warps_per_sm; w += nsp) sp.warps.push_back(sm * warps_per_sm + w);
-      sp.views.resize(sp.warps.size());
+      sp.views.assign(sp.warps.size(), WarpView{false, 0});
+      sp.gate.assign(sp.warps.size(), Gate{});
     }
   free_slots.assign(g.sm.count, occ.ctas_per_sm);
   smem_ticks_per_wavefront = static_cast<Tick>(kTicksPerCycle * 128.0 / g.sm.shared_bytes_per_cycle + 0.5);
@@ -87,6 +88,8 @@ void Engine::Impl::launch(int sm, Tick t) {
     warp.accounted = t;
     warp.started = t;
     warp.age = age_counter++;
+    int position = 0;
+    sub_partition_of(warp, position).views[static_cast<std::size_t>(position)].age = warp.age;
     fetch_next(warp);
   }
   ++next_launch;

@@ -23,6 +23,8 @@
 namespace gms {
 
 struct Engine::Impl {
+  // A change of `ready`, `active` or `at_barrier` is followed by sync_gate (the sub-partition's scan
+  // reads the gate, not the warp).
   struct Warp {
     WarpCursor cursor;
     Instr instr;
@@ -48,10 +50,18 @@ struct Engine::Impl {
     Tick barrier_release = 0;
     Tick drained = 0;  // the latest of its exited warps' drains: the slot is free from then on
   };
+  struct Gate {
+    Tick ready = kNever;        // the warp's `ready` while it is resident and not at a barrier
+    std::uint32_t mio_need = 0;  // its next instruction's MIO queue entries (0: not counted there)
+  };
   struct SubPart {
     int sm = 0;
     std::vector<int> warps;  // global warp indices
-    std::vector<WarpView> views;
+    std::vector<WarpView> views;  // the ages persist (set at launch); eligibility per step
+    // Per position, what the scan at every wake-up asks of the warp, kept here instead of read from
+    // its 500-byte state (a host cache miss a warp: a quarter of a Triton GEMV's simulation time,
+    // 16 warps per sub-partition).
+    std::vector<Gate> gate;
     Tick issue_free = 0;
     std::array<Tick, kPipeCount> pipe_free{};
     int last = -1;
@@ -111,10 +121,24 @@ struct Engine::Impl {
     w.accounted = std::max(w.accounted, to);
   }
 
+  SubPart& sub_partition_of(const Warp& w, int& position) {
+    const int g = static_cast<int>(&w - warps.data()), local = g % warps_per_sm;
+    position = local / nsp;
+    return sps[static_cast<std::size_t>((g / warps_per_sm) * nsp + local % nsp)];
+  }
+  void sync_gate(const Warp& w) {
+    int position = 0;
+    SubPart& sp = sub_partition_of(w, position);
+    sp.gate[static_cast<std::size_t>(position)] =
+        Gate{w.active && !w.at_barrier ? w.ready : kNever,
+             in_mio_queue(w.instr) ? std::max<std::uint32_t>(1, w.instr.issue_cycles) : 0};
+  }
+
   // The warp's next instruction, past the waits whose data times are known.
   void fetch_next(Warp& w) {
     kernel.next(w.cursor, w.instr);
     resolve_waits(w);
+    sync_gate(w);
   }
   // Passes the waits at the warp's cursor whose data times are known; stops at one on a slot with
   // copies not yet written to shared memory (the warp resumes when they are).
@@ -124,6 +148,7 @@ struct Engine::Impl {
         w.blocked_slot = w.instr.slot;
         w.blocked_from = w.ready;
         w.ready = kNever;
+        sync_gate(w);
         return;
       }
       Tick data = w.slot_ready[w.instr.slot];
@@ -135,6 +160,7 @@ struct Engine::Impl {
                                            : WarpState::kLongScoreboard,
                 data);
         w.ready = data;
+        sync_gate(w);
       }
       kernel.next(w.cursor, w.instr);
     }
@@ -142,10 +168,7 @@ struct Engine::Impl {
 
   void reschedule(SubPart& sp, std::uint32_t index) {
     Tick next = kNever;
-    for (int wi : sp.warps) {
-      const Warp& w = warps[wi];
-      if (w.active && !w.at_barrier) next = std::min(next, w.ready);
-    }
+    for (const Gate& g : sp.gate) next = std::min(next, g.ready);
     if (next == kNever) return;
     next = std::max(next, sp.issue_free);
     if (next < sp.scheduled) {

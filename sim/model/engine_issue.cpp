@@ -10,18 +10,32 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
   SubPart& sp = sps[index];
   if (sp.scheduled != t) return;  // superseded by an earlier wake-up
   sp.scheduled = kNever;
+  // The queue does not change during the scan: warps waiting for as many entries get the same answer.
+  std::uint32_t asked = 0;
+  Tick room = 0;
   for (size_t i = 0; i < sp.warps.size(); ++i) {
-    Warp& w = warps[sp.warps[i]];
-    bool eligible = w.active && !w.at_barrier && w.ready <= t;
-    if (eligible && in_mio_queue(w.instr)) {
-      const Tick room = mio.room_at(sp.sm, static_cast<int>(index), std::max<std::uint32_t>(1, w.instr.issue_cycles), t);
+    Gate& g = sp.gate[i];
+#ifndef NDEBUG  // a change of the warp without sync_gate (debug builds: it costs the scan's cache misses)
+    const Warp& c = warps[sp.warps[i]];
+    SIM_ASSERT(g.ready == (c.active && !c.at_barrier ? c.ready : kNever) &&
+                   g.mio_need == (in_mio_queue(c.instr) ? std::max<std::uint32_t>(1, c.instr.issue_cycles) : 0),
+               "stale gate of warp " << sp.warps[i] << ": ready " << g.ready << " vs " << c.ready << ", active "
+                                     << c.active << ", at barrier " << c.at_barrier << ", MIO " << g.mio_need);
+#endif
+    bool eligible = g.ready <= t;
+    if (eligible && g.mio_need > 0) {
+      if (g.mio_need != asked) {
+        asked = g.mio_need;
+        room = mio.room_at(sp.sm, static_cast<int>(index), asked, t);
+      }
       if (room > t) {  // throttled: eligible again when the queue has room
+        Warp& w = warps[sp.warps[i]];
         account(w, WarpState::kMioThrottle, room);
-        w.ready = room;
+        w.ready = g.ready = room;
         eligible = false;
       }
     }
-    sp.views[i] = WarpView{eligible, w.age};
+    sp.views[i].eligible = eligible;
   }
   int pick = scheduler->pick(sp.views, sp.last);
   if (pick >= 0) {
@@ -164,14 +178,16 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       cta.barrier_release = std::max(cta.barrier_release, w.ready);
       account_floor(w, sp, in, t);
       // Warps that have exited count as arrived (a traced CTA may lose warps before a barrier).
-      if (++cta.arrived < cta.warps_left)
+      if (++cta.arrived < cta.warps_left) {
         w.at_barrier = true;
-      else
+        sync_gate(w);
+      } else
         release_barrier(sm, local / warps_per_cta, cta);
       break;
     }
     case Op::kExit: {
       w.active = false;
+      sync_gate(w);
       account(w, WarpState::kSelected, t + kTicksPerCycle);
       // The warp stays resident until the L2 has taken its stores and reductions.
       const Tick gone = std::max(t + kTicksPerCycle, w.posted);
@@ -213,6 +229,7 @@ void Engine::Impl::release_barrier(int sm, int cta_slot, Cta& cta) {
     if (!o.active) continue;
     o.at_barrier = false;
     o.ready = std::max(o.ready, cta.barrier_release);
+    sync_gate(o);
     account(o, WarpState::kBarrier, o.ready);
   }
   cta.arrived = 0;
@@ -244,6 +261,7 @@ void Engine::Impl::fill_event(int sm, Tick t) {
         w.blocked_slot = -1;
         w.ready = w.blocked_from;
         resolve_waits(w);
+        sync_gate(w);
         const auto index = static_cast<std::uint32_t>(sm * nsp + (f.warp - sm * warps_per_sm) % nsp);  // its sub-partition
         reschedule(sps[index], index);
       }
