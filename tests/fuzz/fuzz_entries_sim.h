@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <fstream>
 #include <cstdint>
 #include <memory>
@@ -35,6 +36,9 @@ class ScratchFile {
     close(fd);
     path_ = name;
   }
+  ~ScratchFile() { std::remove(path_.c_str()); }  // the entries' statics: removed when the run ends
+  ScratchFile(const ScratchFile&) = delete;
+  ScratchFile& operator=(const ScratchFile&) = delete;
   const std::string& write(const std::uint8_t* data, std::size_t size) {
     std::ofstream f(path_, std::ios::binary | std::ios::trunc);
     f.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
