@@ -89,7 +89,9 @@ void Engine::Impl::launch(int sm, Tick t) {
     warp.started = t;
     warp.age = age_counter++;
     int position = 0;
-    sub_partition_of(warp, position).views[static_cast<std::size_t>(position)].age = warp.age;
+    SubPart& sp = sub_partition_of(warp, position);
+    sp.views[static_cast<std::size_t>(position)].age = warp.age;
+    warp.gate = &sp.gate[static_cast<std::size_t>(position)];
     fetch_next(warp);
   }
   ++next_launch;

@@ -23,6 +23,10 @@
 namespace gms {
 
 struct Engine::Impl {
+  struct Gate {
+    Tick ready = kNever;        // the warp's `ready` while it is resident and not at a barrier
+    std::uint32_t mio_need = 0;  // its next instruction's MIO queue entries (0: not counted there)
+  };
   // A change of `ready`, `active` or `at_barrier` is followed by sync_gate (the sub-partition's scan
   // reads the gate, not the warp).
   struct Warp {
@@ -40,6 +44,7 @@ struct Engine::Impl {
     Tick posted = 0;  // when the L2 has taken its stores and reductions so far (its exit waits: drain)
     std::array<std::uint16_t, kMaxSlots> pending_fills{};  // per slot: copies not yet written to shared memory
     int blocked_slot = -1;  // waits on that slot's pending fills (ready = kNever meanwhile)
+    Gate* gate = nullptr;   // its entry in its sub-partition's gates (set at launch)
     Tick blocked_from = 0;  // when it would have started waiting
   };
   struct Cta {
@@ -49,10 +54,6 @@ struct Engine::Impl {
     int arrived = 0;
     Tick barrier_release = 0;
     Tick drained = 0;  // the latest of its exited warps' drains: the slot is free from then on
-  };
-  struct Gate {
-    Tick ready = kNever;        // the warp's `ready` while it is resident and not at a barrier
-    std::uint32_t mio_need = 0;  // its next instruction's MIO queue entries (0: not counted there)
   };
   struct SubPart {
     int sm = 0;
@@ -127,11 +128,8 @@ struct Engine::Impl {
     return sps[static_cast<std::size_t>((g / warps_per_sm) * nsp + local % nsp)];
   }
   void sync_gate(const Warp& w) {
-    int position = 0;
-    SubPart& sp = sub_partition_of(w, position);
-    sp.gate[static_cast<std::size_t>(position)] =
-        Gate{w.active && !w.at_barrier ? w.ready : kNever,
-             in_mio_queue(w.instr) ? std::max<std::uint32_t>(1, w.instr.issue_cycles) : 0};
+    *w.gate = Gate{w.active && !w.at_barrier ? w.ready : kNever,
+                   in_mio_queue(w.instr) ? std::max<std::uint32_t>(1, w.instr.issue_cycles) : 0};
   }
 
   // The warp's next instruction, past the waits whose data times are known.
