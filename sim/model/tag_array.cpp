@@ -63,10 +63,14 @@ std::uint32_t TagArray::victim(std::uint32_t base, std::uint64_t clock) {
       if (print_[base + w] == 0) return base + w;
     return base + static_cast<std::uint32_t>(x % assoc_);
   }
+  for (int w = 0; w < assoc_; ++w)  // an empty way first (the fingerprints: one host cache line)
+    if (print_[base + w] == 0) return base + w;
+  // The oldest stamp, the first of equals; 0 (an evict-first line) cannot be beaten, so the scan
+  // stops there: a GEMV's evict-first stream finds its set's last one without reading every stamp.
   std::uint32_t best = base;
   for (int w = 0; w < assoc_; ++w) {
-    std::uint32_t s = base + w;
-    if (print_[s] == 0) return s;
+    const std::uint32_t s = base + w;
+    if (stamp_[s] == 0) return s;
     if (stamp_[s] < stamp_[best]) best = s;
   }
   return best;

@@ -73,6 +73,24 @@ TEST(TagArray, LowPriorityInsertIsNextVictim) {
   EXPECT_FALSE(t.contains(0, 0, 0x1000));
 }
 
+// Evict-first lines go in way order (the first of equal stamps), wherever they sit in the set, and
+// only then does LRU pick among the normal lines.
+TEST(TagArray, EvictFirstLinesGoInWayOrderThenLru) {
+  TagArray t(1024, 128, 32, 4, Replacement::kLru);  // 2 sets x 4 ways
+  t.access(0, 0, 0x0000, 1, false, 0);                            // way 0, normal
+  t.access(0, 0, 0x1000, 1, false, 0, InsertPriority::kFirst);    // way 1
+  t.access(0, 0, 0x2000, 1, false, 0);                            // way 2, normal
+  t.access(0, 0, 0x3000, 1, false, 0, InsertPriority::kFirst);    // way 3
+  EXPECT_EQ(t.access(0, 0, 0x4000, 1, false, 0).evicted_line, 0u);  // clean: no write-back reported
+  EXPECT_FALSE(t.contains(0, 0, 0x1000));
+  EXPECT_TRUE(t.contains(0, 0, 0x3000));
+  t.access(0, 0, 0x5000, 1, false, 0);
+  EXPECT_FALSE(t.contains(0, 0, 0x3000));
+  t.access(0, 0, 0x6000, 1, false, 0);  // no evict-first line left: the least recently used, 0x0000
+  EXPECT_FALSE(t.contains(0, 0, 0x0000));
+  for (Addr line : {0x2000, 0x4000, 0x5000, 0x6000}) EXPECT_TRUE(t.contains(0, 0, static_cast<Addr>(line)));
+}
+
 // Property: the banks of one TagArray behave exactly as separate arrays (same hits, ready times,
 // victims and dirty evictions) under a random mix of reads, writes, fills and hints, for every policy.
 TEST(TagArray, BanksBehaveAsSeparateArrays) {
