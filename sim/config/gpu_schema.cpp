@@ -222,7 +222,7 @@ Schema<GpuConfig> make_schema() {
                             [](G& c) -> auto& { return c.l2.far_read_hits_at_home; }));
   p.push_back(quantity_param<G>("l2.dirty_at_launch", Q::kBytes, "0", 0, kBig,
                                 "other data the L2 holds dirty when a kernel starts (not after a kernel that keeps "
-                                "the L2; at most all of it): written to DRAM as the kernel evicts it",
+                                "the L2; at most all of it): its sets' first victims, written to DRAM as the kernel evicts it",
                                 [](G& c) -> auto& { return c.l2.dirty_at_launch; }));
   p.push_back(bool_param<G>("l2.far_reductions_in_both_partitions", false,
                             "a reduction to a far line is counted as a lookup in the near partition and at its home slice",

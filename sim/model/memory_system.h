@@ -124,7 +124,7 @@ class MemorySystem {
   void begin_kernel(bool keep_l2, Tick at);
   // A host-to-device copy between kernels: its bytes are written through L2 (dirty in their home
   // slices, as the copy engine leaves them), costing no kernel time.
-  void copy_into_l2(Addr base, std::uint64_t bytes, Tick at);
+  void copy_into_l2(Addr base, std::uint64_t bytes, Tick at, InsertPriority priority = InsertPriority::kNormal);
 
   const MemCounters& counters() const { return counters_; }
   const Dram& dram() const { return *dram_; }
