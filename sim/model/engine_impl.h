@@ -139,14 +139,13 @@ struct Engine::Impl {
     sync_gate(w);
   }
   // Passes the waits at the warp's cursor whose data times are known; stops at one on a slot with
-  // copies not yet written to shared memory (the warp resumes when they are).
+  // copies not yet written to shared memory (the warp resumes when they are). Its callers sync the gate.
   void resolve_waits(Warp& w) {
     while (w.instr.op == Op::kWait) {
       if (w.pending_fills[w.instr.slot] > 0) {
         w.blocked_slot = w.instr.slot;
         w.blocked_from = w.ready;
         w.ready = kNever;
-        sync_gate(w);
         return;
       }
       Tick data = w.slot_ready[w.instr.slot];
@@ -158,7 +157,6 @@ struct Engine::Impl {
                                            : WarpState::kLongScoreboard,
                 data);
         w.ready = data;
-        sync_gate(w);
       }
       kernel.next(w.cursor, w.instr);
     }
