@@ -1,0 +1,125 @@
+// gms-gpc-ubench: do SMs get the same L2 bandwidth when all of them read at once? (issue 11)
+// The WMMA GEMM's CTA stamps (validate/results/h100/cta_times, validate/scripts/cta_sm_speed.py) show
+// 24 SMs (16-17, 34-43, 78-87, 124-125) running the row-major order's CTAs ~6 % faster than the others,
+// in every run, while the grouped orders show no SM-level difference. Is it their share of the L2's
+// bandwidth? The sets below take the 28 SMs 16-17, 34-45, 78-89, 124-125 (a first reading of the
+// stamps, four SMs too many) as "fast28". Method: one CTA per SM (a shared-memory
+// request above half an SM's), 1,024 threads reading their SM's own 128 KB window of a buffer the L2
+// holds (16.5 MB in all, read once before) with 16-byte ld.global.cg, 64 passes; thread 0 reads
+// %globaltimer after a barrier at the start and at the end. Sets of SMs take part (the others' CTAs
+// exit at once): all of them, the 28, the other 104, single SMs, and each suspected group alone.
+// Output, JSON lines: per set and repetition, per SM its bytes per ns (GB/s).
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "../include/gpu_port.h"
+
+namespace {
+
+constexpr size_t kWindow = 128u << 10;  // bytes per SM
+constexpr int kThreads = 1024, kPasses = 64;
+
+__device__ __forceinline__ unsigned smid() {
+  unsigned s;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+  return s;
+}
+
+__device__ __forceinline__ unsigned long long globaltimer() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__global__ void stream(const int4* buf, const unsigned char* active, unsigned long long* out, int* sink) {
+  extern __shared__ int pad[];
+  const unsigned sm = smid();
+  if (!active[sm]) return;
+  const int4* w = buf + static_cast<size_t>(sm) * (kWindow / sizeof(int4));
+  constexpr int kElems = static_cast<int>(kWindow / sizeof(int4));
+  __syncthreads();
+  const unsigned long long t0 = globaltimer();
+  int acc = 0;
+  for (int p = 0; p < kPasses; ++p)
+    for (int i = threadIdx.x; i < kElems; i += kThreads) {
+      int4 v;
+      asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(w + i));
+      acc ^= v.x ^ v.y ^ v.z ^ v.w;
+    }
+  __syncthreads();
+  const unsigned long long t1 = globaltimer();
+  if (acc == 0x12345678) pad[0] = acc, *sink = pad[0];
+  if (threadIdx.x == 0) {
+    out[2 * sm] = t0;
+    out[2 * sm + 1] = t1;
+  }
+}
+
+}  // namespace
+
+int main() {
+  try {
+    gpuDeviceProp prop{};
+    GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
+    const int sms = prop.multiProcessorCount;
+    int4* buf;
+    unsigned char* active;
+    unsigned long long* out;
+    int* sink;
+    GPU_CHECK(gpuMalloc(&buf, kWindow * static_cast<size_t>(sms)));
+    GPU_CHECK(gpuMemset(buf, 1, kWindow * static_cast<size_t>(sms)));  // written now: in L2
+    GPU_CHECK(gpuMalloc(&active, 1024));
+    GPU_CHECK(gpuMalloc(&out, 2 * 1024 * sizeof(unsigned long long)));
+    GPU_CHECK(gpuMalloc(&sink, sizeof(int)));
+    const size_t pad = prop.sharedMemPerMultiprocessor / 2 + 1024;
+    GPU_CHECK(cudaFuncSetAttribute(stream, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
+    std::vector<int> fast;
+    for (int s : {16, 17, 124, 125}) fast.push_back(s);
+    for (int s = 34; s <= 45; ++s) fast.push_back(s);
+    for (int s = 78; s <= 89; ++s) fast.push_back(s);
+    auto run = [&](const std::string& name, const std::vector<int>& set) {
+      std::vector<unsigned char> a(1024, 0);
+      for (int s : set) a[static_cast<size_t>(s)] = 1;
+      GPU_CHECK(gpuMemcpy(active, a.data(), a.size(), gpuMemcpyHostToDevice));
+      for (int rep = 0; rep < 3; ++rep) {
+        stream<<<sms, kThreads, pad>>>(buf, active, out, sink);  // one CTA per SM (the pad admits one)
+        GPU_CHECK_LAUNCH();
+        GPU_CHECK(gpuDeviceSynchronize());
+        std::vector<unsigned long long> t(2 * 1024);
+        GPU_CHECK(gpuMemcpy(t.data(), out, t.size() * sizeof(unsigned long long), gpuMemcpyDeviceToHost));
+        std::printf("{\"gpu\": \"%s\", \"set\": \"%s\", \"rep\": %d, \"sms\": %zu, \"gbps\": {", prop.name, name.c_str(), rep,
+                    set.size());
+        for (size_t k = 0; k < set.size(); ++k) {
+          const int s = set[k];
+          const double ns = static_cast<double>(t[2 * s + 1] - t[2 * s]);
+          std::printf("%s\"%d\": %.2f", k ? ", " : "", s, static_cast<double>(kWindow) * kPasses / ns);
+        }
+        std::printf("}}\n");
+      }
+    };
+    std::vector<int> all, rest;
+    for (int s = 0; s < sms; ++s) {
+      all.push_back(s);
+      bool f = false;
+      for (int x : fast) f = f || x == s;
+      if (!f) rest.push_back(s);
+    }
+    run("all", all);
+    run("fast28", fast);
+    run("other104", rest);
+    run("sm0", {0});
+    run("sm40", {40});
+    run("sms34-45+16,17", {16, 17, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45});
+    run("sms0-13", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13});
+    run("sms0-17", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17});
+    GPU_CHECK(gpuFree(buf));
+    GPU_CHECK(gpuFree(active));
+    GPU_CHECK(gpuFree(out));
+    GPU_CHECK(gpuFree(sink));
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gms-gpc-ubench: %s\n", e.what());
+    return 1;
+  }
+}
