@@ -8,6 +8,8 @@
 // holds (16.5 MB in all, read once before) with 16-byte ld.global.cg, 64 passes; thread 0 reads
 // %globaltimer after a barrier at the start and at the end. Sets of SMs take part (the others' CTAs
 // exit at once): all of them, the 28, the other 104, single SMs, and each suspected group alone.
+// Then the same from DRAM ("dram:" sets): each SM reads its own 16 MB window of a 2.1 GB buffer once
+// (2.1 GB streamed: the L2 holds almost none of it when an SM gets there).
 // Output, JSON lines: per set and repetition, per SM its bytes per ns (GB/s).
 #include <cstdio>
 #include <string>
@@ -17,7 +19,8 @@
 
 namespace {
 
-constexpr size_t kWindow = 128u << 10;  // bytes per SM
+constexpr size_t kWindow = 128u << 10;       // bytes per SM, L2-resident
+constexpr size_t kDramWindow = 16u << 20;    // bytes per SM, from DRAM
 constexpr int kThreads = 1024, kPasses = 64;
 
 __device__ __forceinline__ unsigned smid() {
@@ -32,17 +35,18 @@ __device__ __forceinline__ unsigned long long globaltimer() {
   return t;
 }
 
-__global__ void stream(const int4* buf, const unsigned char* active, unsigned long long* out, int* sink) {
+__global__ void stream(const int4* buf, size_t window, int passes, const unsigned char* active, unsigned long long* out,
+                       int* sink) {
   extern __shared__ int pad[];
   const unsigned sm = smid();
   if (!active[sm]) return;
-  const int4* w = buf + static_cast<size_t>(sm) * (kWindow / sizeof(int4));
-  constexpr int kElems = static_cast<int>(kWindow / sizeof(int4));
+  const int4* w = buf + static_cast<size_t>(sm) * (window / sizeof(int4));
+  const int elems = static_cast<int>(window / sizeof(int4));
   __syncthreads();
   const unsigned long long t0 = globaltimer();
   int acc = 0;
-  for (int p = 0; p < kPasses; ++p)
-    for (int i = threadIdx.x; i < kElems; i += kThreads) {
+  for (int p = 0; p < passes; ++p)
+    for (int i = threadIdx.x; i < elems; i += kThreads) {
       int4 v;
       asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(w + i));
       acc ^= v.x ^ v.y ^ v.z ^ v.w;
@@ -63,12 +67,14 @@ int main() {
     gpuDeviceProp prop{};
     GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
     const int sms = prop.multiProcessorCount;
-    int4* buf;
+    int4 *buf, *big;
     unsigned char* active;
     unsigned long long* out;
     int* sink;
     GPU_CHECK(gpuMalloc(&buf, kWindow * static_cast<size_t>(sms)));
-    GPU_CHECK(gpuMemset(buf, 1, kWindow * static_cast<size_t>(sms)));  // written now: in L2
+    GPU_CHECK(gpuMalloc(&big, kDramWindow * static_cast<size_t>(sms)));
+    GPU_CHECK(gpuMemset(big, 1, kDramWindow * static_cast<size_t>(sms)));
+    GPU_CHECK(gpuMemset(buf, 1, kWindow * static_cast<size_t>(sms)));  // written last: in L2
     GPU_CHECK(gpuMalloc(&active, 1024));
     GPU_CHECK(gpuMalloc(&out, 2 * 1024 * sizeof(unsigned long long)));
     GPU_CHECK(gpuMalloc(&sink, sizeof(int)));
@@ -78,12 +84,14 @@ int main() {
     for (int s : {16, 17, 124, 125}) fast.push_back(s);
     for (int s = 34; s <= 45; ++s) fast.push_back(s);
     for (int s = 78; s <= 89; ++s) fast.push_back(s);
-    auto run = [&](const std::string& name, const std::vector<int>& set) {
+    auto run = [&](const std::string& name, const std::vector<int>& set, bool dram = false) {
       std::vector<unsigned char> a(1024, 0);
       for (int s : set) a[static_cast<size_t>(s)] = 1;
       GPU_CHECK(gpuMemcpy(active, a.data(), a.size(), gpuMemcpyHostToDevice));
       for (int rep = 0; rep < 3; ++rep) {
-        stream<<<sms, kThreads, pad>>>(buf, active, out, sink);  // one CTA per SM (the pad admits one)
+        // One CTA per SM (the pad admits one). From DRAM: what the previous repetition left in L2 are
+        // the windows' last ~380 KB, evicted long before the SMs get there again.
+        stream<<<sms, kThreads, pad>>>(dram ? big : buf, dram ? kDramWindow : kWindow, dram ? 1 : kPasses, active, out, sink);
         GPU_CHECK_LAUNCH();
         GPU_CHECK(gpuDeviceSynchronize());
         std::vector<unsigned long long> t(2 * 1024);
@@ -93,7 +101,8 @@ int main() {
         for (size_t k = 0; k < set.size(); ++k) {
           const int s = set[k];
           const double ns = static_cast<double>(t[2 * s + 1] - t[2 * s]);
-          std::printf("%s\"%d\": %.2f", k ? ", " : "", s, static_cast<double>(kWindow) * kPasses / ns);
+          const double bytes = dram ? static_cast<double>(kDramWindow) : static_cast<double>(kWindow) * kPasses;
+          std::printf("%s\"%d\": %.2f", k ? ", " : "", s, bytes / ns);
         }
         std::printf("}}\n");
       }
@@ -113,7 +122,26 @@ int main() {
     run("sms34-45+16,17", {16, 17, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45});
     run("sms0-13", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13});
     run("sms0-17", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17});
+    run("dram:all", all, true);
+    // The 24 SMs the first DRAM run found faster, then the other 108, each set alone.
+    std::vector<int> dram_fast = {16, 17, 26, 27, 34, 35, 36, 37, 38, 39, 40, 41, 72, 73, 78, 79, 80, 81, 82, 83, 84, 85, 124, 125};
+    std::vector<int> dram_rest;
+    for (int s = 0; s < sms; ++s) {
+      bool f = false;
+      for (int x : dram_fast) f = f || x == s;
+      if (!f) dram_rest.push_back(s);
+    }
+    run("dram:fast24", dram_fast, true);
+    run("dram:other108", dram_rest, true);
+    // Twelve of them, the other twelve, and twelve / eighteen of the rest, each alone.
+    run("dram:16-17,26-27,34-41", {16, 17, 26, 27, 34, 35, 36, 37, 38, 39, 40, 41}, true);
+    run("dram:72-73,78-85,124-125", {72, 73, 78, 79, 80, 81, 82, 83, 84, 85, 124, 125}, true);
+    run("dram:0-11", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, true);
+    run("dram:0-15,18-19", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 18, 19}, true);
+    run("dram:sm0", {0}, true);
+    run("dram:sm40", {40}, true);
     GPU_CHECK(gpuFree(buf));
+    GPU_CHECK(gpuFree(big));
     GPU_CHECK(gpuFree(active));
     GPU_CHECK(gpuFree(out));
     GPU_CHECK(gpuFree(sink));
