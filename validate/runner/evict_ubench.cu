@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../include/gpu_port.h"
+#include "../include/ubench_main.h"
 
 namespace {
 
@@ -73,7 +74,7 @@ __global__ void evict_probe(const int4* buf, size_t n, int* sink) {
 }  // namespace
 
 int main() {
-  try {
+  return ubench_main("gms-evict-ubench", [](const gpuDeviceProp&) {
     const int sms = gpu_sm_count();
     constexpr size_t kDirty = 8u << 20, kStream = 256u << 20;  // 8 MB dirty, a 256 MB stream (5x the L2)
     constexpr size_t kLongest = 1024u << 20;                   // the longest evict-first stream
@@ -110,9 +111,5 @@ int main() {
     GPU_CHECK(gpuFree(dirty));
     GPU_CHECK(gpuFree(stream));
     GPU_CHECK(gpuFree(sink));
-    return 0;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "gms-evict-ubench: %s\n", e.what());
-    return 1;
-  }
+  });
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "../include/gpu_port.h"
+#include "../include/ubench_main.h"
 
 namespace {
 
@@ -63,9 +64,7 @@ __global__ void stream(const int4* buf, size_t window, int passes, const unsigne
 }  // namespace
 
 int main() {
-  try {
-    gpuDeviceProp prop{};
-    GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
+  return ubench_main("gms-gpc-ubench", [](const gpuDeviceProp& prop) {
     const int sms = prop.multiProcessorCount;
     int4 *buf, *big;
     unsigned char* active;
@@ -145,9 +144,5 @@ int main() {
     GPU_CHECK(gpuFree(active));
     GPU_CHECK(gpuFree(out));
     GPU_CHECK(gpuFree(sink));
-    return 0;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "gms-gpc-ubench: %s\n", e.what());
-    return 1;
-  }
+  });
 }

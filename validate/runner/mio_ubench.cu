@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "../include/gpu_port.h"
+#include "../include/ubench_main.h"
 #include "../include/ubench_stats.h"
 
 namespace {
@@ -102,9 +103,7 @@ void measure(const char* name, unsigned mask, int sms, long long* dev, unsigned*
 }  // namespace
 
 int main() {
-  try {
-    gpuDeviceProp prop{};
-    GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
+  return ubench_main("gms-mio-ubench", [](const gpuDeviceProp& prop) {
     const int sms = prop.multiProcessorCount;
     long long* dev;
     unsigned* sink;
@@ -120,9 +119,5 @@ int main() {
     measure<8>("w0..w7", 0xffu, sms, dev, sink, prop.name);
     measure<16>("w0..w3", 0xfu, sms, dev, sink, prop.name);
     measure<16>("w0..w7", 0xffu, sms, dev, sink, prop.name);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "gms-mio-ubench: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+  });
 }

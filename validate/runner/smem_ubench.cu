@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "../include/gpu_port.h"
+#include "../include/ubench_main.h"
 #include "../include/ubench_stats.h"
 
 namespace {
@@ -280,9 +281,7 @@ double median_of_runs(int sms, long long* cycles, Launch&& launch, Value&& value
 }  // namespace
 
 int main() {
-  try {
-    gpuDeviceProp prop{};
-    GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
+  return ubench_main("gms-smem-ubench", [](const gpuDeviceProp& prop) {
     const int sms = prop.multiProcessorCount;
     long long* cyc;
     unsigned* usink;
@@ -420,9 +419,5 @@ int main() {
       GPU_CHECK(gpuFree(stamps));
     }
     GPU_CHECK(gpuDeviceSynchronize());
-    return 0;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "gms-smem-ubench: %s\n", e.what());
-    return 1;
-  }
+  });
 }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "../include/gpu_port.h"
+#include "../include/ubench_main.h"
 #include "../include/ubench_stats.h"
 
 namespace {
@@ -126,9 +127,7 @@ void measure(int sms, long long* cyc, unsigned* sink, const char* gpu) {
 }  // namespace
 
 int main() {
-  try {
-    gpuDeviceProp prop{};
-    GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
+  return ubench_main("gms-sreg-ubench", [](const gpuDeviceProp& prop) {
     const int sms = prop.multiProcessorCount;
     long long* cyc;
     unsigned* sink;
@@ -137,9 +136,5 @@ int main() {
     measure<0>(sms, cyc, sink, prop.name);
     measure<1>(sms, cyc, sink, prop.name);
     measure<2>(sms, cyc, sink, prop.name);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "gms-sreg-ubench: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+  });
 }
