@@ -6,7 +6,10 @@ gt_start_ns, gt_end_ns, ...) and prints per case: the spread of the SMs' mean CT
 the correlation of those means between runs (near 0: noise; near 1: a property of the SM or of the
 tiles it gets), and the SMs more than 3 % faster than the median SM, with their runs' means.
 
-usage: validate/scripts/cta_sm_speed.py validate/results/h100/cta_times
+usage: validate/scripts/cta_sm_speed.py DIR [--check]
+  --check: exit 1 unless some case has at least 12 SMs over 3 % faster than the median SM with its
+           per-SM means correlating at +0.8 or more between every two runs (what silicon's
+           row-major GEMM shows: validate/results/h100/cta_times)
 """
 import collections
 import csv
@@ -35,11 +38,14 @@ def correlation(a, b):
 
 
 def main():
-    if len(sys.argv) != 2:
+    args = [a for a in sys.argv[1:] if a != "--check"]
+    check = "--check" in sys.argv[1:]
+    if len(args) != 1:
         sys.exit(__doc__)
-    cases = sorted({os.path.basename(p).rsplit("_run", 1)[0] for p in glob.glob(os.path.join(sys.argv[1], "*_run*.csv.gz"))})
+    cases = sorted({os.path.basename(p).rsplit("_run", 1)[0] for p in glob.glob(os.path.join(args[0], "*_run*.csv.gz"))})
     if not cases:
-        sys.exit(f"cta_sm_speed: no <case>_run<r>.csv.gz under {sys.argv[1]}")
+        sys.exit(f"cta_sm_speed: no <case>_run<r>.csv.gz under {args[0]}")
+    steady = []
     for case in cases:
         runs = [per_sm_means(p) for p in sorted(glob.glob(os.path.join(sys.argv[1], f"{case}_run*.csv.gz")))]
         sms = sorted(set.intersection(*(set(r) for r in runs)))
@@ -53,6 +59,12 @@ def main():
         if fast:
             print(f"  {len(fast)} SMs over 3 % faster than the median SM ({mid / 1000:.1f} us): "
                   f"{' '.join(str(s) for s in fast)} (their mean {statistics.mean(mean[s] for s in fast) / 1000:.1f} us)")
+        if len(fast) >= 12 and len(runs) >= 2 and min(pairs) >= 0.8:
+            steady.append(case)
+    if check:
+        if not steady:
+            sys.exit("cta_sm_speed: no case has a group of SMs faster run after run")
+        print(f"check: SMs faster run after run in {' '.join(steady)}")
 
 
 if __name__ == "__main__":
