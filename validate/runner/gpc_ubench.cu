@@ -8,7 +8,8 @@
 // holds (16.5 MB in all, read once before) with 16-byte ld.global.cg, 64 passes; thread 0 reads
 // %globaltimer after a barrier at the start and at the end. Sets of SMs take part (the others' CTAs
 // exit at once): all of them, the 28, the other 104, single SMs, and each suspected group alone.
-// Then the same from DRAM ("dram:" sets): each SM reads its own 16 MB window of a 2.1 GB buffer once
+// Then the same from DRAM ("dram:" sets; "@N": N threads per CTA instead of 1,024): each SM reads its
+// own 16 MB window of a 2.1 GB buffer once
 // (2.1 GB streamed: the L2 holds almost none of it when an SM gets there).
 // Output, JSON lines: per set and repetition, per SM its bytes per ns (GB/s).
 #include <cstdio>
@@ -47,7 +48,7 @@ __global__ void stream(const int4* buf, size_t window, int passes, const unsigne
   const unsigned long long t0 = globaltimer();
   int acc = 0;
   for (int p = 0; p < passes; ++p)
-    for (int i = threadIdx.x; i < elems; i += kThreads) {
+    for (int i = threadIdx.x; i < elems; i += blockDim.x) {
       int4 v;
       asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(w + i));
       acc ^= v.x ^ v.y ^ v.z ^ v.w;
@@ -83,14 +84,14 @@ int main() {
     for (int s : {16, 17, 124, 125}) fast.push_back(s);
     for (int s = 34; s <= 45; ++s) fast.push_back(s);
     for (int s = 78; s <= 89; ++s) fast.push_back(s);
-    auto run = [&](const std::string& name, const std::vector<int>& set, bool dram = false) {
+    auto run = [&](const std::string& name, const std::vector<int>& set, bool dram = false, int threads = kThreads) {
       std::vector<unsigned char> a(1024, 0);
       for (int s : set) a[static_cast<size_t>(s)] = 1;
       GPU_CHECK(gpuMemcpy(active, a.data(), a.size(), gpuMemcpyHostToDevice));
       for (int rep = 0; rep < 3; ++rep) {
         // One CTA per SM (the pad admits one). From DRAM: what the previous repetition left in L2 are
         // the windows' last ~380 KB, evicted long before the SMs get there again.
-        stream<<<sms, kThreads, pad>>>(dram ? big : buf, dram ? kDramWindow : kWindow, dram ? 1 : kPasses, active, out, sink);
+        stream<<<sms, threads, pad>>>(dram ? big : buf, dram ? kDramWindow : kWindow, dram ? 1 : kPasses, active, out, sink);
         GPU_CHECK_LAUNCH();
         GPU_CHECK(gpuDeviceSynchronize());
         std::vector<unsigned long long> t(2 * 1024);
@@ -137,6 +138,8 @@ int main() {
     run("dram:72-73,78-85,124-125", {72, 73, 78, 79, 80, 81, 82, 83, 84, 85, 124, 125}, true);
     run("dram:0-11", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, true);
     run("dram:0-15,18-19", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 18, 19}, true);
+    // Fewer threads per SM (less in flight): does the split between the 24 and the 108 go away?
+    for (int threads : {128, 256, 512, 768}) run("dram:all@" + std::to_string(threads), all, true, threads);
     run("dram:sm0", {0}, true);
     run("dram:sm40", {40}, true);
     GPU_CHECK(gpuFree(buf));

@@ -10,7 +10,7 @@ device_env() {
   shift 3
   arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
   echo "date: $(date -u +%FT%TZ)"
-  nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.max.sm,power.limit --format=csv
+  nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.max.sm,power.limit,uuid,pci.bus_id --format=csv
   ncu --version | tail -1
   python3 -c "import triton, torch; print('triton', triton.__version__, 'torch', torch.__version__)"
   echo "command: validate/scripts/$script; build: nvcc -O2 -gencode arch=compute_${arch},code=sm_${arch}"
