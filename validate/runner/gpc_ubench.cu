@@ -45,7 +45,7 @@ __global__ void stream(const int4* buf, size_t window, int passes, const unsigne
   const int4* w = buf + static_cast<size_t>(sm) * (window / sizeof(int4));
   const int elems = static_cast<int>(window / sizeof(int4));
   __syncthreads();
-  const unsigned long long t0 = globaltimer();
+  const unsigned long long t0 = globaltimer(), c0 = clock64();
   int acc = 0;
   for (int p = 0; p < passes; ++p)
     for (int i = threadIdx.x; i < elems; i += blockDim.x) {
@@ -54,11 +54,13 @@ __global__ void stream(const int4* buf, size_t window, int passes, const unsigne
       acc ^= v.x ^ v.y ^ v.z ^ v.w;
     }
   __syncthreads();
-  const unsigned long long t1 = globaltimer();
+  const unsigned long long t1 = globaltimer(), c1 = clock64();
   if (acc == 0x12345678) pad[0] = acc, *sink = pad[0];
   if (threadIdx.x == 0) {
-    out[2 * sm] = t0;
-    out[2 * sm + 1] = t1;
+    out[4 * sm] = t0;
+    out[4 * sm + 1] = t1;
+    out[4 * sm + 2] = c0;
+    out[4 * sm + 3] = c1;
   }
 }
 
@@ -76,7 +78,7 @@ int main() {
     GPU_CHECK(gpuMemset(big, 1, kDramWindow * static_cast<size_t>(sms)));
     GPU_CHECK(gpuMemset(buf, 1, kWindow * static_cast<size_t>(sms)));  // written last: in L2
     GPU_CHECK(gpuMalloc(&active, 1024));
-    GPU_CHECK(gpuMalloc(&out, 2 * 1024 * sizeof(unsigned long long)));
+    GPU_CHECK(gpuMalloc(&out, 4 * 1024 * sizeof(unsigned long long)));
     GPU_CHECK(gpuMalloc(&sink, sizeof(int)));
     const size_t pad = prop.sharedMemPerMultiprocessor / 2 + 1024;
     GPU_CHECK(cudaFuncSetAttribute(stream, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
@@ -94,13 +96,16 @@ int main() {
         stream<<<sms, threads, pad>>>(dram ? big : buf, dram ? kDramWindow : kWindow, dram ? 1 : kPasses, active, out, sink);
         GPU_CHECK_LAUNCH();
         GPU_CHECK(gpuDeviceSynchronize());
-        std::vector<unsigned long long> t(2 * 1024);
+        std::vector<unsigned long long> t(4 * 1024);
         GPU_CHECK(gpuMemcpy(t.data(), out, t.size() * sizeof(unsigned long long), gpuMemcpyDeviceToHost));
-        std::printf("{\"gpu\": \"%s\", \"set\": \"%s\", \"rep\": %d, \"sms\": %zu, \"gbps\": {", prop.name, name.c_str(), rep,
-                    set.size());
+        // The SM clock while it read: its clock64 cycles over the globaltimer's ns, the first SM's.
+        const int s0 = set.front();
+        const double mhz = static_cast<double>(t[4 * s0 + 3] - t[4 * s0 + 2]) * 1e3 / static_cast<double>(t[4 * s0 + 1] - t[4 * s0]);
+        std::printf("{\"gpu\": \"%s\", \"set\": \"%s\", \"rep\": %d, \"sms\": %zu, \"sm_mhz\": %.0f, \"gbps\": {", prop.name,
+                    name.c_str(), rep, set.size(), mhz);
         for (size_t k = 0; k < set.size(); ++k) {
           const int s = set[k];
-          const double ns = static_cast<double>(t[2 * s + 1] - t[2 * s]);
+          const double ns = static_cast<double>(t[4 * s + 1] - t[4 * s]);
           const double bytes = dram ? static_cast<double>(kDramWindow) : static_cast<double>(kWindow) * kPasses;
           std::printf("%s\"%d\": %.2f", k ? ", " : "", s, bytes / ns);
         }

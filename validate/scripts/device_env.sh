@@ -11,6 +11,11 @@ device_env() {
   arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
   echo "date: $(date -u +%FT%TZ)"
   nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.max.sm,power.limit,uuid,pci.bus_id --format=csv
+  # What can make one machine slower than another of the same GPU (each field alone: an older
+  # driver that lacks one fails only its own line).
+  for q in mig.mode.current clocks.applications.graphics clocks_event_reasons.active; do
+    nvidia-smi --query-gpu=$q --format=csv 2>&1 | tr '\n' ' '; echo
+  done
   ncu --version | tail -1
   python3 -c "import triton, torch; print('triton', triton.__version__, 'torch', torch.__version__)"
   echo "command: validate/scripts/$script; build: nvcc -O2 -gencode arch=compute_${arch},code=sm_${arch}"
