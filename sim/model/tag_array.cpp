@@ -56,15 +56,13 @@ void TagArray::invalidate_all() {
 }
 
 std::uint32_t TagArray::victim(std::uint32_t base, std::uint64_t clock) {
+  for (int w = 0; w < assoc_; ++w)  // an empty way first, whatever the policy (the fingerprints: one host cache line)
+    if (print_[base + w] == 0) return base + w;
   if (policy_ == Replacement::kRandom) {
     std::uint64_t x = clock * 0x9E3779B97F4A7C15ull;
     x ^= x >> 29;
-    for (int w = 0; w < assoc_; ++w)
-      if (print_[base + w] == 0) return base + w;
     return base + static_cast<std::uint32_t>(x % assoc_);
   }
-  for (int w = 0; w < assoc_; ++w)  // an empty way first (the fingerprints: one host cache line)
-    if (print_[base + w] == 0) return base + w;
   // The oldest stamp, the first of equals; 0 (an evict-first line) cannot be beaten, so the scan
   // stops there: a GEMV's evict-first stream finds its set's last one without reading every stamp.
   std::uint32_t best = base;
