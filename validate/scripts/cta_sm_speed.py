@@ -7,13 +7,8 @@ the correlation of those means between runs (near 0: noise; near 1: a property o
 tiles it gets), and the SMs more than 3 % faster than the median SM, with their runs' means.
 
 usage: validate/scripts/cta_sm_speed.py DIR [--check] [--model CASE=RUN_DIR ...]
-  --check: exit 1 unless some case has at least 12 SMs over 3 % faster than the median SM with its
-           per-SM means correlating at +0.8 or more between every two runs (what silicon's
-           row-major GEMM shows: validate/results/h100/cta_times)
-  --model CASE=RUN_DIR: the same spread for a `gpumemsim run --record .../CASE.json -o RUN_DIR`
-           (its ctas.csv; one run, so no run-to-run correlation: the model hands CTAs to SMs the
-           same way every time)
 """
+import argparse
 import collections
 import csv
 import glob
@@ -23,20 +18,22 @@ import statistics
 import sys
 
 
-def per_sm_means(path):
+def per_sm_means(f, start, end):
+    """Per SM, the mean of its CTAs' end - start (columns `start`, `end` of the CSV in file f)."""
     durations = collections.defaultdict(list)
+    for row in csv.DictReader(f):
+        durations[int(row["sm"])].append(int(row[end]) - int(row[start]))
+    return {sm: statistics.mean(v) for sm, v in durations.items()}
+
+
+def stamped_means(path):  # silicon: gms-cta-times stamps, ns
     with gzip.open(path, "rt") as f:
-        for row in csv.DictReader(f):
-            durations[int(row["sm"])].append(int(row["gt_end_ns"]) - int(row["gt_start_ns"]))
-    return {sm: statistics.mean(v) for sm, v in durations.items()}
+        return per_sm_means(f, "gt_start_ns", "gt_end_ns")
 
 
-def model_means(directory):
-    durations = collections.defaultdict(list)
+def model_means(directory):  # a gpumemsim run: ctas.csv, cycles
     with open(os.path.join(directory, "ctas.csv")) as f:
-        for row in csv.DictReader(f):
-            durations[int(row["sm"])].append(int(row["end_cycle"]) - int(row["start_cycle"]))
-    return {sm: statistics.mean(v) for sm, v in durations.items()}
+        return per_sm_means(f, "start_cycle", "end_cycle")
 
 
 def spread(mean):
@@ -56,23 +53,28 @@ def correlation(a, b):
 
 
 def main():
-    argv, models = sys.argv[1:], []
-    while "--model" in argv:
-        i = argv.index("--model")
-        if i + 1 >= len(argv) or "=" not in argv[i + 1]:
-            sys.exit(f"cta_sm_speed: --model wants CASE=RUN_DIR\n{__doc__}")
-        models.append(argv[i + 1].split("=", 1))
-        del argv[i:i + 2]
-    args = [a for a in argv if a != "--check"]
-    check = "--check" in argv
-    if len(args) != 1:
-        sys.exit(__doc__)
-    cases = sorted({os.path.basename(p).rsplit("_run", 1)[0] for p in glob.glob(os.path.join(args[0], "*_run*.csv.gz"))})
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("silicon_dir")
+    ap.add_argument("--check", action="store_true",
+                    help="exit 1 unless some case has at least 12 SMs over 3 %% faster than the median SM with its "
+                         "per-SM means correlating at +0.8 or more between every two runs (what silicon's "
+                         "row-major GEMM shows: validate/results/h100/cta_times)")
+    ap.add_argument("--model", action="append", default=[], metavar="CASE=RUN_DIR",
+                    help="the same spread for a `gpumemsim run --record .../CASE.json -o RUN_DIR` (its ctas.csv; "
+                         "one run, so no run-to-run correlation: the model hands CTAs to SMs the same way every time)")
+    args = ap.parse_args()
+    models = []
+    for m in args.model:
+        if "=" not in m:
+            ap.error(f"--model wants CASE=RUN_DIR, got '{m}'")
+        models.append(m.split("=", 1))
+    pattern = os.path.join(args.silicon_dir, "*_run*.csv.gz")
+    cases = sorted({os.path.basename(p).rsplit("_run", 1)[0] for p in glob.glob(pattern)})
     if not cases:
-        sys.exit(f"cta_sm_speed: no <case>_run<r>.csv.gz under {args[0]}")
+        sys.exit(f"cta_sm_speed: no <case>_run<r>.csv.gz under {args.silicon_dir}")
     steady = []
     for case in cases:
-        runs = [per_sm_means(p) for p in sorted(glob.glob(os.path.join(sys.argv[1], f"{case}_run*.csv.gz")))]
+        runs = [stamped_means(p) for p in sorted(glob.glob(os.path.join(args.silicon_dir, f"{case}_run*.csv.gz")))]
         sms = sorted(set.intersection(*(set(r) for r in runs)))
         mean = {s: statistics.mean(r[s] for r in runs) for s in sms}
         cv, mid, fast = spread(mean)
@@ -89,7 +91,7 @@ def main():
         print(f"{case} model ({directory}): per-SM mean CTA duration CV {100 * cv:.2f} %, "
               f"{len(fast)} SMs over 3 % faster than the median SM ({mid:.0f} cycles)"
               + (f": {' '.join(str(s) for s in fast)}" if fast else ""))
-    if check:
+    if args.check:
         if not steady:
             sys.exit("cta_sm_speed: no case has a group of SMs faster run after run")
         print(f"check: SMs faster run after run in {' '.join(steady)}")
