@@ -9,11 +9,14 @@
 // %globaltimer after a barrier at the start and at the end. Sets of SMs take part (the others' CTAs
 // exit at once): all of them, the 28, the other 104, single SMs, and each suspected group alone.
 // Then the same from DRAM ("dram:" sets; "@N": N threads per CTA instead of 1,024): each SM reads its
-// own 16 MB window of a 2.1 GB buffer once
-// (2.1 GB streamed: the L2 holds almost none of it when an SM gets there).
+// own 16 MB window of a 2.1 GB buffer once (2.1 GB streamed: the L2 holds almost none of it when an
+// SM gets there).
 // Output, JSON lines: per set and repetition, per SM its bytes per ns (GB/s).
+#include <algorithm>
 #include <cstdio>
+#include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../include/gpu_port.h"
@@ -64,6 +67,22 @@ __global__ void stream(const int4* buf, size_t window, int passes, const unsigne
   }
 }
 
+// SMs lo..hi of each [lo, hi] range, in the order given.
+std::vector<int> sm_ranges(std::initializer_list<std::pair<int, int>> ranges) {
+  std::vector<int> out;
+  for (const auto& [lo, hi] : ranges)
+    for (int s = lo; s <= hi; ++s) out.push_back(s);
+  return out;
+}
+
+// SMs 0..sms-1 not in `set`.
+std::vector<int> other_sms(const std::vector<int>& set, int sms) {
+  std::vector<int> out;
+  for (int s = 0; s < sms; ++s)
+    if (std::find(set.begin(), set.end(), s) == set.end()) out.push_back(s);
+  return out;
+}
+
 }  // namespace
 
 int main() {
@@ -82,10 +101,7 @@ int main() {
     GPU_CHECK(gpuMalloc(&sink, sizeof(int)));
     const size_t pad = prop.sharedMemPerMultiprocessor / 2 + 1024;
     GPU_CHECK(cudaFuncSetAttribute(stream, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
-    std::vector<int> fast;
-    for (int s : {16, 17, 124, 125}) fast.push_back(s);
-    for (int s = 34; s <= 45; ++s) fast.push_back(s);
-    for (int s = 78; s <= 89; ++s) fast.push_back(s);
+    const std::vector<int> fast = sm_ranges({{16, 17}, {124, 125}, {34, 45}, {78, 89}});
     auto run = [&](const std::string& name, const std::vector<int>& set, bool dram = false, int threads = kThreads) {
       std::vector<unsigned char> a(1024, 0);
       for (int s : set) a[static_cast<size_t>(s)] = 1;
@@ -112,37 +128,25 @@ int main() {
         std::printf("}}\n");
       }
     };
-    std::vector<int> all, rest;
-    for (int s = 0; s < sms; ++s) {
-      all.push_back(s);
-      bool f = false;
-      for (int x : fast) f = f || x == s;
-      if (!f) rest.push_back(s);
-    }
+    const std::vector<int> all = sm_ranges({{0, sms - 1}});
     run("all", all);
     run("fast28", fast);
-    run("other104", rest);
+    run("other104", other_sms(fast, sms));
     run("sm0", {0});
     run("sm40", {40});
-    run("sms34-45+16,17", {16, 17, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45});
-    run("sms0-13", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13});
-    run("sms0-17", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17});
+    run("sms34-45+16,17", sm_ranges({{16, 17}, {34, 45}}));
+    run("sms0-13", sm_ranges({{0, 13}}));
+    run("sms0-17", sm_ranges({{0, 17}}));
     run("dram:all", all, true);
     // The 24 SMs the first DRAM run found faster, then the other 108, each set alone.
-    std::vector<int> dram_fast = {16, 17, 26, 27, 34, 35, 36, 37, 38, 39, 40, 41, 72, 73, 78, 79, 80, 81, 82, 83, 84, 85, 124, 125};
-    std::vector<int> dram_rest;
-    for (int s = 0; s < sms; ++s) {
-      bool f = false;
-      for (int x : dram_fast) f = f || x == s;
-      if (!f) dram_rest.push_back(s);
-    }
+    const std::vector<int> dram_fast = sm_ranges({{16, 17}, {26, 27}, {34, 41}, {72, 73}, {78, 85}, {124, 125}});
     run("dram:fast24", dram_fast, true);
-    run("dram:other108", dram_rest, true);
+    run("dram:other108", other_sms(dram_fast, sms), true);
     // Twelve of them, the other twelve, and twelve / eighteen of the rest, each alone.
-    run("dram:16-17,26-27,34-41", {16, 17, 26, 27, 34, 35, 36, 37, 38, 39, 40, 41}, true);
-    run("dram:72-73,78-85,124-125", {72, 73, 78, 79, 80, 81, 82, 83, 84, 85, 124, 125}, true);
-    run("dram:0-11", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, true);
-    run("dram:0-15,18-19", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 18, 19}, true);
+    run("dram:16-17,26-27,34-41", sm_ranges({{16, 17}, {26, 27}, {34, 41}}), true);
+    run("dram:72-73,78-85,124-125", sm_ranges({{72, 73}, {78, 85}, {124, 125}}), true);
+    run("dram:0-11", sm_ranges({{0, 11}}), true);
+    run("dram:0-15,18-19", sm_ranges({{0, 15}, {18, 19}}), true);
     // Fewer threads per SM (less in flight): does the split between the 24 and the 108 go away?
     for (int threads : {128, 256, 512, 768}) run("dram:all@" + std::to_string(threads), all, true, threads);
     run("dram:sm0", {0}, true);
