@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../include/gpu_port.h"
+#include "../include/ubench_main.h"
 #include "../include/ubench_stats.h"
 #include "../kernels/ubench_kernels.cuh"
 
@@ -36,9 +37,7 @@ using ubench::median;
 }  // namespace
 
 int main() {
-  try {
-    gpuDeviceProp prop{};
-    GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
+  return ubench_main("gms-carveout-ubench", [](const gpuDeviceProp& prop) {
     const int max_smem = static_cast<int>(prop.sharedMemPerBlockOptin);
     GPU_CHECK(gpuFuncSetAttribute(carve_chase, gpuFuncAttributeMaxDynamicSharedMemorySize, max_smem));
     const size_t max_bytes = 512 * 1024;
@@ -72,9 +71,5 @@ int main() {
                     s, w_kib * 1024, median(per), prop.name);
       }
     }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "gms-carveout-ubench: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+  });
 }
