@@ -80,7 +80,8 @@ void Engine::Impl::launch(int sm, Tick t) {
     t += cycles_to_ticks(h % (gpu.launch.cta_start_jitter + 1));
   }
   for (int w = 0; w < warps_per_cta; ++w) {
-    Warp& warp = warps[sm * warps_per_sm + slot * warps_per_cta + w];
+    const int g = sm * warps_per_sm + slot * warps_per_cta + w;
+    Warp& warp = warps[g];
     warp = Warp{};
     kernel.start_warp(warp.cursor, next_launch, w);
     warp.active = true;
@@ -88,10 +89,10 @@ void Engine::Impl::launch(int sm, Tick t) {
     warp.accounted = t;
     warp.started = t;
     warp.age = age_counter++;
-    int position = 0;
-    SubPart& sp = sub_partition_of(warp, position);
-    sp.views[static_cast<std::size_t>(position)].age = warp.age;
-    warp.gate = &sp.gate[static_cast<std::size_t>(position)];
+    SubPart& sp = sps[sub_partition(g)];
+    const auto position = static_cast<std::size_t>(g % warps_per_sm / nsp);
+    sp.views[position].age = warp.age;
+    warp.gate = &sp.gate[position];
     fetch_next(warp);
   }
   ++next_launch;

@@ -122,10 +122,10 @@ struct Engine::Impl {
     w.accounted = std::max(w.accounted, to);
   }
 
-  SubPart& sub_partition_of(const Warp& w, int& position) {
-    const int g = static_cast<int>(&w - warps.data()), local = g % warps_per_sm;
-    position = local / nsp;
-    return sps[static_cast<std::size_t>((g / warps_per_sm) * nsp + local % nsp)];
+  // Warp g (global index) sits on sub-partition sub_partition(g), at position (g % warps_per_sm) / nsp
+  // of its warps and gates (the constructor deals an SM's warps out round robin).
+  std::uint32_t sub_partition(int g) const {
+    return static_cast<std::uint32_t>((g / warps_per_sm) * nsp + g % warps_per_sm % nsp);
   }
   void sync_gate(const Warp& w) {
     *w.gate = Gate{w.active && !w.at_barrier ? w.ready : kNever,

@@ -262,7 +262,7 @@ void Engine::Impl::fill_event(int sm, Tick t) {
         w.ready = w.blocked_from;
         resolve_waits(w);
         sync_gate(w);
-        const auto index = static_cast<std::uint32_t>(sm * nsp + (f.warp - sm * warps_per_sm) % nsp);  // its sub-partition
+        const std::uint32_t index = sub_partition(f.warp);
         reschedule(sps[index], index);
       }
     });
