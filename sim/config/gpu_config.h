@@ -63,6 +63,7 @@ struct L1Config {
   std::uint64_t hit_latency = 33;
   int mshrs = 256;  // outstanding sector misses per SM
   std::string replacement = "lru";
+  std::string local_stores = "write_through";  // write_through (keeps the sectors) | write_back
 };
 
 struct IcntConfig {

@@ -153,6 +153,12 @@ Schema<GpuConfig> make_schema() {
                                 [](G& c) -> auto& { return c.l1.mshrs; }));
   p.push_back(choice_param<G>("l1.replacement", policy_names(PolicyKind::kReplacement), "lru", "L1 victim choice",
                               [](G& c) -> auto& { return c.l1.replacement; }));
+  p.push_back(choice_param<G>("l1.local_stores", {"write_through", "write_back"}, "write_through",
+                              "how L1 takes stores to local memory (STL, spills): write_through sends every sector "
+                              "on to L2 and keeps it valid in L1 for a later load (the H100 counts each stored local "
+                              "sector at L2: validate/results/h100/triton_gemv); write_back holds them dirty in L1 "
+                              "until evicted",
+                              [](G& c) -> auto& { return c.l1.local_stores; }));
   // --- interconnect
   p.push_back(quantity_param<G>("icnt.latency", Q::kCycles, "", 0, 100000,
                                 "SM to L2 slice, one way, unloaded (part of l2.hit_latency)",

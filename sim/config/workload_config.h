@@ -82,6 +82,7 @@ struct GemvConfig {
   std::int64_t spill_bytes_per_thread = -1;  // local-memory frame; -1 = registers beyond the maximum
   std::int64_t spill_stored_per_thread = 0;  // local bytes stored per thread (STL); 0 = the frame once
   std::int64_t spill_loaded_per_thread = 0;  // local bytes loaded per thread (LDL); 0 = the frame once
+  std::string local_program;         // the compiled spill traffic in program order (workload/local_program.h); "" = none
   std::string evict_x = "last";      // normal | first | last (activations)
   std::string evict_w = "first";     // weights
   bool w_bypass_l1 = false;          // weight loads skip L1 (ld.global.cg)

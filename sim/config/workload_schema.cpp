@@ -7,6 +7,7 @@
 #include "layout/swizzle.h"
 #include "workload/cta_order.h"
 #include "workload/mma_data_path.h"
+#include "workload/local_program.h"
 #include "workload/order_pattern.h"
 
 namespace gms {
@@ -181,6 +182,13 @@ Schema<WorkloadConfig> make_gemv_schema() {
                                 "local bytes each thread loads back (the SASS' LDL count x width), before its step's "
                                 "compute. 0B = the frame once",
                                 [](W& c) -> auto& { return c.gemv.spill_loaded_per_thread; }));
+  p.push_back(text_param<W>("local_program", "", false,
+                             "the compiled spill traffic in program order, from its SASS "
+                             "(validate/scripts/records_add_gemv_sass.py): x and W loads, each STL/LDL at its frame "
+                             "line, scoreboard waits, math and other instructions (grammar: sim/workload/local_program.h). "
+                             "Replaces the steps' store and load passes and the order: the body runs as compiled, "
+                             "then the reduction. \"\" = none",
+                             [](W& c) -> auto& { return c.gemv.local_program; }));
   p.push_back(choice_param<W>("evict.activations", {"normal", "first", "last"}, "last",
                               "eviction hint of x loads (Triton eviction_policy), honoured by L1 and L2",
                               [](W& c) -> auto& { return c.gemv.evict_x; }));
@@ -196,6 +204,36 @@ Schema<WorkloadConfig> make_gemv_schema() {
                                 "the order; at most 16 loads of rows; 0 = each K step's rows at once, where the order says",
                                 [](W& c) -> auto& { return c.gemv.loads_in_flight; }));
   return s;
+}
+
+// A local program must fit the configuration it replays in: its frame, its loads, its traffic.
+template <class Fail>
+void validate_local_program(const GemvConfig& g, Fail&& fail) {
+  LocalProgram p;
+  try {
+    p = parse_local_program(g.local_program, "the program");
+  } catch (const ConfigError& e) {
+    fail(e.what());
+  }
+  constexpr std::int64_t kLineBytesPerThread = 4;  // a line is one 4-byte slot of 32 lanes
+  if (g.spill_bytes_per_thread <= 0) fail("a local program needs the frame it addresses (spill_bytes_per_thread)");
+  if (p.line_end * kLineBytesPerThread > g.spill_bytes_per_thread)
+    fail("it touches frame bytes up to " + std::to_string(p.line_end * kLineBytesPerThread) + " per thread, beyond the " +
+         std::to_string(g.spill_bytes_per_thread) + "-byte frame");
+  if (p.x_loads != g.k_steps)
+    fail(std::to_string(p.x_loads) + " x loads; the GEMV loads x once per K step (k_steps " + std::to_string(g.k_steps) + ")");
+  // The listing is NVIDIA SASS: 32 lanes (the kernel checks again with the GPU's warp size).
+  const std::int64_t expected =
+      g.k_steps * warp_vector_loads((g.block_k + g.warps - 1) / g.warps, static_cast<std::int64_t>(g.block_n) * dtype_bytes(g.dtype), 32);
+  if (p.w_loads != expected)
+    fail(std::to_string(p.w_loads) + " W loads; a warp of this block loads " + std::to_string(expected) +
+         " 16-byte vectors a lane (k_steps x rows per warp x vectors per row)");
+  if (g.spill_stored_per_thread > 0 && g.spill_stored_per_thread != p.stored_lines * kLineBytesPerThread)
+    fail("it stores " + std::to_string(p.stored_lines * kLineBytesPerThread) + " bytes a thread; spill_traffic.stored says " +
+         std::to_string(g.spill_stored_per_thread));
+  if (g.spill_loaded_per_thread > 0 && g.spill_loaded_per_thread != p.loaded_lines * kLineBytesPerThread)
+    fail("it loads " + std::to_string(p.loaded_lines * kLineBytesPerThread) + " bytes a thread; spill_traffic.loaded says " +
+         std::to_string(g.spill_loaded_per_thread));
 }
 
 void validate_gemv(const Bound<WorkloadConfig>& b, const std::string& file) {
@@ -228,6 +266,7 @@ void validate_gemv(const Bound<WorkloadConfig>& b, const std::string& file) {
          "shared instructions without reduction_smem_wavefronts to spread over them");
   if (g.loads_in_flight > 0 && g.spill_bytes_per_thread > 0)
     fail("loads_in_flight", "a compiled window keeps its rows in registers: it cannot be combined with a spill frame");
+  if (!g.local_program.empty()) validate_local_program(g, [&](const std::string& why) { fail("local_program", why); });
 }
 
 void validate_gemm(const Bound<WorkloadConfig>& b, const std::string& file) {

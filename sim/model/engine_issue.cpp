@@ -105,6 +105,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       const AccessCtx ctx{sm, t, counts};
       const Tick taken = in.lanes.present() && in.local ? mem.store_local(ctx, in.lanes)
                          : in.lanes.present()          ? mem.store(ctx, in.lanes)
+                         : in.local                    ? mem.store_local(ctx, in.region)
                                                        : mem.store(ctx, in.region);
       w.posted = std::max(w.posted, taken);
       hold(sp, w, in, t);

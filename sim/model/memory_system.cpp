@@ -49,6 +49,7 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   far_latency_ = gpu.l2.partition_mode != "none";
   fill_mask_unit_ = static_cast<std::uint32_t>(gpu.dram.access_granularity / gpu.l2.sector);
   l1_hit_ticks_ = cycles_to_ticks(gpu.l1.hit_latency);
+  local_stores_through_ = gpu.l1.local_stores == "write_through";
   icnt_ticks_ = cycles_to_ticks(gpu.icnt.latency);
   l2_return_ticks_ = cycles_to_ticks(gpu.l2.hit_latency - gpu.icnt.latency);
   far_ticks_ = far_latency_ ? cycles_to_ticks(gpu.l2.far_extra_latency) : 0;
@@ -293,15 +294,27 @@ MemorySystem::Reduced MemorySystem::reduce(const AccessCtx& ctx, const LaneAcces
   return reduce_lines(ctx, lane_lines(lanes));
 }
 
-Tick MemorySystem::store_local(const AccessCtx& ctx, const LaneAccess& lanes) {
-  if (!l1_ || gpu_.l1.line != gpu_.l2.line || gpu_.l1.sector != gpu_.l2.sector) return store(ctx, lanes);
+Tick MemorySystem::store_local(const AccessCtx& ctx, const LaneAccess& lanes) { return store_local_lines(ctx, lane_lines(lanes)); }
+Tick MemorySystem::store_local(const AccessCtx& ctx, const Region& region) { return store_local_lines(ctx, region_lines(region)); }
+
+template <class EachLine>
+Tick MemorySystem::store_local_lines(const AccessCtx& ctx, EachLine&& each_line) {
+  if (!l1_ || gpu_.l1.line != gpu_.l2.line || gpu_.l1.sector != gpu_.l2.sector) return store_lines(ctx, each_line);
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l1.sector);
+  const bool through = local_stores_through_;
   ++counters_.st_requests;
   TagArray& l1 = *l1_;
   Tick done = ctx.now;
-  lane_lines(lanes)(gpu_.l1.line, gpu_.l1.sector, [&](Addr line, std::uint32_t mask) {
-    Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
-    auto a = l1.access(static_cast<std::uint32_t>(ctx.sm), static_cast<std::uint32_t>((line / gpu_.l1.line) % l1.sets()), line, mask, true, t);
+  each_line(gpu_.l1.line, gpu_.l1.sector, [&](Addr line, std::uint32_t mask) {
+    const Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
+    const std::uint32_t set = static_cast<std::uint32_t>((line / gpu_.l1.line) % l1.sets());
+    if (through) {  // on to L2; the written sectors stay valid in L1 at once
+      const auto a = l1.access(static_cast<std::uint32_t>(ctx.sm), set, line, mask, false, t);
+      if (a.miss) l1.fill(a.slot, a.miss, t);
+      done = std::max(done, l2_write_line(ctx.sm, line, mask, t));
+      return;
+    }
+    const auto a = l1.access(static_cast<std::uint32_t>(ctx.sm), set, line, mask, true, t);
     if (a.evicted_dirty) l2_write_line(ctx.sm, a.evicted_line, a.evicted_dirty, t);  // a write-back: nobody waits
     done = std::max(done, t + l1_hit_ticks_);
   });

@@ -114,9 +114,11 @@ class MemorySystem {
   Tick load(const AccessCtx& ctx, const LaneAccess& lanes, bool bypass_l1, EvictHint hint = EvictHint::kNormal);
   Tick store(const AccessCtx& ctx, const LaneAccess& lanes);
   Reduced reduce(const AccessCtx& ctx, const LaneAccess& lanes);
-  // A store to per-thread local memory (STL): L1 caches local data write-back, so the sectors are
-  // written into L1 (allocated, dirty) and reach L2 only when evicted. Returns when L1 has them.
+  // A store to per-thread local memory (STL), as l1.local_stores says: write_through sends every
+  // sector on to L2 and keeps it valid in L1 (returns when L2 took them); write_back writes the
+  // sectors into L1 (allocated, dirty), to reach L2 only when evicted (returns when L1 has them).
   Tick store_local(const AccessCtx& ctx, const LaneAccess& lanes);
+  Tick store_local(const AccessCtx& ctx, const Region& region);
 
   // A kernel boundary in a sequence of kernels: counters start from zero, L1s are empty, and L2
   // keeps its contents or is emptied (what a profiler's cache flush does) and then holds
@@ -142,6 +144,8 @@ class MemorySystem {
   Tick load_lines(const AccessCtx& ctx, EachLine&& each_line, bool bypass_l1, EvictHint hint);
   template <class EachLine>
   Tick store_lines(const AccessCtx& ctx, EachLine&& each_line);
+  template <class EachLine>
+  Tick store_local_lines(const AccessCtx& ctx, EachLine&& each_line);
   template <class EachLine>
   Reduced reduce_lines(const AccessCtx& ctx, EachLine&& each_line);
   auto region_lines(const Region& r) const {
@@ -213,6 +217,7 @@ class MemorySystem {
   bool far_latency_;
   std::uint32_t fill_mask_unit_;  // sectors fetched together from DRAM
   Tick l1_hit_ticks_, l2_return_ticks_, icnt_ticks_, far_ticks_;
+  bool local_stores_through_ = true;  // l1.local_stores
   double sm_port_ticks_per_byte_;
   double sm_port_ticks_per_request_;  // 0: no request rate
 

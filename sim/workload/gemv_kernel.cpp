@@ -12,19 +12,21 @@ constexpr Addr kHeapBase = 0x7f0000000000ull;
 Addr align_up(Addr v) { return (v + kAlign - 1) / kAlign * kAlign; }
 std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-EvictHint hint_of(const std::string& s) {
-  return s == "first" ? EvictHint::kFirst : s == "last" ? EvictHint::kLast : EvictHint::kNormal;
-}
 
 // Per-warp program state: `phase` walks the order tokens (and the spill steps around them), then
 // the epilogue.
-enum Phase { kBody = 0, kSmemStore = 1, kSync = 2, kSmemLoad = 3, kReduce = 4, kExitPhase = 5, kWindowFill = 6, kWindow = 7, kOther = 8 };
+enum Phase { kBody = 0, kSmemStore = 1, kSync = 2, kSmemLoad = 3, kReduce = 4, kExitPhase = 5, kWindowFill = 6, kWindow = 7, kOther = 8,
+             kProgram = 9 };
 // Scoreboard slot of the reduction's shared loads (the steps use 0 .. k_steps-1 <= 15; a compiled
 // window 0 .. loads_in_flight-1 <= 15), and of the x loads in a compiled window.
 constexpr int kReduceSlot = 16;
 constexpr int kWindowXSlot = 17;
 
 }  // namespace
+
+EvictHint GemvKernel::hint_of(const std::string& s) {
+  return s == "first" ? EvictHint::kFirst : s == "last" ? EvictHint::kLast : EvictHint::kNormal;
+}
 
 int GemvKernel::estimate_registers(const GemvConfig& cfg, int warp_size, int live_steps) {
   const int threads = cfg.warps * warp_size;
@@ -75,6 +77,24 @@ GemvKernel::GemvKernel(const GemvConfig& cfg, const GpuConfig& gpu) : cfg_(cfg),
   };
   spill_stored_per_step_ = spill_bytes_per_thread_ > 0 ? per_step(cfg.spill_stored_per_thread) : 0;
   spill_loaded_per_step_ = spill_bytes_per_thread_ > 0 ? per_step(cfg.spill_loaded_per_thread) : 0;
+  if (!cfg.local_program.empty()) {  // the compiled body replaces the steps' passes
+    program_ = parse_local_program(cfg.local_program, "workload local_program");
+    const std::int64_t vectors = cfg.k_steps * warp_vector_loads(cdiv(cfg.block_k, cfg.warps), row_bytes, warp_size_);
+    if (program_.w_loads != vectors)
+      throw ConfigError("workload local_program: " + std::to_string(program_.w_loads) + " W loads; a warp of " +
+                        std::to_string(warp_size_) + " lanes loads " + std::to_string(vectors) + " 16-byte vectors a lane");
+    SIM_ASSERT(program_.x_loads == cfg.k_steps && cfg.spill_bytes_per_thread > 0,
+               "local program passed validation with " << program_.x_loads << " x loads, frame " << cfg.spill_bytes_per_thread);
+    std::int64_t w = 0, x = 0;
+    for (const LocalStep& st : program_.steps) {
+      program_w_before_.push_back(w);
+      program_x_before_.push_back(x);
+      if (st.kind == LocalStep::Kind::kWLoad) w += st.count;
+      if (st.kind == LocalStep::Kind::kXLoad) ++x;
+    }
+    frame_warp_bytes_ = static_cast<std::uint64_t>(cfg.spill_bytes_per_thread) * warp_size_;
+    spill_bytes_per_thread_ = spill_stored_per_step_ = spill_loaded_per_step_ = 0;
+  }
   shape_.tiles_m = grid_k_;
   shape_.tiles_n = grid_n_;
   shape_.grid_ctas = grid_n_ * grid_k_;
@@ -100,7 +120,7 @@ void GemvKernel::start_warp(WarpCursor& c, std::int64_t launch_index, int warp) 
   c.tile_m = t.m;
   c.tile_n = t.n;
   c.warp = warp;
-  c.phase = kBody;
+  c.phase = program_.steps.empty() ? kBody : kProgram;
 }
 
 Instr GemvKernel::load(Addr base, std::uint32_t rows, std::uint32_t row_bytes, std::uint64_t stride, int slot,
@@ -347,6 +367,10 @@ void GemvKernel::next_instruction(WarpCursor& c, Instr& out) const {
   const Addr spill_base =
       local_base_ + static_cast<Addr>((c.cta % 4096) * W + c.warp) * std::max<std::uint64_t>(spill_warp_bytes, 1) * cfg_.k_steps;
   while (true) {
+    if (c.phase == kProgram) {
+      if (program_next(c, out)) return;
+      continue;
+    }
     if (cfg_.loads_in_flight > 0 && (c.phase == kBody || c.phase == kWindowFill || c.phase == kWindow)) {
       if (window_next(c, out)) return;
       continue;
@@ -387,6 +411,7 @@ void GemvKernel::next_instruction(WarpCursor& c, Instr& out) const {
           const std::uint64_t bytes = std::min(spill_warp_bytes, stored - static_cast<std::uint64_t>(sub - 3) * spill_warp_bytes);
           out = Instr{};
           out.op = Op::kStore;
+          out.local = true;
           out.region = Region{spill, 1, static_cast<std::uint32_t>(bytes), 0};
           out.issue_cycles = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, bytes / (warp_size_ * 16)));
           return;

@@ -6,13 +6,15 @@
 // Warp w of W takes W-tile rows w, w+W, ... of each step at full BLOCK_N width; every warp reads the
 // step's x chunk (the other warps hit it in L1). Registers not held by the hardware spill (or an
 // explicit spill frame, spread over the steps): a store to local memory after the step's loads and a
-// load back before its compute. The cross-warp reduction's shared-memory wavefronts (a compiler
+// load back before its compute - or, given the compiled body (workload local_program), every
+// load, STL and LDL in its SASS order (gemv_program.cpp). The cross-warp reduction's shared-memory wavefronts (a compiler
 // property: Triton's tl.sum costs 10x a hand-written tree) run on the SM's shared pipe around the
 // barrier.
 #include <vector>
 
 #include "config/gpu_config.h"
 #include "config/workload_config.h"
+#include "workload/local_program.h"
 #include "workload/order_pattern.h"
 #include "workload/program.h"
 
@@ -40,6 +42,7 @@ class GemvKernel final : public Kernel {
   };
 
  private:
+  static EvictHint hint_of(const std::string& workload_value);  // evict.activations / evict.weights
   Instr load(Addr base, std::uint32_t rows, std::uint32_t row_bytes, std::uint64_t stride, int slot, bool bypass,
              EvictHint hint) const;
   // A compiled window (cfg.loads_in_flight > 0): this warp's W rows of K step `step`, the loads
@@ -48,6 +51,11 @@ class GemvKernel final : public Kernel {
   std::int64_t window_rows(const WarpCursor& c, int step) const;
   std::int64_t window_units(const WarpCursor& c, int step) const;
   bool window_next(WarpCursor& c, Instr& out) const;
+  // A compiled body (cfg.local_program): the next instruction of its steps (false: the body is done,
+  // the epilogue begins, nothing emitted). gemv_program.cpp.
+  bool program_next(WarpCursor& c, Instr& out) const;
+  // The warp's v-th 16-byte-a-lane W load of the body (step-major, as the SASS issues them).
+  Instr program_w_load(const WarpCursor& c, std::int64_t v) const;
   // The next instruction, before next() counts it.
   void next_instruction(WarpCursor& c, Instr& out) const;
   // After the body: the compiled code's other instructions (instructions_per_warp), then the
@@ -74,6 +82,10 @@ class GemvKernel final : public Kernel {
   // (loads_in_flight vectors; a row of BLOCK_N 512 takes 2 of them).
   int rows_per_unit_ = 1;
   int window_units_ = 0;
+  // A compiled body: its steps, the W and x loads before each step, and the frame a warp addresses.
+  LocalProgram program_;
+  std::vector<std::int64_t> program_w_before_, program_x_before_;
+  std::uint64_t frame_warp_bytes_ = 0;
   LaunchShape shape_;
 };
 

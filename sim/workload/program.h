@@ -75,7 +75,7 @@ struct Instr {
   bool writes_slot = false;
   // kReduce: an atomic that returns the old value (ATOM) into slot `slot`.
   bool returns = false;
-  bool local = false;  // kStore to per-thread local memory (traces: STL): write-back in L1
+  bool local = false;  // kStore to per-thread local memory (STL): L1 takes it as l1.local_stores says
   Region region;
   LaneAccess lanes;  // when present, memory ops use these per-lane addresses, not `region`
 };

@@ -17,6 +17,7 @@
 #include "layout/layout.h"
 #include "layout/swizzle.h"
 #include "trace/accelsim_trace.h"
+#include "workload/local_program.h"
 
 #include <memory>
 #include <sstream>
@@ -36,6 +37,19 @@ inline void layout_string(const std::uint8_t* data, std::size_t size) {
   try {
     Swizzle s = parse_swizzle(text);
     for (std::int64_t i = 0; i < 256; ++i) SIM_ASSERT(s(s(i)) == i, "swizzle " << s.str() << " is not an involution at " << i);
+  } catch (const ConfigError&) {
+  }
+}
+
+// A local program either fails with ConfigError or prints back to text that parses to itself.
+inline void local_program_text(const std::uint8_t* data, std::size_t size) {
+  std::string text(reinterpret_cast<const char*>(data), size);
+  try {
+    const LocalProgram p = parse_local_program(text);
+    const LocalProgram again = parse_local_program(p.str());
+    SIM_ASSERT(again.str() == p.str() && again.stored_lines == p.stored_lines && again.loaded_lines == p.loaded_lines &&
+                   again.w_loads == p.w_loads && again.line_end == p.line_end,
+               "local program round trip: " << p.str() << " -> " << again.str());
   } catch (const ConfigError&) {
   }
 }

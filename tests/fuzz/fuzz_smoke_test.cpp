@@ -45,6 +45,11 @@ TEST(FuzzSmoke, LayoutAndSwizzleStrings) {
              gms::fuzz::layout_string, 20000);
 }
 
+TEST(FuzzSmoke, LocalPrograms) {
+  run_corpus({"C90 X3 C6 X4 C63 S62+2/1 C2 S64+4/2~2 D8 L0+48/24.5", "X_ W64._ F12 D63", "W128.1 S4194303+1/1"},
+             gms::fuzz::local_program_text, 20000);
+}
+
 TEST(FuzzSmoke, LaneLists) {
   run_corpus({"thread,instruction,byte_offset\n0,0,0\n1,0,16\n2,1,32\n",
               "# c\nthread,instruction,byte_offset\n63,3,4096\n0,0,0\n",

@@ -22,6 +22,9 @@ Both are facts of the compiled code, as registers per thread are. The listings:
 * The spill traffic, for records with a spill frame: the bytes of every STL and LDL (the kernels are
   unrolled: each runs once per thread). --check also holds them against the record's own Nsight
   counters (l1tex__t_sectors_pipe_lsu_mem_local_op_{st,ld}.sum x 32 B per thread): within 2 %.
+* The spill traffic in program order, for records with a spill frame (workload local_program,
+  validate/scripts/sass_local_program.py): each STL/LDL at its frame line among the global loads,
+  waits and instructions, so that the model reloads a slot as far from its store as the code does.
 * The in-CTA reduction as compiled (workload reduction_smem_stores / reduction_smem_loads /
   reduction_smem_ldmatrix / reduction_barriers: its STS, LDS + LDSM, the LDSM and BAR.SYNC per
   warp) and instructions_per_warp: its instructions up to the last EXIT (warps leaving at an
@@ -43,6 +46,7 @@ import tarfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from record_files import finish_check, records, save  # noqa: E402
+from sass_local_program import local_program  # noqa: E402
 from sass_loads_in_flight import INSTR, functions, loads_in_flight  # noqa: E402
 
 CUDA_SASS = "validate/results/h100/issue/gms-validate.sm90.sass.xz"
@@ -161,10 +165,10 @@ def ncu_per_warp(rec):
 
 
 def spill_of(rec, src):
-    """(spill_traffic, its source) for a record with a spill frame, else (None, None)."""
+    """(spill_traffic, its source, local_program) for a record with a spill frame, else Nones."""
     w = rec["workload"]
     if str(w.get("spill_bytes_per_thread", "0B")) in ("0B", "0"):
-        return None, None
+        return None, None, None
     stored, loaded = local_traffic(*src[:3])
     c = rec.get("ncu", {}).get("counters", {})
     threads = c.get("launch__grid_size", 0) * c.get("launch__block_size", 0)
@@ -173,7 +177,7 @@ def spill_of(rec, src):
     if threads:
         source["ncu_stored"] = round(c.get("l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", 0) * 32 / threads, 1)
         source["ncu_loaded"] = round(c.get("l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", 0) * 32 / threads, 1)
-    return {"stored": f"{stored}B", "loaded": f"{loaded}B"}, source
+    return {"stored": f"{stored}B", "loaded": f"{loaded}B"}, source, local_program(function_lines(*src[:3]))
 
 
 def expected(rec, path):
@@ -208,7 +212,7 @@ def main():
         exp = expected(rec, path)
         if exp is None:
             continue
-        window, source, (traffic, traffic_source), evict, (reduction, early_exit_skips) = exp
+        window, source, (traffic, traffic_source, program), evict, (reduction, early_exit_skips) = exp
         checked += 1
         windows += window is not None
         if a.check:
@@ -220,6 +224,9 @@ def main():
                 stale += 1
             if rec["workload"].get("spill_traffic") != traffic or rec.get("spill_traffic_source") != traffic_source:
                 print(f"{path}: spill_traffic {rec['workload'].get('spill_traffic')}, its code gives {traffic}")
+                stale += 1
+            if rec["workload"].get("local_program") != program:
+                print(f"{path}: local_program is not what its code gives")
                 stale += 1
             for k, v in reduction.items():
                 if rec["workload"].get(k) != v:
@@ -254,6 +261,9 @@ def main():
         if traffic:
             rec["workload"]["spill_traffic"] = traffic
             rec["spill_traffic_source"] = traffic_source
+            rec["workload"]["local_program"] = program
+            rec.setdefault("workload_sources", {})["local_program"] = \
+                "its SASS (validate/scripts/sass_local_program.py, through records_add_gemv_sass.py)"
         save(path, text, rec)
         changed += 1
     if a.check:

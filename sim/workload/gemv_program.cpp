@@ -1,0 +1,122 @@
+// The GEMV's compiled body (workload local_program): its global loads, spill stores and reloads,
+// scoreboard waits and instructions in the SASS's order. A SASS scoreboard s is the warp's slot s
+// (the steps' slots are not used in this mode); loads on no scoreboard go to a slot nothing waits on.
+#include <algorithm>
+
+#include "common/error.h"
+#include "workload/gemv_kernel.h"
+
+namespace gms {
+namespace {
+constexpr std::uint8_t kUntrackedSlot = 18;  // gemv_kernel.cpp uses 0..15, 16 and 17
+constexpr Addr kLocalLineBytes = 128;         // one 4-byte slot of 32 lanes
+std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+std::uint8_t slot_of(std::uint8_t scoreboard) { return scoreboard == kNoScoreboard ? kUntrackedSlot : scoreboard; }
+}  // namespace
+
+Instr GemvKernel::program_w_load(const WarpCursor& c, std::int64_t v) const {
+  const std::int64_t warp_bytes = 16 * static_cast<std::int64_t>(warp_size_);
+  const std::int64_t row_bytes = static_cast<std::int64_t>(cfg_.block_n) * e_;
+  const std::int64_t rows_per_load = std::max<std::int64_t>(1, warp_bytes / row_bytes);
+  const std::int64_t loads_per_row = cdiv(row_bytes, warp_bytes);
+  const std::int64_t per_step = warp_vector_loads(cdiv(cfg_.block_k, cfg_.warps), row_bytes, warp_size_);
+  const int step = static_cast<int>(v / per_step);
+  const std::int64_t in_step = v % per_step;
+  const std::int64_t first = in_step / loads_per_row * rows_per_load, part = in_step % loads_per_row;
+  const std::int64_t rows = std::min(rows_per_load, window_rows(c, step) - first);
+  const std::int64_t n0 = c.tile_n * cfg_.block_n;
+  const std::int64_t cols_bytes = std::min<std::int64_t>(cfg_.block_n, cfg_.n - n0) * e_;
+  const std::int64_t lo = part * warp_bytes, bytes = std::min(warp_bytes, cols_bytes - lo);
+  if (rows <= 0 || bytes <= 0) {  // past the matrix' edge: the predicated-off load issues, moves nothing
+    Instr none;
+    none.op = Op::kCompute;
+    none.pipe = Pipe::kAlu;
+    return none;
+  }
+  const std::int64_t k = c.tile_m * cfg_.block_k * cfg_.k_steps + static_cast<std::int64_t>(step) * cfg_.block_k + c.warp +
+                         first * cfg_.warps;
+  return load(w_base_ + static_cast<Addr>((k * cfg_.n + n0) * e_ + lo), static_cast<std::uint32_t>(rows),
+              static_cast<std::uint32_t>(bytes), static_cast<std::uint64_t>(cfg_.warps * cfg_.n * e_), 0, cfg_.w_bypass_l1,
+              hint_of(cfg_.evict_w));
+}
+
+// `step` is the program step, `sub` the part of it done: a W step's loads, a wait's scoreboards.
+bool GemvKernel::program_next(WarpCursor& c, Instr& out) const {
+  // Frames by launch index: at 64 registers 4,224 one-warp CTAs are resident at once on an H100.
+  const Addr frame = local_base_ + static_cast<Addr>(c.cta * cfg_.warps + c.warp) * frame_warp_bytes_;
+  while (c.step < static_cast<std::int64_t>(program_.steps.size())) {
+    const std::size_t i = static_cast<std::size_t>(c.step);
+    const LocalStep& s = program_.steps[i];
+    const int sub = c.sub++;
+    switch (s.kind) {
+      case LocalStep::Kind::kXLoad: {
+        if (sub > 0) break;
+        const std::int64_t k0 = c.tile_m * cfg_.block_k * cfg_.k_steps + program_x_before_[i] * cfg_.block_k;
+        const std::int64_t rows_k = std::max<std::int64_t>(0, std::min<std::int64_t>(cfg_.block_k, cfg_.k - k0));
+        out = load(x_base_ + static_cast<Addr>(k0 * e_), static_cast<std::uint32_t>(cfg_.m), static_cast<std::uint32_t>(rows_k * e_),
+                   static_cast<std::uint64_t>(cfg_.k * e_), slot_of(s.scoreboard), false, hint_of(cfg_.evict_x));
+        return true;
+      }
+      case LocalStep::Kind::kWLoad:
+        if (sub >= static_cast<int>(s.count)) break;
+        out = program_w_load(c, program_w_before_[i] + sub);
+        out.slot = slot_of(s.scoreboard);
+        return true;
+      case LocalStep::Kind::kStore:
+      case LocalStep::Kind::kLoad: {
+        if (sub > 0) break;
+        const Addr at = frame + s.first_line * kLocalLineBytes;
+        const std::uint32_t bytes = static_cast<std::uint32_t>(s.count * kLocalLineBytes);
+        if (s.kind == LocalStep::Kind::kLoad) {
+          out = load(at, 1, bytes, 0, slot_of(s.scoreboard), false, EvictHint::kNormal);
+        } else {
+          out = Instr{};
+          out.op = Op::kStore;
+          out.local = true;
+          out.region = Region{at, 1, bytes, 0};
+        }
+        out.issue_cycles = s.instructions;
+        out.other_instructions = s.others;
+        return true;
+      }
+      case LocalStep::Kind::kWait: {
+        int sb = sub;
+        while (sb < kSassScoreboards && !(s.scoreboard >> sb & 1)) ++sb;
+        if (sb >= kSassScoreboards) break;
+        c.sub = sb + 1;
+        out = Instr{};
+        out.op = Op::kWait;
+        out.slot = static_cast<std::uint8_t>(sb);
+        return true;
+      }
+      case LocalStep::Kind::kMath:
+      case LocalStep::Kind::kOther: {
+        if (sub > 0) break;
+        out = Instr{};
+        out.op = Op::kCompute;
+        out.issue_cycles = s.count;
+        if (s.kind == LocalStep::Kind::kMath) {  // the warp's share of the block's FLOPs, spread by instruction
+          const std::int64_t n0 = c.tile_n * cfg_.block_n;
+          const double cols = static_cast<double>(std::min<std::int64_t>(cfg_.block_n, cfg_.n - n0));
+          double rows = 0;
+          for (int st = 0; st < cfg_.k_steps; ++st) {
+            const std::int64_t k0 = c.tile_m * cfg_.block_k * cfg_.k_steps + static_cast<std::int64_t>(st) * cfg_.block_k;
+            rows += static_cast<double>(std::max<std::int64_t>(0, std::min<std::int64_t>(cfg_.block_k, cfg_.k - k0)));
+          }
+          out.pipe = Pipe::kFma;
+          out.flops = 2.0 * static_cast<double>(cfg_.m) * rows * cols / cfg_.warps * s.count /
+                      static_cast<double>(program_.math_instructions);
+        } else {
+          out.pipe = Pipe::kAlu;
+        }
+        return true;
+      }
+    }
+    ++c.step;
+    c.sub = 0;
+  }
+  begin_epilogue(c);
+  return false;
+}
+
+}  // namespace gms

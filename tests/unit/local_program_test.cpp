@@ -1,0 +1,157 @@
+// The compiled spill program (workload local_program): its text form, and the GEMV replaying it.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "api/simulation.h"
+#include "common/error.h"
+#include "stats/metrics.h"
+#include "test_util.h"
+#include "workload/local_program.h"
+
+namespace gms {
+namespace {
+
+TEST(LocalProgram, ParsesEveryKindAndPrintsItBack) {
+  const std::string text = "C90 X3 W64.2 S62+2/1 S56+6/3~2 D8 L0+48/24.5 F12 X_ W64._ C1";
+  const LocalProgram p = parse_local_program(text);
+  EXPECT_EQ(p.str(), text);
+  EXPECT_EQ(p.steps.size(), 11u);
+  EXPECT_EQ(p.x_loads, 2);
+  EXPECT_EQ(p.w_loads, 128);
+  EXPECT_EQ(p.stored_lines, 8);
+  EXPECT_EQ(p.loaded_lines, 48);
+  EXPECT_EQ(p.line_end, 64);
+  EXPECT_EQ(p.local_instructions, 1 + 3 + 24);
+  EXPECT_EQ(p.other_instructions, 90 + 2 + 1);
+  EXPECT_EQ(p.math_instructions, 12);
+  EXPECT_EQ(p.steps[6].scoreboard, 5);
+  EXPECT_EQ(p.steps[8].scoreboard, kNoScoreboard);
+  EXPECT_EQ(parse_local_program("  X0\n\tW1.0  ").str(), "X0 W1.0");  // any blanks between tokens
+}
+
+TEST(LocalProgram, RejectsMalformedTokensNamingThem) {
+  auto error_of = [](const std::string& text) {
+    try {
+      parse_local_program(text, "prog");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(error_of("X0 Q1").find("prog: token 2 'Q1': unknown kind"), std::string::npos) << error_of("X0 Q1");
+  EXPECT_NE(error_of("W0.1").find("the loads below 1"), std::string::npos);
+  EXPECT_NE(error_of("W3.6").find("a scoreboard above 5"), std::string::npos);
+  EXPECT_NE(error_of("S0+2/3").find("the instruction count above 2"), std::string::npos);  // an access covers a line at least
+  EXPECT_NE(error_of("L0+2/1").find("expected '.' before the scoreboard"), std::string::npos);
+  EXPECT_NE(error_of("D0").find("mask below 1"), std::string::npos);
+  EXPECT_NE(error_of("D64").find("mask above 63"), std::string::npos);
+  EXPECT_NE(error_of("S1+1/1~0").find("other instructions below 1"), std::string::npos);
+  EXPECT_NE(error_of("X1x").find("unexpected 'x'"), std::string::npos);
+  EXPECT_NE(error_of("S4194303+2/1").find("the line count above 1"), std::string::npos);
+  EXPECT_NE(error_of("F99999999999999999999").find("above"), std::string::npos);
+  EXPECT_NE(error_of(" \n").find("an empty program"), std::string::npos);
+}
+
+TEST(LocalProgram, RandomProgramsRoundTripWithConsistentTotals) {
+  std::mt19937 rng(20261126);
+  for (int n = 0; n < 2000; ++n) {
+    std::string text;
+    std::int64_t stored = 0, loaded = 0, w = 0;
+    const int steps = 1 + static_cast<int>(rng() % 12);
+    for (int i = 0; i < steps; ++i) {
+      const std::uint32_t lines = 1 + rng() % 9, lo = rng() % 1000;
+      const std::string sb = rng() % 7 == 6 ? "_" : std::to_string(rng() % 6);
+      std::string t;
+      switch (rng() % 7) {
+        case 0: t = "X" + sb; break;
+        case 1: t = "W" + std::to_string(1 + rng() % 64) + "." + sb; w += std::stoll(t.substr(1)); break;
+        case 2: t = "S" + std::to_string(lo) + "+" + std::to_string(lines) + "/" + std::to_string(1 + rng() % lines); stored += lines; break;
+        case 3: t = "L" + std::to_string(lo) + "+" + std::to_string(lines) + "/1." + sb + "~" + std::to_string(1 + rng() % 5); loaded += lines; break;
+        case 4: t = "D" + std::to_string(1 + rng() % 63); break;
+        case 5: t = "F" + std::to_string(1 + rng() % 100); break;
+        default: t = "C" + std::to_string(1 + rng() % 100); break;
+      }
+      text += (i ? " " : "") + t;
+    }
+    const LocalProgram p = parse_local_program(text);
+    ASSERT_EQ(p.str(), text);
+    ASSERT_EQ(parse_local_program(p.str()).str(), text);
+    EXPECT_EQ(p.stored_lines, stored) << text;
+    EXPECT_EQ(p.loaded_lines, loaded) << text;
+    EXPECT_EQ(p.w_loads, w) << text;
+  }
+}
+
+TEST(LocalProgram, VectorLoadsOfAWarp) {
+  EXPECT_EQ(warp_vector_loads(64, 512, 32), 64);  // BLOCK_N 256 fp16: a row per load
+  EXPECT_EQ(warp_vector_loads(64, 256, 32), 32);  // two rows a load
+  EXPECT_EQ(warp_vector_loads(16, 1024, 32), 32);  // two loads a row
+  EXPECT_EQ(warp_vector_loads(3, 128, 32), 1);
+}
+
+// Seed 001's 1-warp BLOCK_N 256 program at 64 registers with a 3,568-byte frame, replaying `program`.
+LoadedConfigs spilled(const std::string& program, std::vector<std::string> sets = {}) {
+  sets.insert(sets.end(), {"workload.warps=1", "workload.registers_per_thread=64", "workload.spill_bytes_per_thread=3568B",
+                           "workload.local_program=" + program});
+  return load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"),
+                                   test::source_path("configs/workloads/seed001-gemv-llcc.yaml"), std::move(sets), false});
+}
+
+double metric(const LoadedConfigs& cfg, const RunOutput& run, const char* name) {
+  return find_metric(compute_metrics(run.result, cfg.gpu.value, *run.kernel), name)->value;
+}
+
+// The W loads of the block, the x loads, and the math: what every program below shares.
+const std::string kLoads = "X0 X0 W128.1 D3 ";
+const std::string kMath = " D4 F256 C40";
+
+TEST(GemvLocalProgram, EveryStoredLineReachesL2AndNothingElseChanges) {
+  auto base = spilled(kLoads + "C1" + kMath);
+  auto stores = spilled(kLoads + "S0+200/100 S300+100/100" + kMath);
+  auto rb = simulate(base), rs = simulate(stores);
+  const double warps = 28.0 * 32;  // one warp a program
+  EXPECT_EQ(metric(stores, rs, "lts__t_sectors_op_write.sum") - metric(base, rb, "lts__t_sectors_op_write.sum"), warps * 300 * 4);
+  EXPECT_EQ(metric(stores, rs, "dram__bytes_read.sum"), metric(base, rb, "dram__bytes_read.sum"));
+  // The instructions the program names are the ones executed (no instructions_per_warp to fill).
+  EXPECT_EQ(metric(stores, rs, "smsp__inst_executed.sum") - metric(base, rb, "smsp__inst_executed.sum"), warps * (200 - 1));
+}
+
+TEST(GemvLocalProgram, AReloadFarFromItsStoreMissesL1WhereANearOneHits) {
+  // The same 64 lines stored and loaded back: right after the store they are in L1 (write-through
+  // keeps them); after the warp's own 800 more lines of frame through a 64 KiB L1 (512 lines, 4
+  // ways), they are gone to L2. Same traffic, more L2 reads.
+  const std::string near = kLoads + "S0+64/64 L0+64/64.2 D4 S64+800/800" + kMath;
+  const std::string far = kLoads + "S0+64/64 S64+800/800 L0+64/64.2 D4" + kMath;
+  auto cn = spilled(near, {"gpu.l1.size=64KiB"}), cf = spilled(far, {"gpu.l1.size=64KiB"});
+  auto rn = simulate(cn), rf = simulate(cf);
+  const double warps = 28.0 * 32;
+  EXPECT_EQ(metric(cn, rn, "lts__t_sectors_op_write.sum"), metric(cf, rf, "lts__t_sectors_op_write.sum"));
+  EXPECT_GE(metric(cf, rf, "lts__t_sectors_op_read.sum") - metric(cn, rn, "lts__t_sectors_op_read.sum"), 0.9 * warps * 64 * 4);
+  EXPECT_GT(metric(cn, rn, "l1tex__t_sector_hit_rate.pct"), metric(cf, rf, "l1tex__t_sector_hit_rate.pct") + 10);
+  // Held in L1 write-back instead, the stores reach L2 only when evicted.
+  auto wb = spilled(near, {"gpu.l1.size=64KiB", "gpu.l1.local_stores=write_back"});
+  auto rw = simulate(wb);
+  EXPECT_LT(metric(wb, rw, "lts__t_sectors_op_write.sum"), metric(cn, rn, "lts__t_sectors_op_write.sum"));
+}
+
+TEST(GemvLocalProgram, AProgramThatDoesNotFitItsKernelIsRefused) {
+  auto error_of = [](const std::string& program, std::vector<std::string> sets = {}) {
+    try {
+      spilled(program, std::move(sets));
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const std::string wrong_w = error_of("X0 X0 W127.1 F1");
+  EXPECT_NE(wrong_w.find("workload key 'local_program': 127 W loads; a warp of this block loads 128"), std::string::npos) << wrong_w;
+  EXPECT_NE(error_of("X0 W128.1 F1").find("1 x loads"), std::string::npos);
+  EXPECT_NE(error_of(kLoads + "S890+3/3 F1").find("up to 3572 per thread, beyond the 3568-byte frame"), std::string::npos);
+  EXPECT_NE(error_of(kLoads + "S0+2/1 F1", {"workload.spill_traffic.stored=16B"}).find("stores 8 bytes a thread"),
+            std::string::npos);
+  EXPECT_NE(error_of(kLoads + "Z1").find("token 5 'Z1': unknown kind"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gms
