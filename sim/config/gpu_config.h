@@ -112,6 +112,7 @@ inline double far_line_share(const L2Config& l2) {
 struct DramConfig {
   double bandwidth = 0;        // theoretical peak, bytes/s
   double efficiency = 0.9;     // sustained fraction of the peak
+  double copy_efficiency = 0;  // the same for an even mix of reads and writes (0 = as efficiency)
   int channels = 0;
   std::uint64_t latency = 0;   // end to end, unloaded
   std::int64_t interleave = 256;

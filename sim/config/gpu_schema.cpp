@@ -246,6 +246,12 @@ Schema<GpuConfig> make_schema() {
   p.push_back(quantity_param<G>("dram.efficiency", Q::kReal, "0.9", 0.01, 1,
                                 "fraction of the peak that streaming traffic sustains",
                                 [](G& c) -> auto& { return c.dram.efficiency; }));
+  p.push_back(quantity_param<G>("dram.copy_efficiency", Q::kReal, "0", 0, 1,
+                                "fraction of the peak that an even mix of reads and writes sustains (a copy kernel's "
+                                "reads + writes): the bus turns round between them. A write reaching a channel within "
+                                "one DRAM access time of a read there takes 2 x efficiency / copy_efficiency - 1 "
+                                "times its bytes' bus time; writes alone stream at efficiency. 0 = no turnaround cost",
+                                [](G& c) -> auto& { return c.dram.copy_efficiency; }));
   p.push_back(quantity_param<G>("dram.channels", Q::kInteger, "", 1, 4096, "independent channels",
                                 [](G& c) -> auto& { return c.dram.channels; }));
   p.push_back(quantity_param<G>("dram.latency", Q::kCycles, "", 1, 1000000,

@@ -15,6 +15,9 @@ struct DramTiming {
   std::uint64_t interleave = 256;
   double bytes_per_cycle = 1;  // all channels together, already derated by efficiency
   Tick access_ticks = 0;       // request at the channel -> data back at L2, unloaded
+  // Bus time a write costs beyond its bytes' when reads share its channel (dram.copy_efficiency):
+  // the read/write turnarounds a controller's write batches pay, spread over the written bytes.
+  double mixed_write_surcharge = 0;
 };
 
 class Dram {
@@ -34,6 +37,9 @@ class Dram {
   DramTiming timing_;
   ChannelMap map_;
   std::vector<BandwidthServer> channels_;
+  std::vector<Tick> last_read_;  // per channel: the latest arrival of a read (kNoRead: none yet)
+  static constexpr Tick kNoRead = ~Tick{0};
+  std::vector<double> surcharge_carry_;  // per channel: the fraction of a byte of surcharge owed
   std::uint64_t bytes_read_ = 0;
   std::uint64_t bytes_written_ = 0;
 };

@@ -71,6 +71,9 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   dt.channels = static_cast<std::uint32_t>(gpu.dram.channels);
   dt.interleave = static_cast<std::uint64_t>(gpu.dram.interleave);
   dt.bytes_per_cycle = gpu.dram.bandwidth * gpu.dram.efficiency / gpu.sm_clock;
+  // A copy moves R + W bytes in (R + W (1 + s)) / efficiency of the peak's time: R = W gives s.
+  if (gpu.dram.copy_efficiency > 0)
+    dt.mixed_write_surcharge = std::max(0.0, 2.0 * gpu.dram.efficiency / gpu.dram.copy_efficiency - 2.0);
   // dram.latency is what a chase over random lines measures: a mean over the lines of the SM's near
   // and far partitions. Far misses pay the far penalty on their way (l2_read_line), so the DRAM's
   // own share is what makes the mean come out as measured.

@@ -44,6 +44,31 @@ TEST(Dram, WritesConsumeBandwidth) {
   EXPECT_EQ(d.bytes_written(), 320u);
 }
 
+TEST(Dram, AReadWriteMixPaysTheMeasuredTurnaroundAndWritesAloneDoNot) {
+  // H100: reads stream at 0.905 of the peak, a copy's reads + writes at 0.841
+  // (validate/results/h100/ubench/dram_bandwidth.json): a write among reads costs 1 + s bus time.
+  DramTiming t = one_channel(32, 400);
+  t.mixed_write_surcharge = 2.0 * 0.905 / 0.841 - 2.0;
+  Dram copy(t), alone(t);
+  Tick copy_end = 0;
+  for (int i = 0; i < 1000; ++i) {  // a copy: a read and a write of 32 B, both arriving at once
+    copy_end = std::max(copy_end, copy.read(0x1000, 32, 0) - 400 * C);
+    copy.write(0x2000, 32, 0);
+  }
+  copy_end = std::max(copy_end, copy.read(0x1000, 32, 0) - 400 * C);  // behind every write as well
+  const double cycles = static_cast<double>(copy_end) / C;
+  // 64 kB at 32 B a cycle is 2,000 cycles; the turnarounds make it 2,000 x 0.905 / 0.841.
+  EXPECT_NEAR(cycles, 2000.0 * 0.905 / 0.841, 3.0);
+  // Writes with no read near them on the channel stream at the read rate.
+  for (int i = 0; i < 1000; ++i) alone.write(0x2000, 32, 0);
+  EXPECT_EQ(alone.read(0x1000, 32, 0), 1000 * C + 400 * C);
+  // A read more than one access time before the writes does not turn the bus for them.
+  Dram later(t);
+  later.read(0x1000, 32, 0);
+  for (int i = 0; i < 1000; ++i) later.write(0x2000, 32, 500 * C);
+  EXPECT_EQ(later.read(0x1000, 32, 500 * C), 1500 * C + 400 * C);
+}
+
 TEST(BandwidthServer, ServesByArrivalTimeNotCallOrder) {
   BandwidthServer s(static_cast<double>(C) / 32);  // 32 B per cycle
   // A request arriving late is handed over first; an earlier arrival must not queue behind it.
