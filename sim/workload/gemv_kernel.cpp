@@ -12,7 +12,6 @@ constexpr Addr kHeapBase = 0x7f0000000000ull;
 Addr align_up(Addr v) { return (v + kAlign - 1) / kAlign * kAlign; }
 std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-
 // Per-warp program state: `phase` walks the order tokens (and the spill steps around them), then
 // the epilogue.
 enum Phase { kBody = 0, kSmemStore = 1, kSync = 2, kSmemLoad = 3, kReduce = 4, kExitPhase = 5, kWindowFill = 6, kWindow = 7, kOther = 8,
@@ -364,8 +363,9 @@ void GemvKernel::next_instruction(WarpCursor& c, Instr& out) const {
   const std::int64_t k_chunk0 = c.tile_m * cfg_.block_k * cfg_.k_steps;
   const int W = cfg_.warps;
   const std::uint64_t spill_warp_bytes = static_cast<std::uint64_t>(spill_bytes_per_thread_) * warp_size_;
+  // A frame per launch (modulo 4,096 before: at 64 registers an H100 holds 4,224 one-warp CTAs).
   const Addr spill_base =
-      local_base_ + static_cast<Addr>((c.cta % 4096) * W + c.warp) * std::max<std::uint64_t>(spill_warp_bytes, 1) * cfg_.k_steps;
+      local_base_ + static_cast<Addr>(c.cta * W + c.warp) * std::max<std::uint64_t>(spill_warp_bytes, 1) * cfg_.k_steps;
   while (true) {
     if (c.phase == kProgram) {
       if (program_next(c, out)) return;
