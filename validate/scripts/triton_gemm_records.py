@@ -10,10 +10,13 @@ merge_ncu.py turns into records `gpumemsim compare` replays.
   triton_gemm_records.py --list                # case names
   --copy tma                                   # the same cases with TMA tile copies (matmul_tma; cases
                                                # triton_tma_gemm_*, workload copy: tma)
+  --tilings 128x256x32w4s3,... --shapes 4096x4096x4096,... --groups 8
+                                               # other cases than the default set (e.g. spilling tilings)
+  --sass DIR                                   # one cuobjdump -sass listing per tiling (its cubin)
 
 The kernel is triton_matmul.py's (fp16 in, fp32 accumulate, fp16 out); Triton and PyTorch are the GPU
 machine's. Registers, spills and shared memory per CTA come from the compiled kernel's metadata."""
-import argparse, json
+import argparse, json, os
 
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
 # (BM, BN, BK, warps, stages): Triton tutorial / autotune configurations for Hopper fp16.
@@ -29,8 +32,19 @@ def case_name(shape, tiling, group, copy="cp_async"):
     return f"{kernel}_{m}x{n}x{k}_{bm}x{bn}x{bk}_w{w}_s{s}_{order}"
 
 
-def cases():
-    return [(sh, t, g) for sh in SHAPES for t in TILINGS for g in GROUPS]
+def cases(shapes=None, tilings=None, groups=None):
+    return [(sh, t, g) for sh in shapes or SHAPES for t in tilings or TILINGS for g in groups or GROUPS]
+
+
+def parse_tiling(text):
+    """'128x256x32w4s3' -> (128, 256, 32, 4, 3)."""
+    tile, rest = text.split("w")
+    warps, stages = rest.split("s")
+    return tuple(int(v) for v in tile.split("x")) + (int(warps), int(stages))
+
+
+def parse_list(text, parse):
+    return [parse(t) for t in text.split(",")] if text else None
 
 
 def workload(shape, tiling, group, regs, copy="cp_async"):
@@ -52,9 +66,15 @@ def main():
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--copy", choices=["cp_async", "tma"], default="cp_async")
+    ap.add_argument("--tilings", help="BMxBNxBKwWARPSsSTAGES,... (default: the three of TILINGS)")
+    ap.add_argument("--shapes", help="MxNxK,... (default: SHAPES)")
+    ap.add_argument("--groups", help="GROUP_SIZE_M values, e.g. 8,1 (default: 8,1)")
+    ap.add_argument("--sass", help="directory for one SASS listing per compiled tiling")
     a = ap.parse_args()
+    chosen = cases(parse_list(a.shapes, lambda t: tuple(int(v) for v in t.split("x"))), parse_list(a.tilings, parse_tiling),
+                   parse_list(a.groups, int))
     if a.list:
-        for c in cases():
+        for c in chosen:
             print(case_name(*c, a.copy))
         return
     import torch, triton, triton.language as tl
@@ -65,7 +85,8 @@ def main():
 
     env = record_environment("triton_gemm_records.py")
     out = open(a.jsonl, "w") if a.jsonl else None
-    for shape, tiling, group in cases():
+    listed = set()
+    for shape, tiling, group in chosen:
         m, n, k = shape
         bm, bn, bk, w, s = tiling
         name = case_name(shape, tiling, group, a.copy)
@@ -106,6 +127,13 @@ def main():
         times = time_launches(launch)
         med = times[len(times) // 2]
         regs = int(kern.n_regs)
+        if a.sass and tiling not in listed:  # the compiled code does not depend on the shape or group
+            from triton_gemv_records import sass_of
+            os.makedirs(a.sass, exist_ok=True)
+            bm_, bn_, bk_, w_, s_ = tiling
+            with open(os.path.join(a.sass, f"triton_gemm_{bm_}x{bn_}x{bk_}_w{w_}_s{s_}.sass"), "w") as f:
+                f.write(sass_of(kern))
+            listed.add(tiling)
         rec = {"case": name, "kind": "gemm", "workload": workload(shape, tiling, group, regs, a.copy),
                "measured": {"time_ns.median": med, "time_ns.min": times[0], "time_ns.max": times[-1], "reps": 50,
                             "tflops": 2.0 * m * n * k / med / 1e3, "registers_per_thread": regs,
