@@ -2,7 +2,9 @@
 // Plain, stateless description of a GPU. Filled from YAML by gpu_schema(); read by the model builder.
 // Units: bytes, bytes/second, hertz, cycles of the SM clock.
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace gms {
 
@@ -64,6 +66,10 @@ struct L1Config {
   int mshrs = 256;  // outstanding sector misses per SM
   std::string replacement = "lru";
   std::string local_stores = "write_through";  // write_through (keeps the sectors) | write_back
+  // One array for L1 and shared memory (0 = none: L1 is `size` whatever the kernel): L1 is what the
+  // carve-out for the kernel's shared memory leaves of it.
+  std::int64_t unified_bytes = 0;
+  std::string carveouts;  // the shared-memory carve-outs the driver picks from, e.g. "0KiB,8KiB,..."
 };
 
 struct IcntConfig {
@@ -108,6 +114,9 @@ struct L2Config {
 inline double far_line_share(const L2Config& l2) {
   return l2.partition_mode != "none" && l2.partitions > 1 ? static_cast<double>(l2.partitions - 1) / l2.partitions : 0.0;
 }
+
+// l1.carveouts as bytes ("0KiB,8KiB,..."): ascending, none negative; nullopt and *why when malformed.
+std::optional<std::vector<std::int64_t>> parse_carveouts(const std::string& text, std::string* why);
 
 struct DramConfig {
   double bandwidth = 0;        // theoretical peak, bytes/s

@@ -2,9 +2,37 @@
 #include "config/gpu_schema.h"
 
 #include "common/error.h"
+#include "common/units.h"
 #include "model/policy_registry.h"
 
 namespace gms {
+
+std::optional<std::vector<std::int64_t>> parse_carveouts(const std::string& text, std::string* why) {
+  std::vector<std::int64_t> out;
+  std::size_t pos = 0;
+  while (pos <= text.size() && !text.empty()) {
+    const std::size_t comma = text.find(',', pos);
+    std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    std::string item_why;
+    const auto v = parse_quantity(item, Quantity::kBytes, &item_why);
+    if (!v || *v < 0 || *v > 1e15) {
+      *why = "'" + item + "' is not a size in bytes" + (item_why.empty() ? "" : " (" + item_why + ")");
+      return std::nullopt;
+    }
+    const auto bytes = static_cast<std::int64_t>(*v);
+    if (!out.empty() && bytes <= out.back()) {
+      *why = "carve-outs must ascend: " + item + " after " + std::to_string(out.back()) + " B";
+      return std::nullopt;
+    }
+    out.push_back(bytes);
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return out;
+}
+
 namespace {
 
 using Q = Quantity;
@@ -159,6 +187,16 @@ Schema<GpuConfig> make_schema() {
                               "sector at L2: validate/results/h100/triton_gemv); write_back holds them dirty in L1 "
                               "until evicted",
                               [](G& c) -> auto& { return c.l1.local_stores; }));
+  p.push_back(quantity_param<G>("l1.unified_bytes", Q::kBytes, "0B", 0, kBig,
+                                "the array L1 shares with shared memory per SM (sm_90: 256 KiB): a kernel's L1 is what "
+                                "the carve-out for its shared memory leaves (l1.carveouts); 0B = l1.size for every kernel",
+                                [](G& c) -> auto& { return c.l1.unified_bytes; }));
+  p.push_back(text_param<G>("l1.carveouts", "", false,
+                            "the shared-memory carve-outs the driver picks from, ascending, e.g. \"0KiB,8KiB,16KiB\": "
+                            "the smallest that holds the shared memory (+ sm.shared_mem_reserved_per_cta) of the "
+                            "CTAs that run at once (gms-carveout-ubench, validate/results/h100/carveout), the largest "
+                            "when none does",
+                            [](G& c) -> auto& { return c.l1.carveouts; }));
   // --- interconnect
   p.push_back(quantity_param<G>("icnt.latency", Q::kCycles, "", 0, 100000,
                                 "SM to L2 slice, one way, unloaded (part of l2.hit_latency)",
@@ -314,6 +352,16 @@ void validate_gpu(const Bound<GpuConfig>& b, const std::string& file) {
                               std::to_string(set_bytes) + " B)");
   };
   if (g.l1.size > 0) check_cache("l1", g.l1.size, g.l1.line, g.l1.sector, g.l1.assoc, 1);
+  if (g.l1.unified_bytes > 0) {
+    std::string why;
+    const auto carveouts = parse_carveouts(g.l1.carveouts, &why);
+    if (!carveouts) fail("l1.carveouts", why);
+    if (carveouts->empty()) fail("l1.carveouts", "l1.unified_bytes needs the carve-outs the driver picks from");
+    for (std::int64_t c : *carveouts) {
+      if (c >= g.l1.unified_bytes) fail("l1.carveouts", std::to_string(c) + " B leaves no L1 of l1.unified_bytes");
+      check_cache("l1", g.l1.unified_bytes - c, g.l1.line, g.l1.sector, g.l1.assoc, 1);
+    }
+  }
   check_cache("l2", g.l2.size, g.l2.line, g.l2.sector, g.l2.assoc, g.l2.slices);
   if (g.l2.slices % g.l2.partitions != 0) fail("l2.partitions", "must divide l2.slices");
   if (g.l2.partition_mode != "none" && g.l2.partitions < 2)

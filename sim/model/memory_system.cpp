@@ -59,6 +59,7 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
 
   Replacement l1_policy = replacement_from_name(gpu.l1.replacement);
   Replacement l2_policy = replacement_from_name(gpu.l2.replacement);
+  l1_bytes_ = gpu.l1.size;
   if (gpu.l1.size > 0)
     l1_ = std::make_unique<TagArray>(gpu.l1.size, gpu.l1.line, gpu.l1.sector, gpu.l1.assoc, l1_policy, gpu.sm.count);
   l2_ = std::make_unique<TagArray>(gpu.l2.size / gpu.l2.slices, gpu.l2.line, gpu.l2.sector, gpu.l2.assoc, l2_policy,
@@ -322,6 +323,14 @@ Tick MemorySystem::store_local_lines(const AccessCtx& ctx, EachLine&& each_line)
     done = std::max(done, t + l1_hit_ticks_);
   });
   return done;
+}
+
+void MemorySystem::set_l1_bytes(std::int64_t bytes) {
+  if (bytes == l1_bytes_) return;
+  l1_bytes_ = bytes;
+  l1_ = bytes > 0 ? std::make_unique<TagArray>(bytes, gpu_.l1.line, gpu_.l1.sector, gpu_.l1.assoc,
+                                               replacement_from_name(gpu_.l1.replacement), gpu_.sm.count)
+                  : nullptr;
 }
 
 void MemorySystem::begin_kernel(bool keep_l2, Tick at) {

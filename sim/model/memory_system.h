@@ -124,6 +124,9 @@ class MemorySystem {
   // keeps its contents or is emptied (what a profiler's cache flush does) and then holds
   // l2.dirty_at_launch of other dirty data, written at `at`. Time goes on.
   void begin_kernel(bool keep_l2, Tick at);
+  // The L1 the next kernel runs with (occupancy.h's l1_bytes_for); a new size empties every L1,
+  // as a kernel boundary does.
+  void set_l1_bytes(std::int64_t bytes);
   // A host-to-device copy between kernels: its bytes are written through L2 (dirty in their home
   // slices, as the copy engine leaves them), costing no kernel time.
   void copy_into_l2(Addr base, std::uint64_t bytes, Tick at, InsertPriority priority = InsertPriority::kNormal);
@@ -217,6 +220,7 @@ class MemorySystem {
   bool far_latency_;
   std::uint32_t fill_mask_unit_;  // sectors fetched together from DRAM
   Tick l1_hit_ticks_, l2_return_ticks_, icnt_ticks_, far_ticks_;
+  std::int64_t l1_bytes_ = 0;  // the L1 size in use (set_l1_bytes)
   bool local_stores_through_ = true;  // l1.local_stores
   double sm_port_ticks_per_byte_;
   double sm_port_ticks_per_request_;  // 0: no request rate

@@ -42,4 +42,21 @@ Occupancy compute_occupancy(const GpuConfig& gpu, const LaunchShape& shape) {
   return o;
 }
 
+std::int64_t l1_bytes_for(const GpuConfig& gpu, const LaunchShape& shape, const Occupancy& occ) {
+  if (gpu.l1.unified_bytes <= 0) return gpu.l1.size;
+  std::string why;
+  const auto carveouts = parse_carveouts(gpu.l1.carveouts, &why);
+  SIM_ASSERT(carveouts && !carveouts->empty(), "l1.carveouts '" << gpu.l1.carveouts << "' passed validation: " << why);
+  // The CTAs that run at once, shared memory included (its largest carve-out is sm.shared_mem): a
+  // 64 KiB CTA runs 3 to an SM, so 196 KiB holds them as well as 228 would (measured: L1 60 KiB).
+  const std::int64_t need = static_cast<std::int64_t>(occ.ctas_per_sm) * (shape.shared_mem_per_cta + gpu.sm.shared_mem_reserved_per_cta);
+  std::int64_t carveout = carveouts->back();
+  for (std::int64_t c : *carveouts)
+    if (c >= need) {
+      carveout = c;
+      break;
+    }
+  return gpu.l1.unified_bytes - carveout;
+}
+
 }  // namespace gms

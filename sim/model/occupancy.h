@@ -14,9 +14,16 @@ struct Occupancy {
   std::string limiter;  // "warps" | "ctas" | "registers" | "shared_mem"
   int registers_per_thread = 0;  // after clamping to the hardware limit
   int spilled_registers = 0;     // registers per thread beyond the limit
+  std::int64_t l1_bytes = 0;     // the L1 the kernel runs with (l1_bytes_for; the engine sets it)
 };
 
 // Throws ConfigError when not even one CTA fits (naming the resource and both sizes).
 Occupancy compute_occupancy(const GpuConfig& gpu, const LaunchShape& shape);
+
+// The L1 a kernel runs with: l1.size, or, where L1 and shared memory share one array
+// (l1.unified_bytes), what is left of it beside the carve-out the driver picks - the smallest of
+// l1.carveouts that holds the shared memory (and its reserve) of the CTAs that run at once, the
+// largest when none does (gms-carveout-ubench).
+std::int64_t l1_bytes_for(const GpuConfig& gpu, const LaunchShape& shape, const Occupancy& occ);
 
 }  // namespace gms

@@ -100,10 +100,11 @@ std::string summary_text(const LoadedConfigs& cfg, const RunOutput& run, const s
   }
   std::snprintf(line, sizeof line,
                 "  grid            %lld CTAs (%lld x %lld tiles), %lld simulated; %d CTAs/SM (limited by %s), %.2f "
-                "waves\n",
+                "waves; L1 %lld KiB\n",
                 static_cast<long long>(r.shape.grid_ctas), static_cast<long long>(r.shape.tiles_m),
                 static_cast<long long>(r.shape.tiles_n), static_cast<long long>(r.shape.ctas),
-                r.occupancy.ctas_per_sm, r.occupancy.limiter.c_str(), get("launch__waves_per_multiprocessor"));
+                r.occupancy.ctas_per_sm, r.occupancy.limiter.c_str(), get("launch__waves_per_multiprocessor"),
+                static_cast<long long>(r.occupancy.l1_bytes / 1024));
   os << line;
   double ns = get("gpu__time_duration.sum");
   std::snprintf(line, sizeof line, "  time            %.3f us  (%.0f cycles at %.0f MHz)\n", ns / 1e3,
@@ -173,7 +174,8 @@ nlohmann::ordered_json stats_json(const LoadedConfigs& cfg, const RunOutput& run
   j["metric_info"] = info;
   j["occupancy"] = {{"ctas_per_sm", run.result.occupancy.ctas_per_sm},
                     {"limiter", run.result.occupancy.limiter},
-                    {"registers_per_thread", run.result.occupancy.registers_per_thread}};
+                    {"registers_per_thread", run.result.occupancy.registers_per_thread},
+                    {"l1_bytes", run.result.occupancy.l1_bytes}};
   if (run.timeline) j["timeline"] = {{"bucket_cycles", run.timeline->bucket_cycles()}};
   if (run.result.sample_waves > 0)
     j["sampling"] = {{"waves", run.result.sample_waves},

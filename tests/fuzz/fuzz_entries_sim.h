@@ -93,6 +93,18 @@ inline void config_yaml(const std::uint8_t* data, std::size_t size) {
   }
 }
 
+// A carve-out list (l1.carveouts) either says why it is malformed or gives ascending sizes >= 0.
+inline void carveout_list(const std::uint8_t* data, std::size_t size) {
+  std::string why;
+  const auto c = parse_carveouts(std::string(reinterpret_cast<const char*>(data), size), &why);
+  if (!c) {
+    SIM_ASSERT(!why.empty(), "a refused carve-out list without a reason");
+    return;
+  }
+  for (std::size_t i = 0; i < c->size(); ++i)
+    SIM_ASSERT((*c)[i] >= 0 && (i == 0 || (*c)[i] > (*c)[i - 1]), "carve-out " << i << " out of order: " << (*c)[i]);
+}
+
 // A raw Nsight Compute CSV export either fails with ConfigError or gives cases with finite numbers.
 inline void ncu_csv(const std::uint8_t* data, std::size_t size) {
   static ScratchFile scratch("/tmp/gms_ncu_fuzz_XXXXXX");

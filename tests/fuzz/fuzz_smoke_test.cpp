@@ -109,6 +109,11 @@ TEST(FuzzSmoke, ConfigYaml) {
              gms::fuzz::config_yaml, 3000);
 }
 
+TEST(FuzzSmoke, CarveOutLists) {
+  run_corpus({"0KiB,8KiB,16KiB,32KiB,64KiB,100KiB,132KiB,164KiB,196KiB,228KiB", "0, 1KB ,2MiB", "4096"},
+             gms::fuzz::carveout_list, 20000);
+}
+
 TEST(FuzzSmoke, NcuCsv) {
   run_corpus({"\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"dram__bytes_read.sum\"\n"
               "\"\",\"\",\"ns\",\"byte\"\n\"0\",\"matmul_kernel\",\"1,234\",\"5678\"\n"},

@@ -123,7 +123,8 @@ TEST(GemvLocalProgram, AReloadFarFromItsStoreMissesL1WhereANearOneHits) {
   // ways), they are gone to L2. Same traffic, more L2 reads.
   const std::string near = kLoads + "S0+64/64 L0+64/64.2 D4 S64+800/800" + kMath;
   const std::string far = kLoads + "S0+64/64 S64+800/800 L0+64/64.2 D4" + kMath;
-  auto cn = spilled(near, {"gpu.l1.size=64KiB"}), cf = spilled(far, {"gpu.l1.size=64KiB"});
+  const std::vector<std::string> small_l1 = {"gpu.l1.size=64KiB"};
+  auto cn = spilled(near, small_l1), cf = spilled(far, small_l1);
   auto rn = simulate(cn), rf = simulate(cf);
   const double warps = 28.0 * 32;
   EXPECT_EQ(metric(cn, rn, "lts__t_sectors_op_write.sum"), metric(cf, rf, "lts__t_sectors_op_write.sum"));

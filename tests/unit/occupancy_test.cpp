@@ -51,3 +51,58 @@ TEST(Occupancy, RegistersBeyondTheLimitAreCountedAsSpills) {
 
 }  // namespace
 }  // namespace gms
+
+namespace gms {
+namespace {
+
+// gms-carveout-ubench (validate/results/h100/carveout): a 1-warp CTA with S bytes of shared memory;
+// L1 is what the driver's carve-out leaves of the 256 KiB array (hits measured up to a little less).
+TEST(CarveOut, L1IsWhatTheMeasuredCarveOutLeaves) {
+  GpuConfig g = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"), "",
+                                          {"gpu.l1.unified_bytes=256KiB",
+                                           "gpu.l1.carveouts=0KiB,8KiB,16KiB,32KiB,64KiB,100KiB,132KiB,164KiB,196KiB,228KiB"}})
+                    .gpu.value;
+  ASSERT_EQ(g.l1.unified_bytes, 256 * 1024);
+  auto l1_kib = [&](std::int64_t smem) {
+    const LaunchShape s = shape(1, 32, smem);
+    return l1_bytes_for(g, s, compute_occupancy(g, s)) / 1024;
+  };
+  EXPECT_EQ(l1_kib(16), 192);           // 32 CTAs x 1 KiB: carve-out 64 (hits to 184 KB)
+  EXPECT_EQ(l1_kib(8 * 1024), 28);      // 25 x 9 KiB: 228 (hits to 16 KB)
+  EXPECT_EQ(l1_kib(48 * 1024), 60);     // 4 x 49 KiB: 196 (hits to 48 KB)
+  EXPECT_EQ(l1_kib(64 * 1024), 60);     // 3 x 65 KiB: 196
+  EXPECT_EQ(l1_kib(100 * 1024), 28);    // 2 x 101 KiB: 228
+  EXPECT_EQ(l1_kib(132 * 1024), 92);    // 1 x 133 KiB: 164 (hits to 88 KB)
+  EXPECT_EQ(l1_kib(164 * 1024), 60);    // 165 KiB: 196
+  EXPECT_EQ(l1_kib(227 * 1024), 28);    // 228
+  // Registers that let 8 CTAs run leave more L1 than 32 CTAs' reserves would.
+  const LaunchShape spilled = shape(1, 255, 128);
+  EXPECT_EQ(l1_bytes_for(g, spilled, compute_occupancy(g, spilled)) / 1024, 240);
+  // Without one array for both, L1 is l1.size whatever the kernel.
+  g.l1.unified_bytes = 0;
+  EXPECT_EQ(l1_bytes_for(g, shape(1, 32, 227 * 1024), compute_occupancy(g, shape(1, 32, 227 * 1024))), g.l1.size);
+}
+
+TEST(CarveOut, CarveOutListsParseOrSayWhy) {
+  std::string why;
+  auto c = parse_carveouts("0KiB, 8KiB,16KiB ,228KiB", &why);
+  ASSERT_TRUE(c) << why;
+  EXPECT_EQ(*c, (std::vector<std::int64_t>{0, 8192, 16384, 228 * 1024}));
+  EXPECT_TRUE(parse_carveouts("", &why)->empty());
+  EXPECT_FALSE(parse_carveouts("8KiB,4KiB", &why));
+  EXPECT_NE(why.find("must ascend"), std::string::npos);
+  EXPECT_FALSE(parse_carveouts("8KiB,lots", &why));
+  EXPECT_NE(why.find("'lots' is not a size in bytes"), std::string::npos);
+  EXPECT_FALSE(parse_carveouts("8KiB,,16KiB", &why));
+  // A preset whose carve-outs leave no L1 is refused where it is written.
+  try {
+    load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"), "",
+                              {"gpu.l1.unified_bytes=256KiB", "gpu.l1.carveouts=0KiB,256KiB"}});
+    ADD_FAILURE() << "a 256 KiB carve-out of a 256 KiB array was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("gpu key 'l1.carveouts'"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace gms
