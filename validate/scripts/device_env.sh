@@ -5,10 +5,8 @@
 OUT=${OUT:-$PWD/out}  # where a device call's results go (the device sets it)
 mkdir -p "$OUT"
 
-device_env() {
-  local script=$1 src=$2 bin=$3 arch
-  shift 3
-  arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+# device_env_lines SCRIPT: the environment lines alone (a device call that builds nothing).
+device_env_lines() {
   echo "date: $(date -u +%FT%TZ)"
   nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.max.sm,power.limit,uuid,pci.bus_id --format=csv
   # What can make one machine slower than another of the same GPU (each field alone: an older
@@ -18,7 +16,15 @@ device_env() {
   done
   ncu --version | tail -1
   python3 -c "import triton, torch; print('triton', triton.__version__, 'torch', torch.__version__)"
-  echo "command: validate/scripts/$script; build: nvcc -O2 -gencode arch=compute_${arch},code=sm_${arch}"
+  echo "command: validate/scripts/$1"
+}
+
+device_env() {
+  local script=$1 src=$2 bin=$3 arch
+  shift 3
+  arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+  device_env_lines "$script"
+  echo "build: nvcc -O2 -gencode arch=compute_${arch},code=sm_${arch}"
   nvcc -std=c++17 -O2 -gencode=arch=compute_${arch},code=sm_${arch} -o "$bin" "$src" "$@" 2>&1
 }
 

@@ -14,13 +14,7 @@ here=$(dirname "$0")
 source "$here/device_env.sh"
 source "$here/ncu_metrics.sh"
 cases=(--tilings 128x256x32w4s3,128x256x32w4s4 --shapes 4096x4096x4096,2048x2048x2048 --groups 8)
-{
-  echo "date: $(date -u +%FT%TZ)"
-  nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.max.sm,power.limit,uuid,pci.bus_id --format=csv
-  ncu --version | tail -1
-  python3 -c "import triton, torch; print('triton', triton.__version__, 'torch', torch.__version__)"
-  echo "command: validate/scripts/device_gemm_spill.sh"
-} > "$OUT/gemm_spill_env.txt" 2>&1
+device_env_lines device_gemm_spill.sh > "$OUT/gemm_spill_env.txt" 2>&1
 python3 "$here/triton_gemm_records.py" --jsonl "$OUT/gemm_spill.jsonl" --sass /tmp/gemm_spill_sass "${cases[@]}" \
   2>> "$OUT/gemm_spill_env.txt"
 echo "triton records exit $?"
