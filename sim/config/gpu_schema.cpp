@@ -1,6 +1,7 @@
 // Declaration of every GPU parameter, and the cross-field checks that one parameter alone cannot make.
 #include "config/gpu_schema.h"
 
+#include "common/csv.h"
 #include "common/error.h"
 #include "common/units.h"
 #include "model/policy_registry.h"
@@ -9,10 +10,8 @@ namespace gms {
 
 std::optional<std::vector<std::int64_t>> parse_carveouts(const std::string& text, std::string* why) {
   std::vector<std::int64_t> out;
-  std::size_t pos = 0;
-  while (pos <= text.size() && !text.empty()) {
-    const std::size_t comma = text.find(',', pos);
-    std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+  if (text.empty()) return out;
+  for (std::string item : split_csv(text)) {
     item.erase(0, item.find_first_not_of(" \t"));
     item.erase(item.find_last_not_of(" \t") + 1);
     std::string item_why;
@@ -27,8 +26,6 @@ std::optional<std::vector<std::int64_t>> parse_carveouts(const std::string& text
       return std::nullopt;
     }
     out.push_back(bytes);
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
   }
   return out;
 }

@@ -37,8 +37,7 @@ class Dram {
   DramTiming timing_;
   ChannelMap map_;
   std::vector<BandwidthServer> channels_;
-  std::vector<Tick> last_read_;  // per channel: the latest arrival of a read (kNoRead: none yet)
-  static constexpr Tick kNoRead = ~Tick{0};
+  std::vector<Tick> last_read_;  // per channel: the latest arrival of a read + 1 (0: none yet)
   std::vector<double> surcharge_carry_;  // per channel: the fraction of a byte of surcharge owed
   std::uint64_t bytes_read_ = 0;
   std::uint64_t bytes_written_ = 0;

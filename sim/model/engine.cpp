@@ -14,7 +14,6 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
       path(g.sm.count, g.sm.shared_fills == "between"),
       fills(g.sm.count),
       mio(g.sm.count, g.sm.subpartitions, g.sm.mio_queue_per_sm, g.sm.mio_queue_per_subpartition) {
-  occ.l1_bytes = l1_bytes_for(g, shape, occ);
   mem.set_l1_bytes(occ.l1_bytes);
   fills_at_arrival = g.sm.shared_fills != "issue";
   fills_when_idle = g.sm.shared_fills == "idle";

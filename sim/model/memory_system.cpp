@@ -57,11 +57,8 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   sm_port_ticks_per_request_ = gpu.icnt.sm_requests_per_cycle > 0 ? T / gpu.icnt.sm_requests_per_cycle : 0;
   if (gpu.l2.fabric_bytes_per_cycle > 0) fabric_ = std::make_unique<BandwidthServer>(T / gpu.l2.fabric_bytes_per_cycle);
 
-  Replacement l1_policy = replacement_from_name(gpu.l1.replacement);
   Replacement l2_policy = replacement_from_name(gpu.l2.replacement);
-  l1_bytes_ = gpu.l1.size;
-  if (gpu.l1.size > 0)
-    l1_ = std::make_unique<TagArray>(gpu.l1.size, gpu.l1.line, gpu.l1.sector, gpu.l1.assoc, l1_policy, gpu.sm.count);
+  set_l1_bytes(gpu.l1.size);
   l2_ = std::make_unique<TagArray>(gpu.l2.size / gpu.l2.slices, gpu.l2.line, gpu.l2.sector, gpu.l2.assoc, l2_policy,
                                    gpu.l2.slices);
   slice_hash_ = make_slice_hash(gpu.l2.hash, static_cast<std::uint32_t>(gpu.l2.slices));
@@ -305,14 +302,13 @@ template <class EachLine>
 Tick MemorySystem::store_local_lines(const AccessCtx& ctx, EachLine&& each_line) {
   if (!l1_ || gpu_.l1.line != gpu_.l2.line || gpu_.l1.sector != gpu_.l2.sector) return store_lines(ctx, each_line);
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l1.sector);
-  const bool through = local_stores_through_;
   ++counters_.st_requests;
   TagArray& l1 = *l1_;
   Tick done = ctx.now;
   each_line(gpu_.l1.line, gpu_.l1.sector, [&](Addr line, std::uint32_t mask) {
     const Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
     const std::uint32_t set = static_cast<std::uint32_t>((line / gpu_.l1.line) % l1.sets());
-    if (through) {  // on to L2; the written sectors stay valid in L1 at once
+    if (local_stores_through_) {  // on to L2; the written sectors stay valid in L1 at once
       const auto a = l1.access(static_cast<std::uint32_t>(ctx.sm), set, line, mask, false, t);
       if (a.miss) l1.fill(a.slot, a.miss, t);
       done = std::max(done, l2_write_line(ctx.sm, line, mask, t));

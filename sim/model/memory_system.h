@@ -220,7 +220,7 @@ class MemorySystem {
   bool far_latency_;
   std::uint32_t fill_mask_unit_;  // sectors fetched together from DRAM
   Tick l1_hit_ticks_, l2_return_ticks_, icnt_ticks_, far_ticks_;
-  std::int64_t l1_bytes_ = 0;  // the L1 size in use (set_l1_bytes)
+  std::int64_t l1_bytes_ = -1;  // the L1 size in use (set_l1_bytes; -1 before the first)
   bool local_stores_through_ = true;  // l1.local_stores
   double sm_port_ticks_per_byte_;
   double sm_port_ticks_per_request_;  // 0: no request rate

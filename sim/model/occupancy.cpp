@@ -39,6 +39,7 @@ Occupancy compute_occupancy(const GpuConfig& gpu, const LaunchShape& shape) {
   if (o.ctas_per_sm < 1)
     throw ConfigError("kernel cannot fit on an SM: one CTA needs " + std::to_string(smem_alloc) +
                       " B of shared memory (incl. reserve), the SM has " + std::to_string(sm.shared_mem));
+  o.l1_bytes = l1_bytes_for(gpu, shape, o);
   return o;
 }
 

@@ -14,7 +14,7 @@ struct Occupancy {
   std::string limiter;  // "warps" | "ctas" | "registers" | "shared_mem"
   int registers_per_thread = 0;  // after clamping to the hardware limit
   int spilled_registers = 0;     // registers per thread beyond the limit
-  std::int64_t l1_bytes = 0;     // the L1 the kernel runs with (l1_bytes_for; the engine sets it)
+  std::int64_t l1_bytes = 0;     // the L1 the kernel runs with (l1_bytes_for)
 };
 
 // Throws ConfigError when not even one CTA fits (naming the resource and both sizes).

@@ -9,7 +9,6 @@
 namespace gms {
 namespace {
 constexpr std::uint8_t kUntrackedSlot = 18;  // gemv_kernel.cpp uses 0..15, 16 and 17
-constexpr Addr kLocalLineBytes = 128;         // one 4-byte slot of 32 lanes
 std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 std::uint8_t slot_of(std::uint8_t scoreboard) { return scoreboard == kNoScoreboard ? kUntrackedSlot : scoreboard; }
 }  // namespace
@@ -65,8 +64,9 @@ bool GemvKernel::program_next(WarpCursor& c, Instr& out) const {
       case LocalStep::Kind::kStore:
       case LocalStep::Kind::kLoad: {
         if (sub > 0) break;
-        const Addr at = frame + s.first_line * kLocalLineBytes;
-        const std::uint32_t bytes = static_cast<std::uint32_t>(s.count * kLocalLineBytes);
+        const Addr line_bytes = 4 * static_cast<Addr>(warp_size_);  // a line: one 4-byte slot of every lane
+        const Addr at = frame + s.first_line * line_bytes;
+        const auto bytes = static_cast<std::uint32_t>(s.count * line_bytes);
         if (s.kind == LocalStep::Kind::kLoad) {
           out = load(at, 1, bytes, 0, slot_of(s.scoreboard), false, EvictHint::kNormal);
         } else {

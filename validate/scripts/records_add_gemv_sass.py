@@ -46,7 +46,7 @@ import tarfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from record_files import finish_check, records, save  # noqa: E402
-from sass_local_program import local_program  # noqa: E402
+from sass_local_program import access_width, local_program  # noqa: E402
 from sass_loads_in_flight import INSTR, functions, loads_in_flight  # noqa: E402
 
 CUDA_SASS = "validate/results/h100/issue/gms-validate.sm90.sass.xz"
@@ -92,9 +92,6 @@ def function_lines(listing, member, fragment):
     return next(lines for n, lines in _listings[(listing, member)] if fragment in n)
 
 
-WIDTH = {"64": 8, "128": 16, "U8": 1, "S8": 1, "U16": 2, "S16": 2}  # bytes per thread; none of these: 32-bit
-
-
 def local_traffic(listing, member, fragment):
     """(bytes stored, bytes loaded) per thread by the STL and LDL of the one function matching `fragment`."""
     lines = function_lines(listing, member, fragment)
@@ -102,8 +99,7 @@ def local_traffic(listing, member, fragment):
     for line in lines:
         m = INSTR.match(line)
         if m and m.group(1).split(".")[0] in total:
-            mods = m.group(1).split(".")[1:]
-            total[m.group(1).split(".")[0]] += next((WIDTH[x] for x in mods if x in WIDTH), 4)
+            total[m.group(1).split(".")[0]] += access_width(m.group(1))
     return total["STL"], total["LDL"]
 
 

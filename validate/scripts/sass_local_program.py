@@ -28,7 +28,12 @@ from sass_loads_in_flight import INSTR, WORD, functions  # noqa: E402
 
 FMA_PIPE = ("FFMA", "FMUL", "FADD", "HFMA2", "HMUL2", "HADD2", "FMNMX", "HMNMX2")
 REDUCTION = ("LDS", "LDSM", "STS", "BAR", "SHFL", "RED", "REDG", "ATOM", "ATOMG", "EXIT")
-WIDTH = {"64": 8, "128": 16}  # bytes a lane; none of these: 32-bit
+WIDTH = {"64": 8, "128": 16, "U8": 1, "S8": 1, "U16": 2, "S16": 2}  # bytes per thread; none of these: 32-bit
+
+
+def access_width(opcode):
+    """Bytes per thread of a load or store opcode (LDL.64: 8; no width modifier: 4)."""
+    return next((WIDTH[x] for x in opcode.split(".")[1:] if x in WIDTH), 4)
 OFFSET = re.compile(r"\[R1(?:\+(0x[0-9a-f]+))?\]")
 
 
@@ -77,8 +82,7 @@ def steps(lines):
             if not m:
                 sys.exit(f"sass_local_program.py: a local access not at [R1+offset]: {line.strip()}")
             offset = int(m.group(1), 16) if m.group(1) else 0
-            width = next((WIDTH[x] for x in op.split(".")[1:] if x in WIDTH), 4)
-            lo, hi = offset // 4, (offset + width) // 4
+            lo, hi = offset // 4, (offset + access_width(op) + 3) // 4  # the 4-byte slots it touches
             kind = "S" if base == "STL" else "L"
             j = len(prog) - 1
             while j >= 0 and prog[j][0] == "C":

@@ -82,6 +82,7 @@ def main():
     from triton_matmul import matmul, matmul_tma
 
     from triton_env import record_environment, time_launches
+    from triton_gemv_records import sass_of
 
     env = record_environment("triton_gemm_records.py")
     out = open(a.jsonl, "w") if a.jsonl else None
@@ -128,7 +129,6 @@ def main():
         med = times[len(times) // 2]
         regs = int(kern.n_regs)
         if a.sass and tiling not in listed:  # the compiled code does not depend on the shape or group
-            from triton_gemv_records import sass_of
             os.makedirs(a.sass, exist_ok=True)
             bm_, bn_, bk_, w_, s_ = tiling
             with open(os.path.join(a.sass, f"triton_gemm_{bm_}x{bn_}x{bk_}_w{w_}_s{s_}.sass"), "w") as f:
