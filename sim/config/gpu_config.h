@@ -70,6 +70,9 @@ struct L1Config {
   // carve-out for the kernel's shared memory leaves of it.
   std::int64_t unified_bytes = 0;
   std::string carveouts;  // the shared-memory carve-outs the driver picks from, e.g. "0KiB,8KiB,..."
+  // The carve-out holds the shared memory of this many times the CTAs the SM's other limits let run
+  // (capped at sm.max_ctas): the driver's room for a kernel launched beside it.
+  int carveout_headroom = 1;
 };
 
 struct IcntConfig {

@@ -190,10 +190,15 @@ Schema<GpuConfig> make_schema() {
                                 [](G& c) -> auto& { return c.l1.unified_bytes; }));
   p.push_back(text_param<G>("l1.carveouts", "", false,
                             "the shared-memory carve-outs the driver picks from, ascending, e.g. \"0KiB,8KiB,16KiB\": "
-                            "the smallest that holds the shared memory (+ sm.shared_mem_reserved_per_cta) of the "
-                            "CTAs that run at once (gms-carveout-ubench, validate/results/h100/carveout), the largest "
-                            "when none does",
+                            "the smallest that holds the shared memory (+ sm.shared_mem_reserved_per_cta) of "
+                            "l1.carveout_headroom x the CTAs the SM's other limits (warps, CTA slots, registers) let run "
+                            "(gms-carveout-ubench, validate/results/h100/carveout), the largest when none does; a "
+                            "workload's shared_carveout overrides it",
                             [](G& c) -> auto& { return c.l1.carveouts; }));
+  p.push_back(quantity_param<G>("l1.carveout_headroom", Q::kInteger, "1", 1, 64,
+                                "CTAs the driver's carve-out makes room for, as a multiple of those the SM's other "
+                                "limits let run (capped at sm.max_ctas)",
+                                [](G& c) -> auto& { return c.l1.carveout_headroom; }));
   // --- interconnect
   p.push_back(quantity_param<G>("icnt.latency", Q::kCycles, "", 0, 100000,
                                 "SM to L2 slice, one way, unloaded (part of l2.hit_latency)",

@@ -67,6 +67,11 @@ Schema<WorkloadConfig> make_tiled_gemm_schema() {
   p.push_back(quantity_param<W>("registers_per_thread", Q::kInteger, "0", 0, 1024,
                                 "registers per thread (0 = estimated; ptxas -v gives the real number)",
                                 [](W& c) -> auto& { return c.tiled.registers_per_thread; }));
+  p.push_back(quantity_param<W>("shared_carveout", Q::kBytes, "-1B", -1, 1 << 30,
+                                "the shared-memory carve-out the kernel launches with, one of the GPU's l1.carveouts (a "
+                                "record: what its ncu profile implies, validate/scripts/records_add_carveout.py); L1 is "
+                                "the rest of l1.unified_bytes. -1B = the driver's rule (l1.carveouts)",
+                                [](W& c) -> auto& { return c.tiled.shared_carveout; }));
   p.push_back(quantity_param<W>("other_instructions_per_k_tile", Q::kInteger, "-1", -1, 1e9,
                                 "per warp and K tile: instructions that are neither FFMA nor memory (addresses, loop); "
                                 "-1 = estimated; Nsight's smsp__inst_executed minus FFMA and memory gives the real number",

@@ -51,6 +51,8 @@ struct GemmConfig {
   CtaOrderConfig cta_order;
   std::int64_t cta_limit = 0;  // simulate only the first N launches (0 = all)
   int registers_per_thread = 0;  // 0 = estimated from the tile
+  std::int64_t shared_carveout = -1;  // shared-memory carve-out it launches with; -1 = the GPU's rule
+  std::int64_t spill_bytes_per_thread = -1;  // local frame the main loop swaps every K tile; -1 = estimated
   // Main-loop body: "auto" = Triton's pipeline (wait, barrier, prefetch, MMA per K tile), or an
   // order pattern over consecutive K tiles ("L0 L1 C0 C1": prefetch for two tiles, then both MMAs).
   std::string order = "auto";
@@ -70,6 +72,7 @@ struct GemvConfig {
   int k_steps = 2;
   int warps = 4;
   int registers_per_thread = 0;      // 0 = estimated from the order's live loads
+  std::int64_t shared_carveout = -1;  // shared-memory carve-out it launches with; -1 = the GPU's rule
   std::string order = "llcc";        // llcc | lclc | "L0 L1 C0 C1" style pattern
   std::string reduction = "atomic_fp32";  // atomic_fp32 | atomic_fp16
   int reduction_lane_elements = 8;   // consecutive outputs one lane adds, one atomic each
@@ -110,6 +113,7 @@ struct TiledGemmConfig {
   CtaOrderConfig cta_order;
   std::int64_t cta_limit = 0;
   int registers_per_thread = 0;      // 0 = estimated; the compiler's number (ptxas -v) is better
+  std::int64_t shared_carveout = -1;  // shared-memory carve-out it launches with; -1 = the GPU's rule
   int other_instructions_per_k_tile = -1;  // per warp: integer/address/loop instructions (-1 = estimated)
   IssueProfileConfig issue;                // instructions given: the other instructions follow from them
 };

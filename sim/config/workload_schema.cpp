@@ -69,6 +69,17 @@ Schema<WorkloadConfig> make_gemm_schema() {
   p.push_back(quantity_param<W>("registers_per_thread", Q::kInteger, "0", 0, 1024,
                                 "registers per thread (0 = estimated from the tile)",
                                 [](W& c) -> auto& { return c.gemm.registers_per_thread; }));
+  p.push_back(quantity_param<W>("shared_carveout", Q::kBytes, "-1B", -1, 1 << 30,
+                                "the shared-memory carve-out the kernel launches with, one of the GPU's l1.carveouts (a "
+                                "record: what its ncu profile implies, validate/scripts/records_add_carveout.py); L1 is "
+                                "the rest of l1.unified_bytes. -1B = the driver's rule (l1.carveouts)",
+                                [](W& c) -> auto& { return c.gemm.shared_carveout; }));
+  p.push_back(quantity_param<W>("spill_bytes_per_thread", Q::kBytes, "-1B", -1, kHuge,
+                                "local-memory frame per thread the main loop stores and reloads every K tile, as "
+                                "compiled (Triton n_spills x 4, ptxas 'bytes stack frame'): chunks swapped in before "
+                                "each MMA group, whose wgmma then completes before the next (mma_sync | wgmma). "
+                                "-1B = estimated from the registers beyond the GPU's maximum (workload/gemm_spill.h); 0B = none",
+                                [](W& c) -> auto& { return c.gemm.spill_bytes_per_thread; }));
   p.push_back(text_param<W>("order", "auto", false,
                             "main-loop order: auto (wait, barrier, prefetch, MMA per K tile) or a pattern over "
                             "consecutive K tiles, Li = prefetch for tile i, Ci = wait + barrier + MMA of tile i",
@@ -123,6 +134,11 @@ Schema<WorkloadConfig> make_gemv_schema() {
   p.push_back(quantity_param<W>("registers_per_thread", Q::kInteger, "0", 0, 1024,
                                 "registers per thread (0 = estimated from the loads the order keeps live)",
                                 [](W& c) -> auto& { return c.gemv.registers_per_thread; }));
+  p.push_back(quantity_param<W>("shared_carveout", Q::kBytes, "-1B", -1, 1 << 30,
+                                "the shared-memory carve-out the kernel launches with, one of the GPU's l1.carveouts (a "
+                                "record: what its ncu profile implies, validate/scripts/records_add_carveout.py); L1 is "
+                                "the rest of l1.unified_bytes. -1B = the driver's rule (l1.carveouts)",
+                                [](W& c) -> auto& { return c.gemv.shared_carveout; }));
   p.push_back(text_param<W>("order", "llcc", false,
                             "instruction order of a program: llcc, lclc, or a pattern like \"L0 L1 C0 C1\" "
                             "(Li: load step i, Ci: compute step i)",
@@ -293,6 +309,9 @@ void validate_gemm(const Bound<WorkloadConfig>& b, const std::string& file) {
     if (g.smem_swizzle != "auto" && g.smem_swizzle != "none") parse_swizzle(g.smem_swizzle, "smem.swizzle");
     if (g.copy == "tma" && (g.smem_pad != 0 || g.smem_swizzle != "auto"))
       fail("copy", "the TMA writes its boxes densely, swizzled by the copy engine: leave smem.pad and smem.swizzle unset");
+  } else if (g.spill_bytes_per_thread > 0) {
+    fail("spill_bytes_per_thread", "spills move through the tensor-core data path (mma: mma_sync | wgmma); this workload "
+                                   "resolves to mma " + mma);
   } else if (g.copy == "tma") {
     fail("copy", "tma copies the tiles of the tensor-core data path (mma: mma_sync | wgmma); this workload resolves to mma " + mma);
   } else if (g.issue.instructions > 0 || g.issue.stall_cycles > 0) {

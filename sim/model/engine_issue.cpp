@@ -229,9 +229,14 @@ void Engine::Impl::release_barrier(int sm, int cta_slot, Cta& cta) {
     Warp& o = warps[first + k];
     if (!o.active) continue;
     o.at_barrier = false;
-    o.ready = std::max(o.ready, cta.barrier_release);
+    if (o.blocked_slot >= 0) {  // its next instruction waits on copies not yet in shared memory: from the release on
+      o.blocked_from = std::max(o.blocked_from, cta.barrier_release);
+      account(o, WarpState::kBarrier, o.blocked_from);
+    } else {
+      o.ready = std::max(o.ready, cta.barrier_release);
+      account(o, WarpState::kBarrier, o.ready);
+    }
     sync_gate(o);
-    account(o, WarpState::kBarrier, o.ready);
   }
   cta.arrived = 0;
   cta.barrier_release = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <initializer_list>
 
 #include "common/error.h"
 
@@ -48,9 +49,22 @@ std::int64_t l1_bytes_for(const GpuConfig& gpu, const LaunchShape& shape, const 
   std::string why;
   const auto carveouts = parse_carveouts(gpu.l1.carveouts, &why);
   SIM_ASSERT(carveouts && !carveouts->empty(), "l1.carveouts '" << gpu.l1.carveouts << "' passed validation: " << why);
-  // The CTAs that run at once, shared memory included (its largest carve-out is sm.shared_mem): a
-  // 64 KiB CTA runs 3 to an SM, so 196 KiB holds them as well as 228 would (measured: L1 60 KiB).
-  const std::int64_t need = static_cast<std::int64_t>(occ.ctas_per_sm) * (shape.shared_mem_per_cta + gpu.sm.shared_mem_reserved_per_cta);
+  const std::int64_t per_cta = shape.shared_mem_per_cta + gpu.sm.shared_mem_reserved_per_cta;
+  if (shape.shared_carveout >= 0) {
+    if (std::find(carveouts->begin(), carveouts->end(), shape.shared_carveout) == carveouts->end())
+      throw ConfigError("workload shared_carveout " + std::to_string(shape.shared_carveout) + " B is not one of the GPU's "
+                        "l1.carveouts (" + gpu.l1.carveouts + ")");
+    if (shape.shared_carveout < per_cta)
+      throw ConfigError("workload shared_carveout " + std::to_string(shape.shared_carveout) + " B cannot hold one CTA's " +
+                        std::to_string(per_cta) + " B of shared memory (reserve included)");
+    return gpu.l1.unified_bytes - shape.shared_carveout;
+  }
+  // The CTAs the other limits let run, times the driver's headroom, as far as the largest carve-out
+  // holds them: a 64 KiB CTA runs 3 to an SM, so 196 KiB holds them as well as 228 would.
+  const int others = std::min({occ.by_warps, occ.by_ctas, occ.by_registers});
+  const std::int64_t ctas = std::min<std::int64_t>({static_cast<std::int64_t>(others) * gpu.l1.carveout_headroom,
+                                                    gpu.sm.max_ctas, occ.by_shared_mem});
+  const std::int64_t need = ctas * per_cta;
   std::int64_t carveout = carveouts->back();
   for (std::int64_t c : *carveouts)
     if (c >= need) {

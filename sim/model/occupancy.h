@@ -21,9 +21,11 @@ struct Occupancy {
 Occupancy compute_occupancy(const GpuConfig& gpu, const LaunchShape& shape);
 
 // The L1 a kernel runs with: l1.size, or, where L1 and shared memory share one array
-// (l1.unified_bytes), what is left of it beside the carve-out the driver picks - the smallest of
-// l1.carveouts that holds the shared memory (and its reserve) of the CTAs that run at once, the
-// largest when none does (gms-carveout-ubench).
+// (l1.unified_bytes), what is left of it beside its carve-out: the one the workload gives
+// (shared_carveout, what ncu says a record ran with), else the driver's - the smallest of
+// l1.carveouts that holds the shared memory (and its reserve) of l1.carveout_headroom x the CTAs the
+// other limits let run (at most those the largest carve-out holds), the largest when none does (gms-carveout-ubench). Throws ConfigError for a
+// given carve-out the GPU lacks or that cannot hold the CTA.
 std::int64_t l1_bytes_for(const GpuConfig& gpu, const LaunchShape& shape, const Occupancy& occ);
 
 }  // namespace gms

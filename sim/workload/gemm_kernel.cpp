@@ -21,6 +21,8 @@ enum UnbufferedStep { kUbLoadA = 0, kUbLoadB = 1, kUbWait = 2, kUbSync = 3, kUbM
 // Scoreboard slots of the data path: K-tile copies use 0 .. stages-1, then these.
 constexpr int kReadSlot0 = kMaxSlots - 4;  // ldmatrix results, alternating per K step
 constexpr int kMmaSlot0 = kMaxSlots - 2;   // wgmma completion, alternating per K tile
+// Spill reloads: a slot the data path's own loads leave free (wgmma reads no ldmatrix; mma.sync no wgmma).
+int spill_slot(bool wgmma) { return wgmma ? kReadSlot0 : kMmaSlot0; }
 
 }  // namespace
 
@@ -64,6 +66,7 @@ GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::s
   shape_.warps_per_cta = cfg.warps;
   shape_.math_dtype = cfg.dtype;
   shape_.registers_per_thread = cfg.registers_per_thread > 0 ? cfg.registers_per_thread : estimate_registers(cfg);
+  shape_.shared_carveout = cfg.shared_carveout;
   shape_.shared_mem_per_cta =
       static_cast<std::int64_t>(cfg.stages) * (cfg.tile.m + cfg.tile.n) * cfg.tile.k * ea_;
 
@@ -79,16 +82,29 @@ GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::s
   //             ldmatrix of step s+1 issued before the HMMAs of step s (the compiler's order)
   //   wgmma:    wait; barrier; wgmma on tile kt (asynchronous); wgmma.wait_group 1 (tile kt-1's
   //             MMAs done, so its buffer can be refilled); prefetch tile kt+S-1 (Triton's loop)
+  spill_ = plan_gemm_spill(cfg, gpu, plan_);
+  local_base_ = align_up(c_base_ + static_cast<Addr>(cfg.m * cfg.n * ec_)) + kAlign;
+  const bool spilled = spill_.frame_bytes > 0;
   auto& v = tile_steps_;
   if (cfg.stages == 1) v = {{Micro::kCopyA}, {Micro::kCopyB}};
   v.push_back({Micro::kWaitCopy});
-  v.push_back({Micro::kBarrier});
-  if (plan_.wgmma) {
+  if (plan_.wgmma && spilled) {  // the compiled spilling loop (gemm_spill.h): synchronous MMA groups
+    for (int g = 0; g < spill_.groups; ++g) {
+      v.insert(v.end(), {{Micro::kSpillStore, g}, {Micro::kSpillLoad, g}, {Micro::kWaitSpill, g}});
+      if (g == 0) v.push_back({Micro::kBarrier});
+      v.insert(v.end(), {{Micro::kMma, g}, {Micro::kWaitMmaNow, g}});
+    }
+    v.push_back({Micro::kBarrier});  // every warp's MMAs read the stage before it is refilled
+    if (cfg.stages > 1) v.insert(v.end(), {{Micro::kCopyA}, {Micro::kCopyB}});
+  } else if (plan_.wgmma) {
+    v.push_back({Micro::kBarrier});
     v.push_back({Micro::kMma});
     v.push_back({Micro::kWaitMma});
     if (cfg.stages > 1) v.insert(v.end(), {{Micro::kCopyA}, {Micro::kCopyB}});
   } else {
+    v.push_back({Micro::kBarrier});
     if (cfg.stages > 1) v.insert(v.end(), {{Micro::kCopyA}, {Micro::kCopyB}});
+    if (spilled) v.insert(v.end(), {{Micro::kSpillStore, 0}, {Micro::kSpillLoad, 0}, {Micro::kWaitSpill, 0}});
     v.push_back({Micro::kRead, 0});
     for (int s = 0; s < plan_.k_steps; ++s) {
       if (s + 1 < plan_.k_steps) v.push_back({Micro::kRead, s + 1});
@@ -112,9 +128,13 @@ void GemmKernel::plan_issue(const std::vector<Step>& steps, double shared_latenc
       case Micro::kBarrier: modelled += 1; break;
       case Micro::kRead: modelled += plan_.ldsm[static_cast<size_t>(s.k_step)]; break;
       case Micro::kMma:
-        modelled += plan_.mma_instructions * static_cast<std::uint32_t>(plan_.wgmma ? plan_.k_steps : 1);
+        modelled += plan_.wgmma ? static_cast<std::uint32_t>(plan_.k_steps) * plan_.mma_instructions /
+                                      static_cast<std::uint32_t>(spill_.frame_bytes > 0 ? spill_.groups : 1)
+                                : plan_.mma_instructions;
         ++mma_steps;
         break;
+      case Micro::kSpillStore: modelled += spill_.chunk((s.k_step + spill_.groups - 1) % spill_.groups).instructions; break;
+      case Micro::kSpillLoad: modelled += spill_.chunk(s.k_step).instructions; break;
       default: break;
     }
   const auto given = static_cast<std::uint32_t>(cfg_.issue.instructions);
@@ -269,17 +289,23 @@ bool GemmKernel::emit(const WarpCursor& c, const Step& s, std::int64_t kt, Instr
     case Micro::kMma:
       out.op = Op::kCompute;
       out.pipe = Pipe::kTensor;
-      if (!other_per_mma_.empty()) out.other_instructions = other_per_mma_[plan_.wgmma ? 0 : static_cast<size_t>(s.k_step)];
-      if (plan_.wgmma) {  // the whole K tile's warpgroup MMAs, asynchronous
+      if (!other_per_mma_.empty())
+        out.other_instructions = other_per_mma_[plan_.wgmma && spill_.frame_bytes == 0 ? 0 : static_cast<size_t>(s.k_step)];
+      if (plan_.wgmma) {  // the K tile's warpgroup MMAs (or one spilled group's), asynchronous
+        const auto parts = static_cast<std::uint32_t>(spill_.frame_bytes > 0 ? spill_.groups : 1);
         out.async_mma = true;
         out.slot = static_cast<std::uint8_t>(kMmaSlot0 + kt % 2);
-        out.flops = plan_.flops * plan_.k_steps;
-        out.issue_cycles = plan_.mma_instructions * static_cast<std::uint32_t>(plan_.k_steps);
+        out.flops = plan_.flops * plan_.k_steps / parts;
+        out.issue_cycles = plan_.mma_instructions * static_cast<std::uint32_t>(plan_.k_steps) / parts;
       } else {
         out.flops = plan_.flops;
         out.issue_cycles = plan_.mma_instructions;
       }
       return true;
+    case Micro::kSpillStore:
+    case Micro::kSpillLoad:
+    case Micro::kWaitSpill:
+    case Micro::kWaitMmaNow: return spill_step(c, s, kt, out);
     case Micro::kWaitMma:
       if (kt == 0) return false;
       out.op = Op::kWait;
@@ -287,6 +313,31 @@ bool GemmKernel::emit(const WarpCursor& c, const Step& s, std::int64_t kt, Instr
       return true;
   }
   return false;
+}
+
+// The spilled loop's own steps: frame chunks by launch index and warp (a line is one 4-byte slot of
+// every lane, as ptxas lays local memory out), through L1 (l1.local_stores says how it keeps stores).
+bool GemmKernel::spill_step(const WarpCursor& c, const Step& s, std::int64_t kt, Instr& out) const {
+  const int wgmma_slot = kMmaSlot0 + static_cast<int>(kt % 2), reload_slot = spill_slot(plan_.wgmma);
+  if (s.op == Micro::kWaitMmaNow || s.op == Micro::kWaitSpill) {
+    out.op = Op::kWait;
+    out.slot = static_cast<std::uint8_t>(s.op == Micro::kWaitMmaNow ? wgmma_slot : reload_slot);
+    return true;
+  }
+  const int chunk = s.op == Micro::kSpillStore ? (s.k_step + spill_.groups - 1) % spill_.groups : s.k_step;
+  const auto lanes = static_cast<std::int64_t>(warp_size_);
+  const GemmSpillPlan::Chunk part = spill_.chunk(chunk);
+  const Addr frame = local_base_ + static_cast<Addr>((c.cta * cfg_.warps + c.warp) * spill_.frame_bytes * lanes);
+  out.region = Region{frame + static_cast<Addr>(part.offset * lanes), 1, static_cast<std::uint32_t>(part.bytes * lanes), 0};
+  out.issue_cycles = part.instructions;
+  if (s.op == Micro::kSpillStore) {
+    out.op = Op::kStore;
+    out.local = true;
+  } else {
+    out.op = Op::kLoad;
+    out.slot = static_cast<std::uint8_t>(reload_slot);
+  }
+  return true;
 }
 
 // Main loop of the tensor-core data path; writes kExit when the K tiles are done (the caller moves

@@ -7,6 +7,7 @@
 #include "config/gpu_config.h"
 #include "config/workload_config.h"
 #include "workload/cta_order.h"
+#include "workload/gemm_spill.h"
 #include "workload/mma_data_path.h"
 #include "workload/order_pattern.h"
 #include "workload/program.h"
@@ -30,8 +31,7 @@ class GemmKernel final : public Kernel {
 
   // Registers per thread the estimate gives for a tile (accumulators + operands + addressing).
   static int estimate_registers(const GemmConfig& cfg);
-  // The same without the hardware's cap: above the GPU's maximum the compiler spills (the timing
-  // model does not price spills yet, so `recommend` leaves such tilings out).
+  // The same without the hardware's cap: above the GPU's maximum the compiler spills (gemm_spill.h).
   static int registers_needed(const GemmConfig& cfg);
 
  private:
@@ -57,11 +57,18 @@ class GemmKernel final : public Kernel {
   int body_steps_ = 1;
   void next_patterned(WarpCursor& c, Instr& out) const;
   // The tensor-core data path (mma: mma_sync | wgmma): one K tile's steps, see gemm_kernel.cpp.
-  enum class Micro : std::uint8_t { kWaitCopy, kBarrier, kCopyA, kCopyB, kRead, kWaitRead, kMma, kWaitMma };
+  // Spilled (gemm_spill.h), before MMA group g = k_step: kSpillStore stores frame chunk g - 1 (what
+  // the group displaces), kSpillLoad reloads chunk g, kWaitSpill waits for it; the group's kMma is
+  // then followed by kWaitMmaNow (its own completion: the registers are stored next).
+  enum class Micro : std::uint8_t { kWaitCopy, kBarrier, kCopyA, kCopyB, kRead, kWaitRead, kMma, kWaitMma, kSpillStore,
+                                    kSpillLoad, kWaitSpill, kWaitMmaNow };
   struct Step {
     Micro op;
-    int k_step = 0;  // kRead / kWaitRead / kMma (mma_sync): the 32-byte K step
+    int k_step = 0;  // kRead / kWaitRead / kMma (mma_sync): the 32-byte K step; spilled wgmma: the MMA group
   };
+  bool spill_step(const WarpCursor& c, const Step& s, std::int64_t kt, Instr& out) const;
+  GemmSpillPlan spill_;
+  Addr local_base_ = 0;
   void next_data_path(WarpCursor& c, Instr& out) const;
   bool emit(const WarpCursor& c, const Step& s, std::int64_t kt, Instr& out) const;
   Instr copy(const Region& r, std::uint32_t instructions, std::uint32_t wavefronts, int slot) const;

@@ -144,6 +144,7 @@ struct LaunchShape {
   int warps_per_cta = 0;
   int registers_per_thread = 0;
   std::int64_t shared_mem_per_cta = 0;
+  std::int64_t shared_carveout = -1;      // the carve-out it launches with (workload shared_carveout); -1 = the GPU's rule
   std::int64_t tiles_m = 0, tiles_n = 0;  // output tile grid, for reports
   std::string math_dtype = "fp16";        // selects the tensor rate
   bool simt_math = false;                 // FFMA on the FMA pipe (kind tiled_gemm): its peak, not the tensor cores'

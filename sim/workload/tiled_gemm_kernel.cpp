@@ -106,6 +106,7 @@ TiledGemmKernel::TiledGemmKernel(const TiledGemmConfig& cfg, const GpuConfig& gp
   shape_.math_dtype = "fp32";
   shape_.simt_math = true;
   shape_.registers_per_thread = cfg.registers_per_thread > 0 ? cfg.registers_per_thread : estimate_registers(cfg);
+  shape_.shared_carveout = cfg.shared_carveout;
   shape_.shared_mem_per_cta = static_cast<std::int64_t>(cfg.stages) * cfg.tile.k * (lda_ + ldb_) * kElem;
 }
 

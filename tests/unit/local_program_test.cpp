@@ -123,7 +123,7 @@ TEST(GemvLocalProgram, AReloadFarFromItsStoreMissesL1WhereANearOneHits) {
   // ways), they are gone to L2. Same traffic, more L2 reads.
   const std::string near = kLoads + "S0+64/64 L0+64/64.2 D4 S64+800/800" + kMath;
   const std::string far = kLoads + "S0+64/64 S64+800/800 L0+64/64.2 D4" + kMath;
-  const std::vector<std::string> small_l1 = {"gpu.l1.size=64KiB"};
+  const std::vector<std::string> small_l1 = {"gpu.l1.size=64KiB", "gpu.l1.unified_bytes=0B"};
   auto cn = spilled(near, small_l1), cf = spilled(far, small_l1);
   auto rn = simulate(cn), rf = simulate(cf);
   const double warps = 28.0 * 32;
@@ -131,7 +131,7 @@ TEST(GemvLocalProgram, AReloadFarFromItsStoreMissesL1WhereANearOneHits) {
   EXPECT_GE(metric(cf, rf, "lts__t_sectors_op_read.sum") - metric(cn, rn, "lts__t_sectors_op_read.sum"), 0.9 * warps * 64 * 4);
   EXPECT_GT(metric(cn, rn, "l1tex__t_sector_hit_rate.pct"), metric(cf, rf, "l1tex__t_sector_hit_rate.pct") + 10);
   // Held in L1 write-back instead, the stores reach L2 only when evicted.
-  auto wb = spilled(near, {"gpu.l1.size=64KiB", "gpu.l1.local_stores=write_back"});
+  auto wb = spilled(near, {"gpu.l1.size=64KiB", "gpu.l1.unified_bytes=0B", "gpu.l1.local_stores=write_back"});
   auto rw = simulate(wb);
   EXPECT_LT(metric(wb, rw, "lts__t_sectors_op_write.sum"), metric(cn, rn, "lts__t_sectors_op_write.sum"));
 }

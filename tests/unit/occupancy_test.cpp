@@ -75,9 +75,28 @@ TEST(CarveOut, L1IsWhatTheMeasuredCarveOutLeaves) {
   EXPECT_EQ(l1_kib(132 * 1024), 92);    // 1 x 133 KiB: 164 (hits to 88 KB)
   EXPECT_EQ(l1_kib(164 * 1024), 60);    // 165 KiB: 196
   EXPECT_EQ(l1_kib(227 * 1024), 28);    // 228
-  // Registers that let 8 CTAs run leave more L1 than 32 CTAs' reserves would.
+  // Registers that let 8 CTAs run leave more L1 than 32 CTAs' reserves would: the carve-out holds
+  // twice those 8 (l1.carveout_headroom 2: Triton's 1-warp GEMVs at 255 registers, 128 B of shared
+  // memory, were 28 CTAs short of shared memory under Nsight - 32 KiB), or the 8 alone (headroom 1).
   const LaunchShape spilled = shape(1, 255, 128);
+  ASSERT_EQ(g.l1.carveout_headroom, 2);
+  EXPECT_EQ(l1_bytes_for(g, spilled, compute_occupancy(g, spilled)) / 1024, 224);
+  // Triton's spilling GEMM (4 warps, 255 registers: 2 CTAs; 72 KiB each): room for 4, as far as
+  // 228 KiB holds them - 3, Nsight's shared-memory limit - leaving 28 KiB of L1.
+  const LaunchShape gemm = shape(4, 255, 72 * 1024);
+  EXPECT_EQ(l1_bytes_for(g, gemm, compute_occupancy(g, gemm)) / 1024, 28);
+  g.l1.carveout_headroom = 1;
   EXPECT_EQ(l1_bytes_for(g, spilled, compute_occupancy(g, spilled)) / 1024, 240);
+  EXPECT_EQ(l1_bytes_for(g, gemm, compute_occupancy(g, gemm)) / 1024, 92);
+  // A record's own carve-out (what its profile implies) wins; one the GPU lacks, or too small for
+  // the CTA, is refused.
+  LaunchShape given = gemm;
+  given.shared_carveout = 132 * 1024;
+  EXPECT_EQ(l1_bytes_for(g, given, compute_occupancy(g, given)) / 1024, 124);
+  given.shared_carveout = 100 * 1000;
+  EXPECT_THROW(l1_bytes_for(g, given, compute_occupancy(g, given)), ConfigError);
+  given.shared_carveout = 64 * 1024;
+  EXPECT_THROW(l1_bytes_for(g, given, compute_occupancy(g, given)), ConfigError);
   // Without one array for both, L1 is l1.size whatever the kernel.
   g.l1.unified_bytes = 0;
   EXPECT_EQ(l1_bytes_for(g, shape(1, 32, 227 * 1024), compute_occupancy(g, shape(1, 32, 227 * 1024))), g.l1.size);
