@@ -64,6 +64,7 @@ std::vector<T> parse_list(const std::string& text, const char* what) {
 
 nlohmann::ordered_json candidate_json(const Candidate& c) {
   nlohmann::ordered_json j = {{"config", c.label}, {"set", c.set}, {"registers", c.registers}};
+  if (c.spill_bytes > 0) j["spill_bytes_per_thread"] = c.spill_bytes;
   if (!c.excluded.empty()) {
     j["excluded"] = c.excluded;
     return j;
@@ -94,7 +95,7 @@ std::vector<std::string> write_recommend_figures(const RecommendRequest& req, co
   const Figure fig{"Predicted time over the searched space (us; outlined: the first pick)",
                    (req.kind == "gemm" ? "GEMM " : "GEMV ") + shape + " " + req.dtype + " on " + r.gpu_name,
                    req.kind == "gemm" ? "warps, stages (each cell: its best GROUP_SIZE_M)" : "warps, load order",
-                   "grey: left out (spill: needs more registers than a thread has; smem: shared memory does not fit)"};
+                   "grey: left out (smem: shared memory does not fit)"};
   draw_category_figure((dir / "space.png").string(), ImageFormat::kPng, fig, g, scale);
   draw_category_figure((dir / "space.svg").string(), ImageFormat::kSvg, fig, g, scale);
   files = {"space.png", "space.svg"};
@@ -144,7 +145,6 @@ int cmd_recommend(const std::vector<std::string>& args) {
       "group-m", po::value(&group_m), "GEMM GROUP_SIZE_M values (1 = row-major order)")(
       "block-n", po::value(&block_n), "GEMV BLOCK_N values")("block-k", po::value(&block_k), "GEMV BLOCK_K values")(
       "orders", po::value(&orders), "GEMV load orders (llcc,lclc)")(
-      "allow-spills", "also simulate tilings that need more registers than the GPU has (their time is not modelled)")(
       "set,s", po::value(&req.overrides)->composing(), "GPU override for every candidate (gpu.KEY=V)")(
       "jobs,j", po::value(&req.jobs), "simulations at once (default: all cores)")(
       "sample-waves", po::value(&req.sample_waves)->default_value(0),
@@ -161,7 +161,6 @@ int cmd_recommend(const std::vector<std::string>& args) {
   for (const auto& o : req.overrides)
     if (o.rfind("gpu.", 0) != 0) throw ConfigError("--set " + o + ": recommend takes gpu.* overrides only");
   check_sample_waves(req.sample_waves);
-  req.allow_spills = vm.count("allow-spills") > 0;
   if (!gemm.empty()) {
     auto s = parse_shape(gemm, 3, "--gemm");
     req.kind = "gemm";

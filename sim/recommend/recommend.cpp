@@ -10,6 +10,8 @@
 #include "stats/metrics.h"
 #include "sweep/sweep.h"
 #include "workload/gemm_kernel.h"
+#include "workload/gemm_spill.h"
+#include "workload/mma_data_path.h"
 
 namespace gms {
 namespace {
@@ -53,6 +55,12 @@ void name_limiter(Candidate& c, const std::map<std::string, double>& m, const Gp
   std::sort(uses.begin(), uses.end(), [](const Use& a, const Use& b) { return a.pct > b.pct; });
   c.why = "math " + fmt(math_pct) + " %, L2 " + fmt(l2_pct) + " %, DRAM " + fmt(dram_pct) + " % of peak; " +
           fmt(waves, 2) + " waves; " + std::to_string(c.ctas_per_sm) + " CTA/SM";
+  if (c.spill_bytes > 0) {  // the loop waits on its own local traffic: the spill, whatever the pipes do
+    c.limiter = "register spills";
+    c.why += "; ~" + std::to_string(c.spill_bytes) + " B per thread stored and reloaded every K tile (estimated from ~" +
+             std::to_string(c.registers) + " registers)";
+    return;
+  }
   if (wavefronts > 0 && conflicts > 0.1 * wavefronts) {
     c.limiter = "shared-memory bank conflicts";
     c.why += "; " + fmt(100 * conflicts / wavefronts) + " % of shared wavefronts are conflicts";
@@ -174,10 +182,10 @@ RecommendResult recommend(const RecommendRequest& req) {
             gc.tile = {t[0], t[1], t[2]};
             gc.warps = w;
             gc.dtype = req.dtype;
+            gc.mma = mma;
             c.registers = GemmKernel::registers_needed(gc);
-            if (c.registers > gpu.sm.max_registers_per_thread && !req.allow_spills)
-              c.excluded = "spills: needs ~" + std::to_string(c.registers) + " registers per thread (max " +
-                           std::to_string(gpu.sm.max_registers_per_thread) + "); spill time is not modelled";
+            // Beyond the GPU's registers the compiler spills: priced, not left out (workload/gemm_spill.h).
+            if (gemm_warp_grid(gc).tile_m > 0) c.spill_bytes = estimated_gemm_spill_bytes(gc, gpu, resolved_gemm_mma(gc));
             cands.push_back(c);
           }
   } else {

@@ -32,7 +32,6 @@ struct RecommendRequest {
   std::int64_t m = 0, n = 0, k = 0;   // GEMV: m = batch rows (1)
   std::string dtype = "fp16";
   std::string mma = "auto";           // auto: wgmma on compute capability >= 9.0, else mma_sync
-  bool allow_spills = false;          // simulate tilings that need more registers than the GPU has
   std::vector<std::string> overrides; // gpu.* overrides for every candidate
   RecommendSpace space;
   unsigned jobs = 1;
@@ -48,6 +47,7 @@ struct Candidate {
   std::string label;                  // "128x256x64 w8 s3 g8"
   std::vector<std::string> set;       // workload.* overrides that make it
   int registers = 0;                  // needed per thread (before the cap)
+  std::int64_t spill_bytes = 0;       // GEMM: the estimated frame swapped every K tile (workload/gemm_spill.h)
   std::string excluded;               // why it was not simulated / could not run; "" = ranked
   double time_ns = 0, dram_bytes = 0, l2_hit_pct = 0, tflops = 0;
   int ctas_per_sm = 0;

@@ -65,7 +65,6 @@ std::vector<int> categorise(const std::vector<std::string>& names, std::vector<s
 }
 
 std::string short_reason(const std::string& why) {
-  if (why.rfind("spills", 0) == 0) return "spill";
   if (why.find("shared") != std::string::npos) return "smem";
   if (why.find("warps") != std::string::npos) return "warps";
   return "n/a";

@@ -3,7 +3,7 @@
 // BLOCK_MxBLOCK_NxBLOCK_K; GEMV: BLOCK_N x BLOCK_K), columns the launch choices (warps and stages;
 // GEMV: warps and load order); each cell is the predicted time of its best candidate over what is
 // left (GROUP_SIZE_M), relative to the first pick, with the time written in; cells recommend left
-// out are grey with the reason (spill, smem, ...). The first pick is outlined.
+// out are grey with the reason (smem, warps, ...). The first pick is outlined.
 #include <string>
 #include <vector>
 
@@ -14,7 +14,7 @@ namespace gms {
 
 struct CategoryGrid {
   std::vector<std::string> rows, cols;  // labels in natural order ("64x128x64" before "128x64x32")
-  Grid grid;                            // time / first pick's time (NaN: left out); label: "52.4" or "spill"
+  Grid grid;                            // time / first pick's time (NaN: left out); label: "52.4" or "smem"
   int best_row = -1, best_col = -1;     // the first pick's cell
 };
 

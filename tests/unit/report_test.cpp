@@ -156,10 +156,10 @@ TEST(Report, RecommendSpaceGridFoldsCandidatesIntoCells) {
   ranked("128x128x64 w8 s3 g1", 110e3);  // same cell, slower order: folded away
   ranked("64x128x64 w4 s12 g8", 150e3);
   ranked("64x128x64 w4 s3 g8", 200e3);
-  Candidate spill;
-  spill.label = "128x256x64 w4 s3 g8";
-  spill.excluded = "spills: needs ~312 registers per thread (max 255); spill time is not modelled";
-  r.excluded.push_back(spill);
+  Candidate big;
+  big.label = "128x256x64 w4 s3 g8";
+  big.excluded = "does not fit: a CTA needs 233472 B of shared memory, the GPU allows 232448 B per CTA";
+  r.excluded.push_back(big);
   const CategoryGrid g = recommend_space_grid(r);
   EXPECT_EQ(g.rows, (std::vector<std::string>{"64x128x64", "128x128x64", "128x256x64"}));
   EXPECT_EQ(g.cols, (std::vector<std::string>{"w4 s3", "w4 s12", "w8 s3"}));
@@ -168,7 +168,7 @@ TEST(Report, RecommendSpaceGridFoldsCandidatesIntoCells) {
   EXPECT_DOUBLE_EQ(g.grid.at(0, 1), 1.5);
   EXPECT_DOUBLE_EQ(g.grid.at(0, 0), 2.0);
   EXPECT_TRUE(std::isnan(g.grid.at(2, 0)));
-  EXPECT_EQ(g.grid.label[2 * 3 + 0], "spill");
+  EXPECT_EQ(g.grid.label[2 * 3 + 0], "smem");
   EXPECT_TRUE(std::isnan(g.grid.at(2, 2)));  // never in the space: empty, grey
   EXPECT_EQ(g.grid.label[2 * 3 + 2], "");
   EXPECT_EQ(std::make_pair(g.best_row, g.best_col), std::make_pair(1, 2));
