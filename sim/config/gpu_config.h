@@ -79,6 +79,9 @@ struct IcntConfig {
   std::uint64_t latency = 100;        // SM -> L2 slice, one way, unloaded
   double sm_bytes_per_cycle = 64;     // reply data into one SM
   double sm_requests_per_cycle = 0;   // line requests one SM's L1/TEX sends per cycle (0 = unlimited)
+  // What one SM sends towards L2, in order: store data, and a slot per line request of an L1 miss
+  // (0 = unlimited: only the port above).
+  double sm_write_bytes_per_cycle = 0;
 };
 
 struct L2Config {
@@ -104,6 +107,7 @@ struct L2Config {
   // counted; the home lookup of a read that hits the near copy moves no data), as H100's counters show.
   bool far_read_hits_at_home = false;
   bool far_reductions_in_both_partitions = false;
+  bool far_writes_in_both_partitions = false;  // a store to a far line passes (and is counted at) a near slice's input
   double fabric_bytes_per_cycle = 0;    // between partitions, total; 0 = unlimited
   // Bytes of other data the L2 holds dirty when a kernel starts on a cleared L2 (what the profiler's
   // replay and the harness leave); the kernel writes them to DRAM as it evicts them.

@@ -211,6 +211,11 @@ Schema<GpuConfig> make_schema() {
                                 "reduction takes at least 1/rate cycles of the SM's port, however few sectors it "
                                 "carries); 0 = unlimited",
                                 [](G& c) -> auto& { return c.icnt.sm_requests_per_cycle; }));
+  p.push_back(quantity_param<G>("icnt.sm_write_bytes_per_cycle", Q::kBytesPerCycle, "0", 0, 1e6,
+                                "what one SM sends towards L2 per cycle, in order: store data (global and local) "
+                                "and, one cycle each, the line requests of its loads that miss L1 (an L1 hit needs "
+                                "none); 0 = unlimited",
+                                [](G& c) -> auto& { return c.icnt.sm_write_bytes_per_cycle; }));
   // --- L2
   p.push_back(quantity_param<G>("l2.size", Q::kBytes, "", 1, kBig, "L2 capacity, all slices",
                                 [](G& c) -> auto& { return c.l2.size; }));
@@ -273,6 +278,10 @@ Schema<GpuConfig> make_schema() {
   p.push_back(bool_param<G>("l2.far_reductions_in_both_partitions", false,
                             "a reduction to a far line is counted as a lookup in the near partition and at its home slice",
                             [](G& c) -> auto& { return c.l2.far_reductions_in_both_partitions; }));
+  p.push_back(bool_param<G>("l2.far_writes_in_both_partitions", false,
+                            "a store to a far line passes a near slice's crossbar input first (counted as a write "
+                            "there, not written) and is written at its home slice",
+                            [](G& c) -> auto& { return c.l2.far_writes_in_both_partitions; }));
   p.push_back(choice_param<G>("l2.sm_partition_map", {"halves", "interleave"}, "halves",
                               "which partition an SM is near: first/second half of SM ids, or even/odd ids",
                               [](G& c) -> auto& { return c.l2.sm_partition_map; }));

@@ -55,6 +55,7 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   far_ticks_ = far_latency_ ? cycles_to_ticks(gpu.l2.far_extra_latency) : 0;
   sm_port_ticks_per_byte_ = T / std::min(gpu.sm.lsu_bytes_per_cycle, gpu.icnt.sm_bytes_per_cycle);
   sm_port_ticks_per_request_ = gpu.icnt.sm_requests_per_cycle > 0 ? T / gpu.icnt.sm_requests_per_cycle : 0;
+  sm_out_ticks_per_byte_ = gpu.icnt.sm_write_bytes_per_cycle > 0 ? T / gpu.icnt.sm_write_bytes_per_cycle : 0;
   if (gpu.l2.fabric_bytes_per_cycle > 0) fabric_ = std::make_unique<BandwidthServer>(T / gpu.l2.fabric_bytes_per_cycle);
 
   Replacement l2_policy = replacement_from_name(gpu.l2.replacement);
@@ -87,6 +88,7 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   if (gpu.l2.input_bytes_per_cycle > 0)
     slice_input_.assign(gpu.l2.slices, BandwidthServer(T / (gpu.l2.input_bytes_per_cycle * l2_per_sm_cycle)));
   sm_port_free_.assign(gpu.sm.count, 0);
+  sm_out_free_.assign(gpu.sm.count, 0);
   tma_free_.assign(gpu.sm.count, 0);
   tma_box_ticks_ = cycles_to_ticks(gpu.sm.tma_box_cycles);
   mshr_ring_.assign(gpu.sm.count, std::vector<Tick>(gpu.l1.mshrs, 0));
@@ -129,6 +131,13 @@ void MemorySystem::dram_fill(TagArray& tags, const TagArray::Access& a, Addr lin
 Tick MemorySystem::sm_port(int sm, Tick now, std::uint32_t bytes) {
   // One line request: its bytes at the port's width, and at least one request slot of the L1/TEX.
   return reserve(sm_port_free_[sm], now, std::max(bytes * sm_port_ticks_per_byte_, sm_port_ticks_per_request_));
+}
+
+Tick MemorySystem::sm_out(int sm, Tick t, std::uint32_t bytes) {
+  if (sm_out_ticks_per_byte_ <= 0) return t;
+  // A request is one cycle of the way out; store data its bytes at the way's width.
+  const double ticks = bytes > 0 ? bytes * sm_out_ticks_per_byte_ : static_cast<double>(kTicksPerCycle);
+  return reserve(sm_out_free_[sm], t, ticks);
 }
 
 void MemorySystem::count_read_lookup(int sm, Tick at, std::uint32_t hits, std::uint32_t misses, CtaMemCounts* cta,
@@ -272,10 +281,10 @@ Tick MemorySystem::read_batch(const AccessCtx& ctx, EvictHint hint) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   Tick done = ctx.now;
   for (const BatchLine& b : load_batch_) {
-    Tick t = sm_port(ctx.sm, ctx.now, popc(b.mask) * sector);
+    Tick t = sm_out(ctx.sm, sm_port(ctx.sm, ctx.now, popc(b.mask) * sector), 0);
     done = std::max(done, l2_read_line(ctx.sm, b.line, b.mask, t, ctx.cta, hint));
     if (b.twice) {
-      t = sm_port(ctx.sm, ctx.now, popc(b.twice) * sector);
+      t = sm_out(ctx.sm, sm_port(ctx.sm, ctx.now, popc(b.twice) * sector), 0);
       done = std::max(done, l2_read_line(ctx.sm, b.line, b.twice, t, ctx.cta, hint, false));
     }
   }
@@ -311,11 +320,12 @@ Tick MemorySystem::store_local_lines(const AccessCtx& ctx, EachLine&& each_line)
     if (local_stores_through_) {  // on to L2; the written sectors stay valid in L1 at once
       const auto a = l1.access(static_cast<std::uint32_t>(ctx.sm), set, line, mask, false, t);
       if (a.miss) l1.fill(a.slot, a.miss, t);
-      done = std::max(done, l2_write_line(ctx.sm, line, mask, t));
+      done = std::max(done, l2_write_line(ctx.sm, line, mask, sm_out(ctx.sm, t, popc(mask) * sector)));
       return;
     }
     const auto a = l1.access(static_cast<std::uint32_t>(ctx.sm), set, line, mask, true, t);
-    if (a.evicted_dirty) l2_write_line(ctx.sm, a.evicted_line, a.evicted_dirty, t);  // a write-back: nobody waits
+    if (a.evicted_dirty)  // a write-back: nobody waits
+      l2_write_line(ctx.sm, a.evicted_line, a.evicted_dirty, sm_out(ctx.sm, t, popc(a.evicted_dirty) * sector));
     done = std::max(done, t + l1_hit_ticks_);
   });
   return done;
@@ -410,7 +420,7 @@ Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool b
       std::uint32_t cur_mask = 0;
       Tick d = t;
       auto flush = [&] {
-        if (cur_mask) d = std::max(d, l2_read_line(sm, cur_line, cur_mask, t, ctx.cta, hint));
+        if (cur_mask) d = std::max(d, l2_read_line(sm, cur_line, cur_mask, sm_out(sm, t, 0), ctx.cta, hint));
       };
       for (std::uint32_t m = a.miss; m; m &= m - 1) {
         Addr lo = line + static_cast<Addr>(std::countr_zero(m)) * l1_sector, hi = lo + l1_sector - 1;
@@ -434,7 +444,7 @@ Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool b
 }
 
 MemorySystem::AtHome MemorySystem::to_home_slice(int sm, Addr line, std::uint32_t mask, Tick t, std::uint32_t hold,
-                                                  bool pass_near) {
+                                                  bool pass_near, std::uint32_t near_hold) {
   const std::uint32_t bytes = popc(mask) * static_cast<std::uint32_t>(gpu_.l2.sector);
   // Each slice the data passes takes it through its crossbar input, then holds its pipeline.
   auto enter = [&](std::uint32_t slice, Tick at) { return slice_input_.empty() ? at : slice_input_[slice].serve(at, bytes); };
@@ -450,7 +460,7 @@ MemorySystem::AtHome MemorySystem::to_home_slice(int sm, Addr line, std::uint32_
     if (pass_near) {
       const std::uint32_t near = replica_slice(part, line_index);
       taken = enter(near, arrive);
-      arrive = slices_bw_[near].serve(taken, hold);
+      arrive = near_hold > 0 ? slices_bw_[near].serve(taken, near_hold) : taken;
       near_pass = true;
     }
     if (fabric_) arrive = serve_start(*fabric_, arrive, bytes);
@@ -462,10 +472,15 @@ MemorySystem::AtHome MemorySystem::to_home_slice(int sm, Addr line, std::uint32_
 
 Tick MemorySystem::l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
-  const AtHome h = to_home_slice(sm, line, mask, t, popc(mask) * sector, false);
+  // A far store passes the near slice's input (counted there, not written: 0 of its pipeline).
+  const AtHome h = to_home_slice(sm, line, mask, t, popc(mask) * sector, gpu_.l2.far_writes_in_both_partitions, 0);
   auto a = l2_->access(h.slice, h.set, line, mask, true, h.start);
   counters_.l2_write_sectors += popc(mask);
   counters_.l2_write_hit_sectors += popc(a.hit);
+  if (h.near_pass) {  // counted at the near slice too
+    counters_.l2_write_sectors += popc(mask);
+    counters_.l2_write_hit_sectors += popc(mask);
+  }
   if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, h.start);
   return h.taken;
 }
@@ -476,8 +491,8 @@ Tick MemorySystem::store_lines(const AccessCtx& ctx, EachLine&& each_line) {
   ++counters_.st_requests;
   Tick done = ctx.now;
   each_line(gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
-    Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
-    done = std::max(done, l2_write_line(ctx.sm, line, mask, t));
+    const Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
+    done = std::max(done, l2_write_line(ctx.sm, line, mask, sm_out(ctx.sm, t, popc(mask) * sector)));
   });
   return done;
 }
@@ -506,7 +521,7 @@ MemorySystem::Reduced MemorySystem::reduce_lines(const AccessCtx& ctx, EachLine&
     const std::uint32_t sectors = popc(mask), hold = sectors * red_bytes_per_sector_;
     const Tick t = sm_port(ctx.sm, ctx.now, sectors * sector);
     // A far reduction passes a near slice first when the GPU counts it in both partitions.
-    const AtHome h = to_home_slice(ctx.sm, line, mask, t, hold, gpu_.l2.far_reductions_in_both_partitions);
+    const AtHome h = to_home_slice(ctx.sm, line, mask, t, hold, gpu_.l2.far_reductions_in_both_partitions, hold);
     out.taken = std::max(out.taken, h.taken);
     counters_.l2_red_sectors += sectors;
     if (h.near_pass) {  // counted at the near slice too

@@ -195,6 +195,9 @@ class MemorySystem {
                          bool final_misses);
   // The SM's LSU/port, FCFS: when one line request of `bytes` leaves the SM.
   Tick sm_port(int sm, Tick now, std::uint32_t bytes);
+  // The SM's way out towards L2 (icnt.sm_write_bytes_per_cycle): store bytes, or one miss request
+  // (bytes 0). Returns when this one leaves; `t` unchanged where the GPU has no such limit.
+  Tick sm_out(int sm, Tick t, std::uint32_t bytes);
   // Returns when the home slice's input has taken the data.
   Tick l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t);
   // Routes a write or reduction from an SM to the line's home slice (interconnect, a pass through a
@@ -206,7 +209,9 @@ class MemorySystem {
     Tick start, taken;
     bool far, near_pass;
   };
-  AtHome to_home_slice(int sm, Addr line, std::uint32_t mask, Tick t, std::uint32_t hold, bool pass_near);
+  // `near_hold`: what a far line's pass through a near slice holds of its pipeline (pass_near).
+  AtHome to_home_slice(int sm, Addr line, std::uint32_t mask, Tick t, std::uint32_t hold, bool pass_near,
+                       std::uint32_t near_hold);
   Tick reserve(Tick& free_at, Tick arrive, double ticks) const;
   // Start of service of `bytes` at `server` for a request arriving at `arrive`.
   static Tick serve_start(BandwidthServer& server, Tick arrive, std::uint32_t bytes);
@@ -236,6 +241,8 @@ class MemorySystem {
   // Per SM, the narrower of the LSU data path and the SM<->L2 port, as one FCFS server: one SM's
   // requests are handed over in issue order, which is time order, so a plain counter is exact.
   std::vector<Tick> sm_port_free_;
+  std::vector<Tick> sm_out_free_;
+  double sm_out_ticks_per_byte_ = 0;  // 0: no limit
   std::vector<Tick> tma_free_;  // per SM: when its copy engine takes the next box
   Tick tma_box_ticks_ = 0;
   std::unique_ptr<BandwidthServer> fabric_;

@@ -82,6 +82,9 @@ GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::s
   //             ldmatrix of step s+1 issued before the HMMAs of step s (the compiler's order)
   //   wgmma:    wait; barrier; wgmma on tile kt (asynchronous); wgmma.wait_group 1 (tile kt-1's
   //             MMAs done, so its buffer can be refilled); prefetch tile kt+S-1 (Triton's loop)
+  //   spilled:  (gemm_spill.h) wait; per HGMMA group: store the frame chunk it displaces, reload its
+  //             own, wait (a barrier after the first), its MMAs to completion; barrier; prefetch.
+  //             mma.sync: the chunk swapped after the prefetch, before the ldmatrix of step 0.
   spill_ = plan_gemm_spill(cfg, gpu, plan_);
   local_base_ = align_up(c_base_ + static_cast<Addr>(cfg.m * cfg.n * ec_)) + kAlign;
   const bool spilled = spill_.frame_bytes > 0;

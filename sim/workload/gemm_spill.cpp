@@ -9,17 +9,17 @@ namespace gms {
 namespace {
 constexpr int kSlotBytes = 4;         // one spilled register
 constexpr int kAccessBytes = 8;       // STL.64 / LDL.64: the compiled loop's mean is 7.9 B a lane (720 B in 91)
-constexpr int kWarpgroup = 4;
+constexpr int kWarpgroupThreads = 128;
 }  // namespace
 
 std::int64_t estimated_gemm_spill_bytes(const GemmConfig& cfg, const GpuConfig& gpu, const std::string& mma) {
   const int needed = GemmKernel::registers_needed(cfg), max = gpu.sm.max_registers_per_thread;
   if (needed <= max) return 0;
   std::int64_t slots = needed - max;
-  if (mma == "wgmma") {
+  if (mma == "wgmma") {  // one group's accumulators: its 64 x N fp32 over the warpgroup's 128 threads
     const WarpGrid grid = gemm_warp_grid(cfg);
-    const int groups = grid.tile_m / 64 * ((grid.tile_n + 255) / 256);
-    if (groups > 1) slots += static_cast<std::int64_t>(grid.tile_m) * grid.tile_n / (kWarpgroup * 32) / groups;
+    const int groups = wgmma_groups(grid);
+    if (groups > 1) slots += static_cast<std::int64_t>(grid.tile_m) * grid.tile_n / (kWarpgroupThreads * groups);
   }
   return slots * kSlotBytes;
 }

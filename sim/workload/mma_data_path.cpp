@@ -75,6 +75,10 @@ double mma_class_rate(const GpuConfig& gpu, const std::string& dtype, const std:
   return rate;
 }
 
+int wgmma_groups(const WarpGrid& grid) {
+  return grid.tile_m / kWgmmaM * ((grid.tile_n + kWgmmaMaxN - 1) / kWgmmaMaxN);
+}
+
 MmaPlan plan_mma(const GemmConfig& cfg, const GpuConfig& gpu, const std::string& mma) {
   SIM_ASSERT(mma == "mma_sync" || mma == "wgmma", "plan_mma(" << mma << ")");
   if (mma == "wgmma" && gpu.sm.wgmma_fraction <= 0)
@@ -150,9 +154,7 @@ MmaPlan plan_mma(const GemmConfig& cfg, const GpuConfig& gpu, const std::string&
   }
 
   if (p.wgmma) {
-    // Each warpgroup: HGMMA.64xNx16 over its tile_m / 64 row blocks and N chunks of at most 256.
-    const int n_chunks = (grid.tile_n + kWgmmaMaxN - 1) / kWgmmaMaxN;
-    p.mma_instructions = static_cast<std::uint32_t>(grid.tile_m / kWgmmaM * n_chunks);
+    p.mma_instructions = static_cast<std::uint32_t>(wgmma_groups(grid));
     p.flops = 2.0 * grid.tile_m * grid.tile_n * p.k_per_step / kWarpgroup;
     return p;
   }

@@ -23,6 +23,9 @@ struct WarpGrid {
   int tile_m = 0, tile_n = 0;    // each part's share of the CTA tile
 };
 WarpGrid gemm_warp_grid(const GemmConfig& cfg);
+// wgmma: the HGMMA.64xNx16 a warpgroup issues per K step - its 64-row blocks x N chunks of at most
+// 256 - each with its own accumulators.
+int wgmma_groups(const WarpGrid& grid);
 
 struct MmaPlan {
   bool wgmma = false;

@@ -63,8 +63,9 @@ TEST(GemmSpill, EveryKTileStoresAndReloadsTheFrameThroughL1) {
   // 32 CTAs x 128 threads x 32 K tiles x 720 B each way. Stores reach L2 whole (write-through); the
   // reloads miss the L1 the carve-out leaves (3 x 73 KiB of shared memory: 228 KiB, L1 28 KiB)
   // and read L2, where the frames stay.
-  auto none = spilling({"workload.spill_bytes_per_thread=0B"});
-  auto spill = spilling({"workload.spill_bytes_per_thread=720B"});
+  const std::string once = "gpu.l2.far_writes_in_both_partitions=false";  // each stored sector counted once
+  auto none = spilling({"workload.spill_bytes_per_thread=0B", once});
+  auto spill = spilling({"workload.spill_bytes_per_thread=720B", once});
   auto rn = simulate(none), rs = simulate(spill);
   const double sectors = 32.0 * 128 * 32 * 720 / 32;
   EXPECT_EQ(metric(spill, rs, "lts__t_sectors_op_write.sum") - metric(none, rn, "lts__t_sectors_op_write.sum"), sectors);
