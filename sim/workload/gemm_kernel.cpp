@@ -88,6 +88,7 @@ GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::s
   spill_ = plan_gemm_spill(cfg, gpu, plan_);
   local_base_ = align_up(c_base_ + static_cast<Addr>(cfg.m * cfg.n * ec_)) + kAlign;
   const bool spilled = spill_.frame_bytes > 0;
+  mma_parts_ = plan_.wgmma && spilled ? spill_.groups : 1;
   auto& v = tile_steps_;
   if (cfg.stages == 1) v = {{Micro::kCopyA}, {Micro::kCopyB}};
   v.push_back({Micro::kWaitCopy});
@@ -132,7 +133,7 @@ void GemmKernel::plan_issue(const std::vector<Step>& steps, double shared_latenc
       case Micro::kRead: modelled += plan_.ldsm[static_cast<size_t>(s.k_step)]; break;
       case Micro::kMma:
         modelled += plan_.wgmma ? static_cast<std::uint32_t>(plan_.k_steps) * plan_.mma_instructions /
-                                      static_cast<std::uint32_t>(spill_.frame_bytes > 0 ? spill_.groups : 1)
+                                      static_cast<std::uint32_t>(mma_parts_)
                                 : plan_.mma_instructions;
         ++mma_steps;
         break;
@@ -293,9 +294,9 @@ bool GemmKernel::emit(const WarpCursor& c, const Step& s, std::int64_t kt, Instr
       out.op = Op::kCompute;
       out.pipe = Pipe::kTensor;
       if (!other_per_mma_.empty())
-        out.other_instructions = other_per_mma_[plan_.wgmma && spill_.frame_bytes == 0 ? 0 : static_cast<size_t>(s.k_step)];
+        out.other_instructions = other_per_mma_[plan_.wgmma && mma_parts_ == 1 ? 0 : static_cast<size_t>(s.k_step)];
       if (plan_.wgmma) {  // the K tile's warpgroup MMAs (or one spilled group's), asynchronous
-        const auto parts = static_cast<std::uint32_t>(spill_.frame_bytes > 0 ? spill_.groups : 1);
+        const auto parts = static_cast<std::uint32_t>(mma_parts_);
         out.async_mma = true;
         out.slot = static_cast<std::uint8_t>(kMmaSlot0 + kt % 2);
         out.flops = plan_.flops * plan_.k_steps / parts;

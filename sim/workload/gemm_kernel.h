@@ -68,6 +68,7 @@ class GemmKernel final : public Kernel {
   };
   bool spill_step(const WarpCursor& c, const Step& s, std::int64_t kt, Instr& out) const;
   GemmSpillPlan spill_;
+  int mma_parts_ = 1;  // wgmma steps a K tile's MMAs are issued in: the spilled loop's groups, else 1
   Addr local_base_ = 0;
   void next_data_path(WarpCursor& c, Instr& out) const;
   bool emit(const WarpCursor& c, const Step& s, std::int64_t kt, Instr& out) const;

@@ -90,6 +90,22 @@ TEST(GemmSpill, TheEstimatePricesATilingThatNeedsMoreRegistersThanTheGpuHas) {
   EXPECT_NEAR(te / tm, 740.0 / 720, 0.1);
 }
 
+TEST(GemmSpill, AnMmaSyncTileSwapsItsWholeFrameBeforeItsLdmatrix) {
+  // mma.sync keeps accumulators per 16x8 fragment: only the 57 missing registers are estimated, in
+  // one chunk a K tile, each stored sector reaching L2 once.
+  const std::string once = "gpu.l2.far_writes_in_both_partitions=false";
+  auto none = spilling({"workload.mma=mma_sync", "workload.spill_bytes_per_thread=0B", once});
+  auto spill = spilling({"workload.mma=mma_sync", once});
+  const MmaPlan mma = plan_mma(spill.workload.value.gemm, spill.gpu.value, "mma_sync");
+  const GemmSpillPlan p = plan_gemm_spill(spill.workload.value.gemm, spill.gpu.value, mma);
+  ASSERT_EQ(p.frame_bytes, 228);
+  EXPECT_EQ(p.groups, 1);
+  auto rn = simulate(none), rs = simulate(spill);
+  EXPECT_EQ(metric(spill, rs, "lts__t_sectors_op_write.sum") - metric(none, rn, "lts__t_sectors_op_write.sum"),
+            32.0 * 128 * 32 * 228 / 32);
+  EXPECT_GT(metric(spill, rs, "gpu__time_duration.sum"), metric(none, rn, "gpu__time_duration.sum"));
+}
+
 TEST(GemmSpill, ASpillNeedsTheDataPath) {
   EXPECT_THROW(spilling({"workload.mma=none", "workload.spill_bytes_per_thread=64B"}), ConfigError);
 }
