@@ -94,6 +94,11 @@ const std::vector<std::string>& compared_metrics() {
                                              "lts__t_sector_hit_rate.pct",
                                              "lts__t_sectors_op_read.sum",
                                              "lts__t_sectors_op_red.sum",
+                                             // L1 (records that carry them: the Triton GEMVs and GEMMs); local = spills
+                                             "l1tex__t_sector_hit_rate.pct",
+                                             "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                                             "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+                                             "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
                                              // the L2 tag stage's requests (records that carry it: the padding set)
                                              "lts__t_requests_srcunit_tex_op_read.sum",
                                              "sm__warps_active.avg.pct_of_peak_sustained_active",

@@ -55,7 +55,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
   account(w, WarpState::kNotSelected, t);  // ready since `accounted`, picked only now
   switch (in.op) {
     case Op::kLoad: {
-      const AccessCtx ctx{sm, t, counts};
+      const AccessCtx ctx{sm, t, counts, in.local};
       if (in.tma_boxes > 0) {  // a bulk tensor copy: every warp of the CTA waits on its mbarrier
         const Tick done = mem.tma_load(ctx, in.region, in.tma_boxes, in.hint);
         const int first = sm * warps_per_sm + local / warps_per_cta * warps_per_cta;

@@ -28,6 +28,10 @@ struct MemCounters {
   std::uint64_t l2_hit_bytes = 0;
   std::uint64_t dram_served_bytes = 0;
   std::uint64_t tma_sectors = 0;             // sectors bulk tensor copies (TMA) brought into shared memory
+  // Per-thread local memory (spills) through L1: its loads are not in the global counters above.
+  std::uint64_t l1_local_ld_sectors = 0;
+  std::uint64_t l1_local_ld_hit_sectors = 0;
+  std::uint64_t l1_local_st_sectors = 0;
 
   // Calls f(this field, the other's field) for every counter: sums and extrapolations visit them all.
   template <class Self, class Other, class F>
@@ -44,6 +48,8 @@ struct MemCounters {
     f(a.l2_home_check_sectors, b.l2_home_check_sectors);
     f(a.l1_hit_bytes, b.l1_hit_bytes), f(a.l2_hit_bytes, b.l2_hit_bytes), f(a.dram_served_bytes, b.dram_served_bytes);
     f(a.tma_sectors, b.tma_sectors);
+    f(a.l1_local_ld_sectors, b.l1_local_ld_sectors), f(a.l1_local_ld_hit_sectors, b.l1_local_ld_hit_sectors);
+    f(a.l1_local_st_sectors, b.l1_local_st_sectors);
   }
   MemCounters& operator+=(const MemCounters& o) {
     each(*this, o, [](std::uint64_t& x, const std::uint64_t& y) { x += y; });
@@ -51,7 +57,7 @@ struct MemCounters {
   }
 };
 
-static_assert(sizeof(MemCounters) == 23 * sizeof(std::uint64_t), "a new counter must be listed in MemCounters::each");
+static_assert(sizeof(MemCounters) == 26 * sizeof(std::uint64_t), "a new counter must be listed in MemCounters::each");
 
 // Per-CTA view used by the per-CTA CSV and heatmaps.
 struct CtaMemCounts {

@@ -316,6 +316,7 @@ Tick MemorySystem::store_local_lines(const AccessCtx& ctx, EachLine&& each_line)
   Tick done = ctx.now;
   each_line(gpu_.l1.line, gpu_.l1.sector, [&](Addr line, std::uint32_t mask) {
     const Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
+    counters_.l1_local_st_sectors += popc(mask);
     const std::uint32_t set = static_cast<std::uint32_t>((line / gpu_.l1.line) % l1.sets());
     if (local_stores_through_) {  // on to L2; the written sectors stay valid in L1 at once
       const auto a = l1.access(static_cast<std::uint32_t>(ctx.sm), set, line, mask, false, t);
@@ -387,7 +388,9 @@ template <class EachLine>
 Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool bypass_l1, EvictHint hint) {
   const int sm = ctx.sm;
   Tick done = ctx.now;
-  ++counters_.ld_requests;
+  if (!ctx.local) ++counters_.ld_requests;
+  std::uint64_t& l1_sectors = ctx.local ? counters_.l1_local_ld_sectors : counters_.l1_ld_sectors;
+  std::uint64_t& l1_hits = ctx.local ? counters_.l1_local_ld_hit_sectors : counters_.l1_ld_hit_sectors;
   if (bypass_l1 || !l1_) {
     // The lines of one load are listed and their sets prefetched before any is timed: the lookups
     // are host-cache misses into tag arrays of tens of MB, and this way they overlap. The t-stage
@@ -395,7 +398,7 @@ Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool b
     load_batch_.clear();
     each_line(gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
       load_batch_.push_back({line, mask, 0});
-      if (l1_) counters_.l1_ld_sectors += popc(mask);
+      if (l1_) l1_sectors += popc(mask);
       prefetch_l2(sm, line, ctx.now);
     });
     return read_batch(ctx, hint);
@@ -410,8 +413,8 @@ Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool b
     Tick t = sm_port(sm, ctx.now, popc(mask) * l1_sector);
     auto a = l1.access(static_cast<std::uint32_t>(sm), static_cast<std::uint32_t>((line / gpu_.l1.line) % l1.sets()), line, mask, false, t,
                        priority_of(hint));
-    counters_.l1_ld_sectors += popc(mask);
-    counters_.l1_ld_hit_sectors += popc(a.hit);
+    l1_sectors += popc(mask);
+    l1_hits += popc(a.hit);
     counters_.l1_hit_bytes += static_cast<std::uint64_t>(popc(a.hit)) * l1_sector;
     Tick r = a.hit ? std::max(t + l1_hit_ticks_, a.ready) : t;
     if (a.miss) {

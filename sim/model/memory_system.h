@@ -86,6 +86,7 @@ struct AccessCtx {
   int sm = 0;
   Tick now = 0;
   CtaMemCounts* cta = nullptr;
+  bool local = false;  // a load from per-thread local memory (LDL): counted as local, not global
 };
 
 class MemorySystem {

@@ -29,6 +29,7 @@ std::vector<Metric> compute_metrics(const SimResult& r, const GpuConfig& gpu, co
   const double l2_lookup_hit = l2_rd_hit + l2_wr + l2_red_hit;
   const double l2_all = l2_rd + l2_wr + l2_red;
   const double l1_ld = static_cast<double>(m.l1_ld_sectors), l1_hit = static_cast<double>(m.l1_ld_hit_sectors);
+  const double local_ld = static_cast<double>(m.l1_local_ld_sectors), local_hit = static_cast<double>(m.l1_local_ld_hit_sectors);
   const LaunchShape& s = r.shape;
   const Occupancy& o = r.occupancy;
   std::vector<Metric> v = {
@@ -76,7 +77,11 @@ std::vector<Metric> compute_metrics(const SimResult& r, const GpuConfig& gpu, co
       {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", l1_hit, "sector", "L1 load sectors that hit"},
       {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", l1_ld - l1_hit, "sector",
        "L1 load sectors that missed"},
-      {"l1tex__t_sector_hit_rate.pct", pct(l1_hit, l1_ld), "%", "L1 sector hit rate of global loads (0: no L1 loads)"},
+      {"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", local_ld, "sector", "local (spill) load sectors looked up in L1"},
+      {"l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", static_cast<double>(m.l1_local_st_sectors), "sector",
+       "local (spill) store sectors through L1"},
+      {"l1tex__t_sector_hit_rate.pct", pct(l1_hit + local_hit, l1_ld + local_ld), "%",
+       "L1 sector hit rate of global and local loads (0: no L1 loads)"},
       {"sm__warps_active.avg.pct_of_peak_sustained_active",
        pct(r.warp_ticks_resident, r.sm_active_ticks * gpu.sm.max_warps), "%", "achieved occupancy"},
       {"smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct", r.stalls.pct(WarpState::kLongScoreboard), "%",

@@ -334,9 +334,9 @@ bool GemmKernel::spill_step(const WarpCursor& c, const Step& s, std::int64_t kt,
   const Addr frame = local_base_ + static_cast<Addr>((c.cta * cfg_.warps + c.warp) * spill_.frame_bytes * lanes);
   out.region = Region{frame + static_cast<Addr>(part.offset * lanes), 1, static_cast<std::uint32_t>(part.bytes * lanes), 0};
   out.issue_cycles = part.instructions;
+  out.local = true;
   if (s.op == Micro::kSpillStore) {
     out.op = Op::kStore;
-    out.local = true;
   } else {
     out.op = Op::kLoad;
     out.slot = static_cast<std::uint8_t>(reload_slot);

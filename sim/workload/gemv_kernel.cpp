@@ -423,6 +423,7 @@ void GemvKernel::next_instruction(WarpCursor& c, Instr& out) const {
         if (sub < load_passes) {  // the step's spill loads, in frame-sized passes
           const std::uint64_t bytes = std::min(spill_warp_bytes, loaded - static_cast<std::uint64_t>(sub) * spill_warp_bytes);
           out = load(spill, 1, static_cast<std::uint32_t>(bytes), 0, tok.step, false, EvictHint::kNormal);
+          out.local = true;
           return;
         }
         if (sub <= load_passes) {

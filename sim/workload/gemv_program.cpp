@@ -69,6 +69,7 @@ bool GemvKernel::program_next(WarpCursor& c, Instr& out) const {
         const auto bytes = static_cast<std::uint32_t>(s.count * line_bytes);
         if (s.kind == LocalStep::Kind::kLoad) {
           out = load(at, 1, bytes, 0, slot_of(s.scoreboard), false, EvictHint::kNormal);
+          out.local = true;
         } else {
           out = Instr{};
           out.op = Op::kStore;

@@ -75,7 +75,9 @@ struct Instr {
   bool writes_slot = false;
   // kReduce: an atomic that returns the old value (ATOM) into slot `slot`.
   bool returns = false;
-  bool local = false;  // kStore to per-thread local memory (STL): L1 takes it as l1.local_stores says
+  // kStore / kLoad of per-thread local memory (STL / LDL): L1 takes a store as l1.local_stores says;
+  // both are counted as local, not global, accesses.
+  bool local = false;
   Region region;
   LaneAccess lanes;  // when present, memory ops use these per-lane addresses, not `region`
 };

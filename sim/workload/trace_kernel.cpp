@@ -281,6 +281,7 @@ std::unique_ptr<CtaProgram> TraceKernel::decode(const TraceCta& cta, std::int64_
         case OpKind::kLocalLoad:
           x.op = Op::kLoad;
           x.lanes = lanes_of(kind == OpKind::kLocalLoad);
+          x.local = kind == OpKind::kLocalLoad;
           x.bypass_l1 = cls->bypass_l1;
           x.slot = static_cast<std::uint8_t>(sb.next_long());
           sb.produce(in, x.slot);
