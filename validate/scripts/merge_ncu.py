@@ -15,6 +15,7 @@ WANTED = ["gpu__time_duration.sum", "sm__cycles_elapsed.max", "dram__bytes_read.
           "lts__t_sectors_op_red.sum", "lts__t_sectors_srcunit_ltcfabric.sum", "l1tex__t_sector_hit_rate.pct",
           "sm__warps_active.avg.pct_of_peak_sustained_active", "launch__registers_per_thread",
           "launch__occupancy_limit_registers", "launch__occupancy_limit_shared_mem", "launch__waves_per_multiprocessor",
+          "launch__shared_mem_config_size",  # the carve-out the launch ran with (records_add_carveout.py)
           "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct", "launch__grid_size", "launch__block_size",
           # the SM data path and the L2 request path (device_tensor_gemm.sh)
           "launch__shared_mem_per_block_dynamic", "smsp__inst_executed.sum", "smsp__sass_inst_executed_op_ldgsts.sum",

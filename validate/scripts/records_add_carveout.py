@@ -35,8 +35,12 @@ KINDS = ("gemm", "gemv", "tiled_gemm")
 
 
 def implied_carveout(counters):
-    """The smallest carve-out (KiB) under which the CTAs' shared memory gives Nsight's occupancy limit,
-    or None (no counters, no shared memory, or no carve-out gives it)."""
+    """The carve-out (KiB) the launch ran with: Nsight's launch__shared_mem_config_size where the
+    profile has it (device scripts since 2026-11-26), else the smallest carve-out under which the
+    CTAs' shared memory gives Nsight's occupancy limit; None where neither says."""
+    config = counters.get("launch__shared_mem_config_size")
+    if config:
+        return int(config) // 1024
     limit = counters.get("launch__occupancy_limit_shared_mem")
     if limit is None or "launch__shared_mem_per_block_dynamic" not in counters:
         return None
