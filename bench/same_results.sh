@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Do two builds simulate the same? Runs 16 reference workloads with each binary and compares
+# Do two builds simulate the same? Runs 17 reference workloads with each binary and compares
 # stats.json (all but the commit line) and ctas.csv byte for byte. For speed changes, which must not
 # move a simulated number (docs/performance.md): `bench/same_results.sh OLD_BINARY NEW_BINARY`.
 # Covers the Triton and CUDA GEMVs (MIO queue, compiled reduction, spills, windows), a Triton wgmma
-# GEMM, seed 002's tiled GEMM, the WMMA records (pads 0 and 8), the bench's GEMM on four waves, A100
-# and Z100 presets, seed 000 on the H200 and both trace replays. ~1 minute on 2 cores. Exit 1 on any
-# difference.
+# GEMM and a spilling one (frame swaps, the L1 carve-out, the SM's store rate), seed 002's tiled
+# GEMM, the WMMA records (pads 0 and 8), the bench's GEMM on four waves, A100 and Z100 presets, seed
+# 000 on the H200 and both trace replays. ~1 minute on 2 cores. Exit 1 on any difference.
 set -uo pipefail
 if [ $# -ne 2 ]; then
   echo "usage: $0 OLD_BINARY NEW_BINARY" >&2
@@ -35,7 +35,8 @@ h100=validate/results/h100
 cal=configs/gpus/h100-calibrated.yaml
 for r in triton_gemv/triton_gemv_1x4096x7168_bn256_bk32_w4_llcc triton_gemv/triton_gemv_1x4096x7168_bn256_bk64_w1_llcc \
          triton_gemv/triton_gemv_1x4096x7168_bn32_bk16_w4_lclc triton_gemv/triton_gemv_1x4096x7168_bn512_bk64_w8_llcc \
-         gemv/gemv_1x4096x7168_bn256_bk64_w4_llcc triton_gemm/triton_gemm_4096x4096x4096_128x256x64_w8_s4_grouped8; do
+         gemv/gemv_1x4096x7168_bn256_bk64_w4_llcc triton_gemm/triton_gemm_4096x4096x4096_128x256x64_w8_s4_grouped8 \
+         triton_gemm_spill/triton_gemm_2048x2048x2048_128x256x32_w4_s3_grouped8; do
   same "$r" run -g "$cal" --record "$h100/$r.json"
 done
 for r in seed002/seed002_r3_bk32 seed002/seed002_r0_naive padding/gemm_8192x8192x8192_grouped8_pad0 \
