@@ -356,6 +356,23 @@ void GemmKernel::next_data_path(WarpCursor& c, Instr& out) const {
         out.slot = static_cast<std::uint8_t>(kMmaSlot0 + (k_tiles_ - 1) % 2);
         return;
       }
+      if (spill_.frame_bytes > 0 && c.sub <= 2) {  // the spilled accumulators come back for the C tile
+        const bool load = c.sub <= 1;
+        c.sub = load ? 2 : 3;
+        if (load) {
+          const auto lanes = static_cast<std::int64_t>(warp_size_);
+          out.op = Op::kLoad;
+          out.local = true;
+          out.slot = static_cast<std::uint8_t>(spill_slot(plan_.wgmma));
+          out.region = Region{local_base_ + static_cast<Addr>((c.cta * cfg_.warps + c.warp) * spill_.frame_bytes * lanes), 1,
+                              static_cast<std::uint32_t>(spill_.frame_bytes * lanes), 0};
+          out.issue_cycles = static_cast<std::uint32_t>((spill_.frame_bytes + 7) / 8);
+        } else {
+          out.op = Op::kWait;
+          out.slot = static_cast<std::uint8_t>(spill_slot(plan_.wgmma));
+        }
+        return;
+      }
       c.phase = kEpilogue;
       out.op = Op::kExit;
       return;
