@@ -328,20 +328,22 @@ bool GemmKernel::spill_step(const WarpCursor& c, const Step& s, std::int64_t kt,
     out.slot = static_cast<std::uint8_t>(s.op == Micro::kWaitMmaNow ? wgmma_slot : reload_slot);
     return true;
   }
-  const int chunk = s.op == Micro::kSpillStore ? (s.k_step + spill_.groups - 1) % spill_.groups : s.k_step;
-  const auto lanes = static_cast<std::int64_t>(warp_size_);
-  const GemmSpillPlan::Chunk part = spill_.chunk(chunk);
-  const Addr frame = local_base_ + static_cast<Addr>((c.cta * cfg_.warps + c.warp) * spill_.frame_bytes * lanes);
-  out.region = Region{frame + static_cast<Addr>(part.offset * lanes), 1, static_cast<std::uint32_t>(part.bytes * lanes), 0};
-  out.issue_cycles = part.instructions;
-  out.local = true;
-  if (s.op == Micro::kSpillStore) {
-    out.op = Op::kStore;
-  } else {
-    out.op = Op::kLoad;
-    out.slot = static_cast<std::uint8_t>(reload_slot);
-  }
+  const bool store = s.op == Micro::kSpillStore;
+  const GemmSpillPlan::Chunk part = spill_.chunk(store ? (s.k_step + spill_.groups - 1) % spill_.groups : s.k_step);
+  out = frame_access(c, part.offset, part.bytes, store);
   return true;
+}
+
+Instr GemmKernel::frame_access(const WarpCursor& c, std::int64_t offset, std::int64_t bytes, bool store) const {
+  const auto lanes = static_cast<std::int64_t>(warp_size_);
+  const Addr frame = local_base_ + static_cast<Addr>((c.cta * cfg_.warps + c.warp) * spill_.frame_bytes * lanes);
+  Instr in;
+  in.op = store ? Op::kStore : Op::kLoad;
+  in.local = true;
+  if (!store) in.slot = static_cast<std::uint8_t>(spill_slot(plan_.wgmma));
+  in.region = Region{frame + static_cast<Addr>(offset * lanes), 1, static_cast<std::uint32_t>(bytes * lanes), 0};
+  in.issue_cycles = GemmSpillPlan::instructions(bytes);
+  return in;
 }
 
 // Main loop of the tensor-core data path; writes kExit when the K tiles are done (the caller moves
@@ -360,13 +362,7 @@ void GemmKernel::next_data_path(WarpCursor& c, Instr& out) const {
         const bool load = c.sub <= 1;
         c.sub = load ? 2 : 3;
         if (load) {
-          const auto lanes = static_cast<std::int64_t>(warp_size_);
-          out.op = Op::kLoad;
-          out.local = true;
-          out.slot = static_cast<std::uint8_t>(spill_slot(plan_.wgmma));
-          out.region = Region{local_base_ + static_cast<Addr>((c.cta * cfg_.warps + c.warp) * spill_.frame_bytes * lanes), 1,
-                              static_cast<std::uint32_t>(spill_.frame_bytes * lanes), 0};
-          out.issue_cycles = static_cast<std::uint32_t>((spill_.frame_bytes + 7) / 8);
+          out = frame_access(c, 0, spill_.frame_bytes, false);
         } else {
           out.op = Op::kWait;
           out.slot = static_cast<std::uint8_t>(spill_slot(plan_.wgmma));

@@ -67,6 +67,8 @@ class GemmKernel final : public Kernel {
     int k_step = 0;  // kRead / kWaitRead / kMma (mma_sync): the 32-byte K step; spilled wgmma: the MMA group
   };
   bool spill_step(const WarpCursor& c, const Step& s, std::int64_t kt, Instr& out) const;
+  // A store or reload of `bytes` per thread at `offset` of the warp's spill frame.
+  Instr frame_access(const WarpCursor& c, std::int64_t offset, std::int64_t bytes, bool store) const;
   GemmSpillPlan spill_;
   int mma_parts_ = 1;  // wgmma steps a K tile's MMAs are issued in: the spilled loop's groups, else 1
   Addr local_base_ = 0;

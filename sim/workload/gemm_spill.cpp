@@ -46,8 +46,12 @@ GemmSpillPlan::Chunk GemmSpillPlan::chunk(int i) const {
   Chunk c;
   c.offset = slots * i / groups * kSlotBytes;
   c.bytes = slots * (i + 1) / groups * kSlotBytes - c.offset;
-  c.instructions = static_cast<std::uint32_t>((c.bytes + kAccessBytes - 1) / kAccessBytes);
+  c.instructions = instructions(c.bytes);
   return c;
+}
+
+std::uint32_t GemmSpillPlan::instructions(std::int64_t bytes) {
+  return static_cast<std::uint32_t>((bytes + kAccessBytes - 1) / kAccessBytes);
 }
 
 }  // namespace gms

@@ -25,6 +25,8 @@ struct GemmSpillPlan {
     std::uint32_t instructions = 0;
   };
   Chunk chunk(int i) const;
+  // STL (or LDL) instructions a warp issues to move `bytes` of the frame per thread.
+  static std::uint32_t instructions(std::int64_t bytes);
 };
 
 // The frame a tiling spills when nothing says what its compiler did: none while registers_needed

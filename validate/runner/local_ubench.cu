@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "../include/event_timer.h"
 #include "../include/gpu_port.h"
 #include "../include/ubench_main.h"
 #include "../include/ubench_stats.h"
@@ -85,32 +86,24 @@ void run_case(const char* mode, int ctas, int threads, int shared, const gpuDevi
   GPU_CHECK(gpuFuncSetAttribute(local_rounds<Mode>, gpuFuncAttributeMaxDynamicSharedMemorySize, std::max(shared, 16)));
   local_rounds<Mode><<<ctas, threads, std::max(shared, 16)>>>(2, d_cycles, sink, frames);  // warm: frames allocated
   GPU_CHECK_LAUNCH();
-  gpuEvent_t start, stop;
-  GPU_CHECK(gpuEventCreate(&start));
-  GPU_CHECK(gpuEventCreate(&stop));
+  gmsv::Timer timer;
   std::vector<double> per_cycle, ms;
   for (int rep = 0; rep < 3; ++rep) {
-    GPU_CHECK(gpuEventRecord(start));
-    local_rounds<Mode><<<ctas, threads, std::max(shared, 16)>>>(rounds, d_cycles, sink, frames);
-    GPU_CHECK(gpuEventRecord(stop));
-    GPU_CHECK_LAUNCH();
-    GPU_CHECK(gpuEventSynchronize(stop));
-    float t = 0;
-    GPU_CHECK(gpuEventElapsedTime(&t, start, stop));
+    ms.push_back(1e-6 * timer.ns([&] {
+      local_rounds<Mode><<<ctas, threads, std::max(shared, 16)>>>(rounds, d_cycles, sink, frames);
+      GPU_CHECK_LAUNCH();
+    }));
     std::vector<long long> c(ctas);
     GPU_CHECK(gpuMemcpy(c.data(), d_cycles, sizeof(long long) * ctas, gpuMemcpyDeviceToHost));
     std::vector<double> cyc(c.begin(), c.end());
     const double bytes_per_cta = static_cast<double>(threads) * rounds * kFrame * 8 * (Mode == 0 ? 2 : 1);
     per_cycle.push_back(bytes_per_cta / 32 / median(cyc));
-    ms.push_back(t);
   }
   std::printf("{\"measure\": \"local_sectors\", \"mode\": \"%s\", \"ctas\": %d, \"threads\": %d, \"shared_bytes\": %d, "
               "\"frame_bytes_per_thread\": %d, \"rounds\": %d, \"local_sectors_per_sm_cycle\": %.4f, \"ms\": %.4f, "
               "\"gpu\": \"%s\"}\n",
               mode, ctas, threads, shared, kFrame * 8, rounds, median(per_cycle), median(ms), prop.name);
   std::fflush(stdout);
-  GPU_CHECK(gpuEventDestroy(start));
-  GPU_CHECK(gpuEventDestroy(stop));
 }
 
 }  // namespace
