@@ -73,6 +73,9 @@ struct L1Config {
   // The carve-out holds the shared memory of this many times the CTAs the SM's other limits let run
   // (capped at sm.max_ctas): the driver's room for a kernel launched beside it.
   int carveout_headroom = 1;
+  // A copy into shared memory past L1 asks L2 for a global line's sectors in one request per
+  // 128-byte shared line they are written to (a line whose destination crosses one: two requests).
+  bool copy_request_per_shared_line = false;
 };
 
 struct IcntConfig {
@@ -94,6 +97,7 @@ struct L2Config {
   double slice_bytes_per_cycle = 64;
   double atomic_sectors_per_cycle = 1;  // reduction sectors one slice's pipeline takes per cycle
   double input_bytes_per_cycle = 0;     // write/reduction data one slice's crossbar input takes per cycle (0: unlimited)
+  double tag_requests_per_cycle = 0;    // read lookups (of up to a line) one slice's tag stage takes per cycle (0: unlimited)
   // Request coalescer: open read requests per slice that later reads of the same line merge into
   // (0 = none), and how long after its data left the slice a request stays open (SM cycles).
   int coalescer_entries = 0;
@@ -108,6 +112,9 @@ struct L2Config {
   bool far_read_hits_at_home = false;
   bool far_reductions_in_both_partitions = false;
   bool far_writes_in_both_partitions = false;  // a store to a far line passes (and is counted at) a near slice's input
+  // The home slice's lookup for a far line the near partition missed takes the slice's bandwidth
+  // (false: it arrives over the fabric, not the crossbar port that l2.slice_bytes_per_cycle limits).
+  bool far_fills_take_slice_bandwidth = true;
   double fabric_bytes_per_cycle = 0;    // between partitions, total; 0 = unlimited
   // Bytes of other data the L2 holds dirty when a kernel starts on a cleared L2 (what the profiler's
   // replay and the harness leave); the kernel writes them to DRAM as it evicts them.

@@ -199,6 +199,11 @@ Schema<GpuConfig> make_schema() {
                                 "CTAs the driver's carve-out makes room for, as a multiple of those the SM's other "
                                 "limits let run (capped at sm.max_ctas)",
                                 [](G& c) -> auto& { return c.l1.carveout_headroom; }));
+  p.push_back(bool_param<G>("l1.copy_request_per_shared_line", false,
+                            "a copy into shared memory that bypasses L1 (cp.async.cg) asks L2 for a global line in one "
+                            "request per 128-byte line of shared memory its sectors start in: a line whose destination "
+                            "crosses such a boundary costs two tag-stage requests",
+                            [](G& c) -> auto& { return c.l1.copy_request_per_shared_line; }));
   // --- interconnect
   p.push_back(quantity_param<G>("icnt.latency", Q::kCycles, "", 0, 100000,
                                 "SM to L2 slice, one way, unloaded (part of l2.hit_latency)",
@@ -243,6 +248,11 @@ Schema<GpuConfig> make_schema() {
                                 "however few bytes it carries); a warp's exit waits until it has taken its stores and "
                                 "reductions (Nsight's drain); 0 = unlimited",
                                 [](G& c) -> auto& { return c.l2.input_bytes_per_cycle; }));
+  p.push_back(quantity_param<G>("l2.tag_requests_per_cycle", Q::kReal, "0", 0, 1e6,
+                                "read lookups one slice's tag stage takes per cycle (clock.l2), each of up to a line's "
+                                "sectors: SM reads and the far lines forwarded from the other partition alike, ahead of "
+                                "the data path that l2.slice_bytes_per_cycle limits; 0 = unlimited",
+                                [](G& c) -> auto& { return c.l2.tag_requests_per_cycle; }));
   p.push_back(quantity_param<G>("l2.coalescer_entries", Q::kInteger, "0", 0, 1 << 20,
                                 "request coalescer: open reads per slice that later reads of the same line merge "
                                 "into (answered by one lookup, delivered to every requester); 0 = none",
@@ -282,6 +292,11 @@ Schema<GpuConfig> make_schema() {
                             "a store to a far line passes a near slice's crossbar input first (counted as a write "
                             "there, not written) and is written at its home slice",
                             [](G& c) -> auto& { return c.l2.far_writes_in_both_partitions; }));
+  p.push_back(bool_param<G>("l2.far_fills_take_slice_bandwidth", true,
+                            "in the replicating mode, a far line's home-slice lookup (the near partition missed) "
+                            "takes l2.slice_bytes_per_cycle there; false: it comes over the fabric, whose own limit is "
+                            "l2.fabric_bytes_per_cycle, and only the SMs' requests share a slice's bandwidth",
+                            [](G& c) -> auto& { return c.l2.far_fills_take_slice_bandwidth; }));
   p.push_back(choice_param<G>("l2.sm_partition_map", {"halves", "interleave"}, "halves",
                               "which partition an SM is near: first/second half of SM ids, or even/odd ids",
                               [](G& c) -> auto& { return c.l2.sm_partition_map; }));

@@ -85,6 +85,8 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   // write), in the same server as reads: gms-red-ubench measures reductions and a read stream sharing
   // one resource (validate/results/h100/red).
   red_bytes_per_sector_ = static_cast<std::uint32_t>(gpu.l2.slice_bytes_per_cycle / gpu.l2.atomic_sectors_per_cycle + 0.5);
+  if (gpu.l2.tag_requests_per_cycle > 0)
+    tag_stage_.assign(gpu.l2.slices, BandwidthServer(T / (gpu.l2.tag_requests_per_cycle * l2_per_sm_cycle)));
   if (gpu.l2.input_bytes_per_cycle > 0)
     slice_input_.assign(gpu.l2.slices, BandwidthServer(T / (gpu.l2.input_bytes_per_cycle * l2_per_sm_cycle)));
   sm_port_free_.assign(gpu.sm.count, 0);
@@ -159,10 +161,12 @@ void MemorySystem::count_read_lookup(int sm, Tick at, std::uint32_t hits, std::u
 }
 
 Tick MemorySystem::home_slice_read(std::uint32_t slice, Addr line, std::uint32_t mask, Tick arrive, int sm,
-                                   CtaMemCounts* cta, EvictHint hint, Tick* served) {
+                                   CtaMemCounts* cta, EvictHint hint, Tick* served, bool from_fabric) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   TagArray& tags = *l2_;
-  Tick s = serve_start(slices_bw_[slice], arrive, popc(mask) * sector);
+  const bool takes_bandwidth = !from_fabric || gpu_.l2.far_fills_take_slice_bandwidth;
+  const Tick looked_up = tag_lookup(slice, arrive);
+  Tick s = takes_bandwidth ? serve_start(slices_bw_[slice], looked_up, popc(mask) * sector) : looked_up;
   if (served) *served = s;
   auto a = tags.access(slice, hashed_set(line >> l2_line_shift_, tags.sets()), line, mask, false, s,
                        priority_of(hint));
@@ -212,7 +216,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
     // The near partition keeps copies of far lines; a copy costs near capacity.
     const std::uint32_t replica = first_slice;
     TagArray& tags = *l2_;
-    Tick s = serve_start(slices_bw_[replica], arrive, popc(mask) * sector);
+    Tick s = serve_start(slices_bw_[replica], tag_lookup(replica, arrive), popc(mask) * sector);
     served = s;
     auto a = tags.access(replica, hashed_set(line_index, tags.sets()), line, mask, false, s, priority_of(hint));
     count_read_lookup(sm, s, popc(a.hit), popc(a.miss), cta, false);
@@ -230,7 +234,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
     if (a.miss) {
       Tick f = fabric_ ? serve_start(*fabric_, s, popc(a.miss) * sector) : s;
       counters_.l2_far_sectors += popc(a.miss);
-      Tick h = home_slice_read(home, line, a.miss, f, sm, cta, hint) + far_ticks_;
+      Tick h = home_slice_read(home, line, a.miss, f, sm, cta, hint, nullptr, true) + far_ticks_;
       tags.fill(a.slot, a.miss, h);
       ready = std::max(ready, h);
     }
@@ -254,7 +258,7 @@ Tick MemorySystem::load(const AccessCtx& ctx, const Region& region, bool bypass_
   ++counters_.ld_requests;
   load_batch_.clear();
   for_each_copy_line(region, gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask, SharedCopySectors c) {
-    load_batch_.push_back({line, mask, c.twice});
+    load_batch_.push_back({line, mask, c.twice, gpu_.l1.copy_request_per_shared_line ? c.next_shared_line : 0u});
     if (l1_) counters_.l1_ld_sectors += c.written;
     prefetch_l2(ctx.sm, line, ctx.now);
   });
@@ -281,8 +285,13 @@ Tick MemorySystem::read_batch(const AccessCtx& ctx, EvictHint hint) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   Tick done = ctx.now;
   for (const BatchLine& b : load_batch_) {
-    Tick t = sm_out(ctx.sm, sm_port(ctx.sm, ctx.now, popc(b.mask) * sector), 0);
-    done = std::max(done, l2_read_line(ctx.sm, b.line, b.mask, t, ctx.cta, hint));
+    const std::uint32_t first = b.mask & ~b.split;
+    Tick t = sm_out(ctx.sm, sm_port(ctx.sm, ctx.now, popc(first) * sector), 0);
+    done = std::max(done, l2_read_line(ctx.sm, b.line, first, t, ctx.cta, hint));
+    if (b.split) {
+      t = sm_out(ctx.sm, sm_port(ctx.sm, ctx.now, popc(b.split) * sector), 0);
+      done = std::max(done, l2_read_line(ctx.sm, b.line, b.split, t, ctx.cta, hint));
+    }
     if (b.twice) {
       t = sm_out(ctx.sm, sm_port(ctx.sm, ctx.now, popc(b.twice) * sector), 0);
       done = std::max(done, l2_read_line(ctx.sm, b.line, b.twice, t, ctx.cta, hint, false));

@@ -187,9 +187,15 @@ class MemorySystem {
                     bool may_merge = true);
   // Times the L1-bypassing reads listed in load_batch_ (lines whose sets are prefetched).
   Tick read_batch(const AccessCtx& ctx, EvictHint hint);
-  // `served`, when given, receives when the slice started on the request.
+  // `served`, when given, receives when the slice started on the request. `from_fabric`: the near
+  // partition's miss forwarded here, which takes the slice's bandwidth only where
+  // l2.far_fills_take_slice_bandwidth says so.
   Tick home_slice_read(std::uint32_t slice, Addr line, std::uint32_t mask, Tick arrive, int sm,
-                       CtaMemCounts* cta, EvictHint hint, Tick* served = nullptr);
+                       CtaMemCounts* cta, EvictHint hint, Tick* served = nullptr, bool from_fabric = false);
+  // When a read lookup arriving at `slice` at `arrive` passes the slice's tag stage.
+  Tick tag_lookup(std::uint32_t slice, Tick arrive) {
+    return tag_stage_.empty() ? arrive : serve_start(tag_stage_[slice], arrive, 1);
+  }
   // Counts one L2 read lookup. `final_misses`: the misses go to DRAM (home slice); a replica's
   // misses are forwarded to the home slice and counted there.
   void count_read_lookup(int sm, Tick at, std::uint32_t hits, std::uint32_t misses, CtaMemCounts* cta,
@@ -236,6 +242,7 @@ class MemorySystem {
   std::unique_ptr<SliceHash> slice_hash_;
   std::unique_ptr<Dram> dram_;
   std::vector<BandwidthServer> slices_bw_;
+  std::vector<BandwidthServer> tag_stage_;  // per slice, one "byte" per read lookup; empty: unlimited
   std::uint32_t red_bytes_per_sector_;  // slice bandwidth a reduction's sector holds (its read-modify-write)
   std::vector<BandwidthServer> slice_input_;  // per slice: its crossbar input for write data (empty: unlimited)
   RequestCoalescer coalescer_;
@@ -257,6 +264,7 @@ class MemorySystem {
   struct BatchLine {
     Addr line;
     std::uint32_t mask, twice;  // sectors read, and those read a second time (copies into shared)
+    std::uint32_t split = 0;    // of `mask`, those read in a second request (l1.copy_request_per_shared_line)
   };
   std::vector<BatchLine> load_batch_;  // one load's lines, reused
   std::vector<Addr> lane_addr_scratch_;

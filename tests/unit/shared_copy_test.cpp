@@ -38,6 +38,30 @@ TEST(SharedCopySectors, ALineSixteenBytesOffFetchesEverySectorTwice) {
   EXPECT_EQ(h.written, 3u);
 }
 
+TEST(SharedCopySectors, SectorsStartingInTheNextSharedLineAreNamed) {
+  // A line written from shared byte 64: sectors 2 and 3 start at 128 and 160, in the next 128-byte line.
+  EXPECT_EQ(shared_copy_sectors(kLine, kLine, kLine + 128, 64, 32).next_shared_line, 0xCu);
+  // From byte 32 (the WMMA B rows' pitch of 272 B, row 2): sector 3 starts at 128; from byte 16
+  // (row 1) it starts at 112 and straddles the boundary - fetched twice, not split.
+  EXPECT_EQ(shared_copy_sectors(kLine, kLine, kLine + 128, 32, 32).next_shared_line, 0x8u);
+  EXPECT_EQ(shared_copy_sectors(kLine, kLine, kLine + 128, 16, 32).next_shared_line, 0u);
+  // Aligned, or a half line that ends before the boundary: one request.
+  EXPECT_EQ(shared_copy_sectors(kLine, kLine, kLine + 128, 256, 32).next_shared_line, 0u);
+  EXPECT_EQ(shared_copy_sectors(kLine, kLine, kLine + 64, 64, 32).next_shared_line, 0u);
+  // Property: a split sector starts at or past the boundary; its predecessors do not.
+  std::mt19937 rng(11);
+  for (int i = 0; i < 1000; ++i) {
+    const Addr lo = kLine + 16 * (rng() % 8), hi = lo + 16 * (1 + rng() % ((kLine + 128 - lo) / 16));
+    const std::uint64_t dest = 16 * (rng() % 64);
+    const std::uint32_t split = shared_copy_sectors(kLine, lo, hi, dest, 32).next_shared_line;
+    for (Addr sec = (lo - kLine) / 32; sec <= (hi - 1 - kLine) / 32; ++sec) {
+      const Addr start = std::max<Addr>(lo, kLine + 32 * sec);
+      const bool later = (dest + (start - lo)) / 128 != dest / 128;
+      EXPECT_EQ(((split >> sec) & 1u) != 0, later) << "lo " << lo - kLine << " hi " << hi - kLine << " dest " << dest;
+    }
+  }
+}
+
 TEST(SharedCopySectors, OnlyTheResidueOfTheOffsetMatters) {
   std::mt19937 rng(7);
   for (int i = 0; i < 1000; ++i) {

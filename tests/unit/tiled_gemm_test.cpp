@@ -144,15 +144,35 @@ TEST(Engine, SharedPipeServesOneWavefrontACycleAndWaitsAreShortScoreboard) {
 }
 
 TEST(TiledGemm, PaddingThatRemovesNoConflictChangesNothingAndSameInputsRepeat) {
-  // 8 floats (32 B) of padding keeps every shared row on the sector alignment of its global row.
+  // 8 floats (32 B) of padding keeps every shared row on the sector alignment of its global row. It
+  // moves rows across 128-byte shared lines, which costs requests only where the L1 splits a copy at
+  // them (l1.copy_request_per_shared_line): off here, so that nothing may change.
   const std::vector<std::string> async = {"workload.cta_limit=264", "workload.k=512", "workload.copy.vector=4",
-                                          "workload.copy.async=true", "workload.stages=2"};
+                                          "workload.copy.async=true", "workload.stages=2",
+                                          "gpu.l1.copy_request_per_shared_line=false"};
   auto base = rung_with(async, {}), padded = rung_with(async, {"workload.smem.pad=8"});
   auto r1 = simulate(base), r2 = simulate(padded), r3 = simulate(base);
   EXPECT_EQ(r1.result.end, r2.result.end);
   EXPECT_EQ(r1.result.end, r3.result.end);
   EXPECT_EQ(metric(base, r1, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
             metric(padded, r2, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"));
+}
+
+TEST(TiledGemm, PaddedRowsThatCrossASharedLineAreRequestedTwice) {
+  // The same padding with the split on: every unpadded 64-float row (256 B) starts a shared line;
+  // padded by 32 B (a 288-byte pitch), three rows in four start inside one, and each of their two
+  // global lines then lands in two shared lines: two requests each (as the WMMA GEMM's pads show,
+  // validate/results/h100/padding).
+  const std::vector<std::string> async = {"workload.cta_limit=264", "workload.k=512", "workload.copy.vector=4",
+                                          "workload.copy.async=true", "workload.stages=2",
+                                          "gpu.l1.copy_request_per_shared_line=true", "gpu.l2.coalescer_entries=0"};
+  auto base = rung_with(async, {}), padded = rung_with(async, {"workload.smem.pad=8"});
+  auto r1 = simulate(base), r2 = simulate(padded);
+  const double requests = metric(base, r1, "lts__t_requests_srcunit_tex_op_read.sum");
+  const double padded_requests = metric(padded, r2, "lts__t_requests_srcunit_tex_op_read.sum");
+  EXPECT_GT(padded_requests, 1.3 * requests);
+  EXPECT_EQ(metric(base, r1, "lts__t_sectors_srcunit_tex_op_read.sum"),
+            metric(padded, r2, "lts__t_sectors_srcunit_tex_op_read.sum"));  // the same sectors, in more requests
 }
 
 TEST(TiledGemm, SixteenBytesOfPaddingMakeTheAsyncCopiesFetchOddRowsTwice) {
