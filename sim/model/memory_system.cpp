@@ -284,18 +284,15 @@ Tick MemorySystem::tma_load(const AccessCtx& ctx, const Region& region, std::uin
 Tick MemorySystem::read_batch(const AccessCtx& ctx, EvictHint hint) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   Tick done = ctx.now;
+  // One request of the line's `mask` sectors: through the SM's port and its way out, then to L2.
+  auto request = [&](Addr line, std::uint32_t mask, bool may_merge) {
+    const Tick t = sm_out(ctx.sm, sm_port(ctx.sm, ctx.now, popc(mask) * sector), 0);
+    done = std::max(done, l2_read_line(ctx.sm, line, mask, t, ctx.cta, hint, may_merge));
+  };
   for (const BatchLine& b : load_batch_) {
-    const std::uint32_t first = b.mask & ~b.split;
-    Tick t = sm_out(ctx.sm, sm_port(ctx.sm, ctx.now, popc(first) * sector), 0);
-    done = std::max(done, l2_read_line(ctx.sm, b.line, first, t, ctx.cta, hint));
-    if (b.split) {
-      t = sm_out(ctx.sm, sm_port(ctx.sm, ctx.now, popc(b.split) * sector), 0);
-      done = std::max(done, l2_read_line(ctx.sm, b.line, b.split, t, ctx.cta, hint));
-    }
-    if (b.twice) {
-      t = sm_out(ctx.sm, sm_port(ctx.sm, ctx.now, popc(b.twice) * sector), 0);
-      done = std::max(done, l2_read_line(ctx.sm, b.line, b.twice, t, ctx.cta, hint, false));
-    }
+    request(b.line, b.mask & ~b.split, true);
+    if (b.split) request(b.line, b.split, true);
+    if (b.twice) request(b.line, b.twice, false);  // a second fetch: silicon looks each one up
   }
   return done;
 }
