@@ -5,8 +5,9 @@
   cta_spread.py validate/results/h100/cta_times [--model CASE=DIR ...] [--markdown]
 
 Per case: the median CTA duration, its coefficient of variation and p90/p10 ratio, and the spread
-(standard deviation) of start times within waves 1, 5 and 10 (a wave: 2 x SMs consecutive launch
-indices, the CTAs resident together at 2 per SM), for each stamped run and for the model. In
+(standard deviation) of start times within waves 1, 5 and 10 (a wave: as many consecutive launch
+indices as CTAs started before the first one ended - the CTAs resident together, 2 per SM for the
+WMMA kernel, 1-4 for Triton's tilings), for each stamped run and for the model. In
 lockstep every wave starts within a few dispatch intervals; silicon's spread grows wave by wave
 as its CTA durations vary.
 
@@ -45,6 +46,12 @@ def spread(starts, ends, per_wave):
     return out
 
 
+def resident(starts, ends):
+    """CTAs resident at once: those that started before the first one ended."""
+    first_end = min(ends)
+    return max(1, sum(1 for s in starts if s < first_end))
+
+
 def silicon_runs(directory):
     """{case: [stats per run]} from <case>_run<r>.csv (ns from %globaltimer)."""
     runs = {}
@@ -55,10 +62,9 @@ def silicon_runs(directory):
         with opener(path, "rt") as f:
             rows = list(csv.DictReader(f))
         rows.sort(key=lambda r: int(r["cta"]))
-        sms = len({r["sm"] for r in rows})
         starts = [int(r["gt_start_ns"]) for r in rows]
         ends = [int(r["gt_end_ns"]) for r in rows]
-        runs.setdefault(case, []).append(spread(starts, ends, 2 * sms))
+        runs.setdefault(case, []).append(spread(starts, ends, resident(starts, ends)))
     return runs
 
 
@@ -68,11 +74,10 @@ def model_run(directory):
         clock = json.load(f)["metrics"]["sm__cycles_elapsed.avg.per_second"]  # the clock its time is given at
     rows = list(csv.DictReader(open(os.path.join(directory, "ctas.csv"))))
     rows.sort(key=lambda r: int(r["launch_index"]))
-    sms = len({r["sm"] for r in rows})
     ns = 1e9 / clock
     starts = [float(r["start_cycle"]) * ns for r in rows]
     ends = [float(r["end_cycle"]) * ns for r in rows]
-    return spread(starts, ends, 2 * sms)
+    return spread(starts, ends, resident(starts, ends))
 
 
 def row(label, s):

@@ -53,7 +53,10 @@ def main():
             todo.setdefault(c["config"], []).append(f"recommend#{i + 1}")
         for c in AUTOTUNE:
             todo.setdefault(label_of(c), []).append("autotune")
-        spills = [c for c in rec["excluded"] if c["excluded"].startswith("spills")][:a.spills]
+        # Spilling tilings: left out by recommend before it priced spills (`excluded`), ranked since
+        # (`spill_bytes_per_thread` > 0): the best-ranked ones.
+        spills = ([c for c in rec["excluded"] if c["excluded"].startswith("spills")] +
+                  [c for c in rec["ranked"] if c.get("spill_bytes_per_thread", 0) > 0])[:a.spills]
         for c in spills:
             todo.setdefault(c["config"], []).append("spill")
         gen = torch.Generator(device="cuda").manual_seed(1234)

@@ -54,3 +54,23 @@ def matmul_tma(a_desc, b_desc, c, M, N, K, scm, scn,
     cm = pm * BM + tl.arange(0, BM)
     cn = pn * BN + tl.arange(0, BN)
     tl.store(c + cm[:, None] * scm + cn[None, :] * scn, acc.to(tl.float16), mask=(cm[:, None] < M) & (cn[None, :] < N))
+
+
+@triton.jit
+def matmul_stamped(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, stamps,
+                   BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP_M: tl.constexpr):
+    """`matmul` with per-CTA stamps, as gms-cta-times puts them in the WMMA kernel: %globaltimer and
+    %clock64 at entry and after the C stores, and %smid, written to stamps[pid * 5 : pid * 5 + 5] as
+    (sm, gt_start_ns, gt_end_ns, clk_start, clk_end). The GEMM itself is `matmul`'s, inlined."""
+    t0 = tl.inline_asm_elementwise("mov.u64 $0, %globaltimer;", "=l", [], dtype=tl.int64, is_pure=False, pack=1)
+    c0 = tl.inline_asm_elementwise("mov.u64 $0, %clock64;", "=l", [], dtype=tl.int64, is_pure=False, pack=1)
+    matmul(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, BM, BN, BK, GROUP_M)
+    t1 = tl.inline_asm_elementwise("mov.u64 $0, %globaltimer;", "=l", [], dtype=tl.int64, is_pure=False, pack=1)
+    c1 = tl.inline_asm_elementwise("mov.u64 $0, %clock64;", "=l", [], dtype=tl.int64, is_pure=False, pack=1)
+    base = stamps + tl.program_id(0) * 5
+    sm = tl.inline_asm_elementwise("mov.u32 $0, %smid;", "=r", [], dtype=tl.int32, is_pure=True, pack=1)
+    tl.store(base + 0, sm.to(tl.int64))
+    tl.store(base + 1, t0)
+    tl.store(base + 2, t1)
+    tl.store(base + 3, c0)
+    tl.store(base + 4, c1)
