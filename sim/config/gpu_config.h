@@ -85,6 +85,10 @@ struct IcntConfig {
   // What one SM sends towards L2, in order: store data, and a slot per line request of an L1 miss
   // (0 = unlimited: only the port above).
   double sm_write_bytes_per_cycle = 0;
+  // GPCs: SMs per GPC ("12,12,18,..."; empty = no GPC level) and the read data one GPC's port takes
+  // from L2 per cycle (clock.l2; 0 = unlimited).
+  std::string gpc_sms;
+  double gpc_bytes_per_cycle = 0;
 };
 
 struct L2Config {
@@ -131,6 +135,10 @@ inline double far_line_share(const L2Config& l2) {
 
 // l1.carveouts as bytes ("0KiB,8KiB,..."): ascending, none negative; nullopt and *why when malformed.
 std::optional<std::vector<std::int64_t>> parse_carveouts(const std::string& text, std::string* why);
+
+// icnt.gpc_sms as SMs per GPC ("12,12,18,18"): each a whole number of 1 or more; nullopt and *why when
+// malformed. Empty text: no GPCs.
+std::optional<std::vector<int>> parse_gpc_sms(const std::string& text, std::string* why);
 
 struct DramConfig {
   double bandwidth = 0;        // theoretical peak, bytes/s

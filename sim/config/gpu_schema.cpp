@@ -30,6 +30,24 @@ std::optional<std::vector<std::int64_t>> parse_carveouts(const std::string& text
   return out;
 }
 
+std::optional<std::vector<int>> parse_gpc_sms(const std::string& text, std::string* why) {
+  std::vector<int> out;
+  if (text.empty()) return out;
+  for (std::string item : split_csv(text)) {
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    std::string item_why;
+    const auto v = parse_quantity(item, Quantity::kInteger, &item_why);
+    if (!v || *v < 1 || *v > 4096 || *v != static_cast<double>(static_cast<int>(*v))) {
+      *why = "'" + item + "' is not a number of SMs (a whole number, 1 or more)" +
+             (item_why.empty() ? "" : " (" + item_why + ")");
+      return std::nullopt;
+    }
+    out.push_back(static_cast<int>(*v));
+  }
+  return out;
+}
+
 namespace {
 
 using Q = Quantity;
@@ -221,6 +239,16 @@ Schema<GpuConfig> make_schema() {
                                 "and, one cycle each, the line requests of its loads that miss L1 (an L1 hit needs "
                                 "none); 0 = unlimited",
                                 [](G& c) -> auto& { return c.icnt.sm_write_bytes_per_cycle; }));
+  p.push_back(text_param<G>("icnt.gpc_sms", "", false,
+                            "SMs per GPC, e.g. \"12,12,18,18,18,18,18,18\" (their sum is sm.count; empty: no GPC "
+                            "level). SMs join GPCs a TPC (two SMs) at a time, round robin over the GPCs with room, "
+                            "so consecutive SMs - and the CTAs the dispatcher hands them - sit in different GPCs",
+                            [](G& c) -> auto& { return c.icnt.gpc_sms; }));
+  p.push_back(quantity_param<G>("icnt.gpc_bytes_per_cycle", Q::kBytesPerCycle, "0", 0, 1e7,
+                                "read data one GPC's port takes from L2 per cycle (clock.l2), shared by its SMs: each "
+                                "L2 lookup's reply passes it once (replies merged by the request coalescer ride along); "
+                                "needs icnt.gpc_sms; 0 = unlimited",
+                                [](G& c) -> auto& { return c.icnt.gpc_bytes_per_cycle; }));
   // --- L2
   p.push_back(quantity_param<G>("l2.size", Q::kBytes, "", 1, kBig, "L2 capacity, all slices",
                                 [](G& c) -> auto& { return c.l2.size; }));
@@ -402,6 +430,17 @@ void validate_gpu(const Bound<GpuConfig>& b, const std::string& file) {
                                      std::to_string(g.l2.partitions));
   }
   if (g.icnt.latency >= g.l2.hit_latency) fail("icnt.latency", "must be smaller than l2.hit_latency");
+  {
+    std::string why;
+    const auto gpcs = parse_gpc_sms(g.icnt.gpc_sms, &why);
+    if (!gpcs) fail("icnt.gpc_sms", why);
+    int sum = 0;
+    for (int n : *gpcs) sum += n;
+    if (!gpcs->empty() && sum != g.sm.count)
+      fail("icnt.gpc_sms", "its SMs add up to " + std::to_string(sum) + ", sm.count is " + std::to_string(g.sm.count));
+    if (g.icnt.gpc_bytes_per_cycle > 0 && gpcs->empty())
+      fail("icnt.gpc_bytes_per_cycle", "needs icnt.gpc_sms (which SMs share a GPC's port)");
+  }
   // The DRAM's own share of the latency must stay positive once the far lines' penalty is taken out.
   const double far_in_mean = far_line_share(g.l2) * static_cast<double>(g.l2.far_extra_latency);
   if (static_cast<double>(g.dram.latency) <= static_cast<double>(g.l2.hit_latency) + far_in_mean)

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "common/error.h"
+#include "model/gpc_layout.h"
 
 namespace gms {
 namespace {
@@ -89,6 +90,13 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
     tag_stage_.assign(gpu.l2.slices, BandwidthServer(T / (gpu.l2.tag_requests_per_cycle * l2_per_sm_cycle)));
   if (gpu.l2.input_bytes_per_cycle > 0)
     slice_input_.assign(gpu.l2.slices, BandwidthServer(T / (gpu.l2.input_bytes_per_cycle * l2_per_sm_cycle)));
+  if (gpu.icnt.gpc_bytes_per_cycle > 0) {
+    std::string why;
+    const auto sizes = parse_gpc_sms(gpu.icnt.gpc_sms, &why);
+    SIM_ASSERT(sizes && !sizes->empty(), "icnt.gpc_bytes_per_cycle without a valid icnt.gpc_sms: " << why);
+    gpc_of_sm_ = sm_gpcs(*sizes, gpu.sm.count);
+    gpc_ports_.assign(sizes->size(), BandwidthServer(T / (gpu.icnt.gpc_bytes_per_cycle * l2_per_sm_cycle)));
+  }
   sm_port_free_.assign(gpu.sm.count, 0);
   sm_out_free_.assign(gpu.sm.count, 0);
   tma_free_.assign(gpu.sm.count, 0);
@@ -248,6 +256,9 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
   }
   // Open from its arrival (requests queued behind it at the slice merge too) until its data leaves.
   if (may_merge && coalescer_.enabled()) coalescer_.open(first_slice, line_index, mask, arrive, std::max(ready, served));
+  // Then the reply crosses the requesting SM's GPC port; replies merged into it do not (their SMs'
+  // ports are not charged: the per-GPC shares of silicon's lookups, not of its deliveries, agree).
+  if (!gpc_ports_.empty()) ready = gpc_port(sm, ready, popc(mask) * sector);
   return retire(ready + l2_return_ticks_);
 }
 

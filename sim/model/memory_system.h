@@ -200,6 +200,10 @@ class MemorySystem {
   // misses are forwarded to the home slice and counted there.
   void count_read_lookup(int sm, Tick at, std::uint32_t hits, std::uint32_t misses, CtaMemCounts* cta,
                          bool final_misses);
+  // When a read reply of `bytes` leaving L2 at `ready` has passed the GPC port of `sm`'s GPC.
+  Tick gpc_port(int sm, Tick ready, std::uint32_t bytes) {
+    return serve_start(gpc_ports_[static_cast<std::size_t>(gpc_of_sm_[static_cast<std::size_t>(sm)])], ready, bytes);
+  }
   // The SM's LSU/port, FCFS: when one line request of `bytes` leaves the SM.
   Tick sm_port(int sm, Tick now, std::uint32_t bytes);
   // The SM's way out towards L2 (icnt.sm_write_bytes_per_cycle): store bytes, or one miss request
@@ -254,6 +258,9 @@ class MemorySystem {
   std::vector<Tick> tma_free_;  // per SM: when its copy engine takes the next box
   Tick tma_box_ticks_ = 0;
   std::unique_ptr<BandwidthServer> fabric_;
+  // Per GPC, its port for read replies (icnt.gpc_bytes_per_cycle); empty: unlimited.
+  std::vector<int> gpc_of_sm_;
+  std::vector<BandwidthServer> gpc_ports_;
   // Per SM, a ring of the completion ticks of the last `mshrs` line requests: a new miss waits for
   // the oldest one, bounding the requests one SM keeps in flight.
   std::vector<std::vector<Tick>> mshr_ring_;
