@@ -174,8 +174,13 @@ struct GpuConfig {
   double l2_clock = 0;
   // The power limit's response to load (tensor-core kernels only): sm_clock_tensor
   //   - clock_drop_full_wgmma x (wgmma-class tensor pipe activity) - clock_drop_per_dram_tbps x (DRAM read TB/s).
+  // wgmma-class kernels, when clock_sm_wgmma > 0: clock_sm_wgmma - clock_drop_full_wgmma x activity
+  //   - clock_drop_per_l2_tbps x (L2 read TB/s) - clock_drop_per_dram_tbps x (DRAM read TB/s); both at most
+  //   sm_clock_tensor.
   double clock_drop_full_wgmma = 0;     // Hz
   double clock_drop_per_dram_tbps = 0;  // Hz per TB/s
+  double clock_sm_wgmma = 0;            // Hz; 0: sm_clock_tensor and no L2 term
+  double clock_drop_per_l2_tbps = 0;    // Hz per TB/s
   SmConfig sm;
   L1Config l1;
   IcntConfig icnt;

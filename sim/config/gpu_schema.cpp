@@ -76,6 +76,15 @@ Schema<GpuConfig> make_schema() {
   p.push_back(quantity_param<G>("clock.drop_per_dram_tbps", Q::kFrequency, "0MHz", 0, 1e10,
                                 "clock.sm_tensor falls by this much per TB/s of DRAM reads (tensor-core kernels)",
                                 [](G& c) -> auto& { return c.clock_drop_per_dram_tbps; }));
+  p.push_back(quantity_param<G>("clock.sm_wgmma", Q::kFrequency, "0MHz", 0, 1e10,
+                                "wgmma-class kernels run at the power limit: their clock is this, less the drops at "
+                                "their tensor activity, L2 and DRAM read traffic, at most clock.sm_tensor (the "
+                                "intercept of that line, above any real clock); 0 = clock.sm_tensor with no L2 term",
+                                [](G& c) -> auto& { return c.clock_sm_wgmma; }));
+  p.push_back(quantity_param<G>("clock.drop_per_l2_tbps", Q::kFrequency, "0MHz", 0, 1e10,
+                                "a wgmma-class kernel's clock falls by this much per TB/s of L2 read lookups "
+                                "(lts__t_sectors_op_read); needs clock.sm_wgmma",
+                                [](G& c) -> auto& { return c.clock_drop_per_l2_tbps; }));
   // --- SM
   p.push_back(quantity_param<G>("sm.count", Q::kInteger, "", 1, 4096, "streaming multiprocessors (CUs)",
                                 [](G& c) -> auto& { return c.sm.count; }));
@@ -430,6 +439,8 @@ void validate_gpu(const Bound<GpuConfig>& b, const std::string& file) {
                                      std::to_string(g.l2.partitions));
   }
   if (g.icnt.latency >= g.l2.hit_latency) fail("icnt.latency", "must be smaller than l2.hit_latency");
+  if (g.clock_drop_per_l2_tbps > 0 && g.clock_sm_wgmma <= 0)
+    fail("clock.drop_per_l2_tbps", "needs clock.sm_wgmma (the L2 term belongs to the wgmma kernels' own line)");
   {
     std::string why;
     const auto gpcs = parse_gpc_sms(g.icnt.gpc_sms, &why);

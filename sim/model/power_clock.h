@@ -9,9 +9,10 @@
 
 namespace gms {
 
-// clock.sm_tensor - drop_at_full_wgmma x wgmma activity - drop_per_dram_tbps x DRAM read TB/s,
-// solved for the clock (the DRAM bandwidth itself depends on it); at most clock.sm_tensor. Returns
-// 0 when the GPU declares no drops (the clock stays what the run used).
+// clock.sm_tensor - drop_at_full_wgmma x wgmma activity - drop_per_dram_tbps x DRAM read TB/s (for
+// wgmma kernels, with clock.sm_wgmma set: clock.sm_wgmma - the same two - drop_per_l2_tbps x L2 read
+// TB/s), solved for the clock (the bandwidths themselves depend on it); at most clock.sm_tensor.
+// Returns 0 when the GPU declares no drops (the clock stays what the run used).
 double clock_under_load(const GpuConfig& gpu, const SimResult& r);
 
 }  // namespace gms

@@ -3,6 +3,7 @@
 
 #include "api/simulation.h"
 #include "model/memory_system.h"
+#include "model/power_clock.h"
 #include "model/request_coalescer.h"
 #include "stats/metrics.h"
 #include "test_util.h"
@@ -132,6 +133,45 @@ TEST(PowerClock, AWgmmaGemmIsSimulatedAgainAtTheClockItIsTimedAt) {
                                         test::source_path("configs/workloads/seed001-gemv-llcc.yaml")});
   RunOutput g = simulate(gemv);
   EXPECT_EQ(g.result.simulated_clock, gemv.gpu.value.sm_clock);
+}
+
+// The power model's two lines (fit_power_clock.py): a wgmma kernel's clock falls with its L2 reads,
+// an mma.sync kernel's does not; without clock.sm_wgmma both use the one line of clock.sm_tensor.
+TEST(PowerClock, WgmmaKernelsPayForTheirL2ReadsOnALineOfTheirOwn) {
+  auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"), "", {}});
+  GpuConfig g = cfg.gpu.value;
+  g.sm_clock_tensor = 1844e6;
+  g.clock_sm_wgmma = 2423e6;
+  g.clock_drop_full_wgmma = 586e6;
+  g.clock_drop_per_l2_tbps = 49e6;
+  g.clock_drop_per_dram_tbps = 46e6;
+  g.launch.kernel_overhead = 0;
+  auto run = [&](const char* mma, double l2_tbps_at_1500mhz, const GpuConfig& gpu) {
+    SimResult r;
+    r.end = static_cast<Tick>(1'500'000) * kTicksPerCycle;  // 1 ms at 1.5 GHz
+    r.shape.mma_class = mma;
+    r.sm_active_ticks = 1000.0;
+    r.tensor_busy_ticks = 0.9 * 1000.0 * gpu.sm.subpartitions;  // 90 % busy
+    r.mem.l2_read_sectors = static_cast<std::uint64_t>(l2_tbps_at_1500mhz * 1e12 * 1e-3 / 32);
+    r.dram_read_bytes = static_cast<std::uint64_t>(1e12 * 1e-3);  // 1 TB/s at 1.5 GHz
+    return clock_under_load(gpu, r);
+  };
+  const double low = run("wgmma", 5.0, g), high = run("wgmma", 8.0, g);
+  // 3 TB/s more L2 reads (at 1.5 GHz) at 49 MHz each: ~100 MHz lower, solved at the lower clock.
+  EXPECT_GT(low - high, 80e6);
+  EXPECT_LT(low - high, 150e6);
+  EXPECT_NEAR(high, 2423e6 - 586e6 * 0.9 - (49e6 * 8.0 + 46e6) * high / 1.5e9, 1e6);
+  // mma.sync: clock.sm_tensor less the DRAM drop, whatever its L2 reads.
+  EXPECT_EQ(run("mma_sync", 5.0, g), run("mma_sync", 8.0, g));
+  EXPECT_NEAR(run("mma_sync", 5.0, g), 1844e6 / (1 + 46e6 / 1.5e9), 1e6);
+  // Without clock.sm_wgmma (and its L2 term): the single line of clock.sm_tensor.
+  GpuConfig one = g;
+  one.clock_sm_wgmma = 0;
+  one.clock_drop_per_l2_tbps = 0;
+  EXPECT_EQ(run("wgmma", 5.0, one), run("wgmma", 8.0, one));
+  EXPECT_NEAR(run("wgmma", 5.0, one), (1844e6 - 586e6 * 0.9) / (1 + 46e6 / 1.5e9), 1e6);
+  // The line's intercept lies above any real clock: the result stays at most clock.sm_tensor.
+  EXPECT_LE(run("wgmma", 0.0, g), 1844e6);
 }
 
 }  // namespace
