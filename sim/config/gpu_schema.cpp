@@ -8,12 +8,22 @@
 
 namespace gms {
 
+namespace {
+
+// One item of a comma-separated list, without the blanks around it.
+std::string trimmed(std::string item) {
+  item.erase(0, item.find_first_not_of(" \t"));
+  item.erase(item.find_last_not_of(" \t") + 1);
+  return item;
+}
+
+}  // namespace
+
 std::optional<std::vector<std::int64_t>> parse_carveouts(const std::string& text, std::string* why) {
   std::vector<std::int64_t> out;
   if (text.empty()) return out;
-  for (std::string item : split_csv(text)) {
-    item.erase(0, item.find_first_not_of(" \t"));
-    item.erase(item.find_last_not_of(" \t") + 1);
+  for (const std::string& raw : split_csv(text)) {
+    const std::string item = trimmed(raw);
     std::string item_why;
     const auto v = parse_quantity(item, Quantity::kBytes, &item_why);
     if (!v || *v < 0 || *v > 1e15) {
@@ -33,9 +43,8 @@ std::optional<std::vector<std::int64_t>> parse_carveouts(const std::string& text
 std::optional<std::vector<int>> parse_gpc_sms(const std::string& text, std::string* why) {
   std::vector<int> out;
   if (text.empty()) return out;
-  for (std::string item : split_csv(text)) {
-    item.erase(0, item.find_first_not_of(" \t"));
-    item.erase(item.find_last_not_of(" \t") + 1);
+  for (const std::string& raw : split_csv(text)) {
+    const std::string item = trimmed(raw);
     std::string item_why;
     const auto v = parse_quantity(item, Quantity::kInteger, &item_why);
     if (!v || *v < 1 || *v > 4096 || *v != static_cast<double>(static_cast<int>(*v))) {
