@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""An Accel-Sim trace of gms-lrc-ubench (validate/runner/lrc_capacity_ubench.cu), for the model's side
+of its curve: 264 CTAs x 8 warps in G groups, each group reading its own 64 lines 16 times, 4 whole
+lines per 16-byte-per-lane load, each load's value used (LOP3) before the next load issues - one load
+in flight per warp, as the compiled loop has it (one LDG.E.128.STRONG.GPU; traced here as LDG.E.CG,
+which configs/isa/sm_90.yaml maps to an L1-bypassing load). The list's MemcpyHtoD puts the lines in L2
+first, as the ubench's warm-up launch does.
+
+  lrc_trace.py GROUPS STAGGER DIR      # writes DIR/kernelslist.g and DIR/kernel-1.traceg (~54 MB)
+  gpumemsim run -g configs/gpus/h100.yaml -w W.yaml -o RUN   # W.yaml: kind: trace, path: DIR/kernelslist.g
+then lts__t_sectors_srcunit_tex_op_read / l1tex__m_xbar2l1tex_read_sectors against
+validate/results/h100/lrc (lrc_capacity.py's table)."""
+import os
+import sys
+
+GRID, WARPS_PER_CTA, LINES, REPS = 264, 8, 64, 16
+BASE = 0x7F0000000000
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    groups, stagger, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    warps = GRID * WARPS_PER_CTA
+    if not 1 <= groups <= warps or stagger < 0:
+        sys.exit(f"lrc_trace: groups must be 1..{warps}, stagger 0 or more")
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "kernelslist.g"), "w") as f:
+        f.write(f"MemcpyHtoD,0x{BASE:016x},{warps * LINES * 128}\nkernel-1.traceg\n")
+    with open(os.path.join(out, "kernel-1.traceg"), "w") as f:
+        f.write(f"-kernel name = lrc_grouped_reads\n-kernel id = 1\n-grid dim = ({GRID},1,1)\n-block dim = (256,1,1)\n"
+                "-shmem = 0\n-nregs = 32\n-binary version = 90\n-cuda stream id = 0\n"
+                "-shmem base_addr = 0x00007fb139000000\n-local mem base_addr = 0x00007fb137000000\n"
+                "-nvbit version = 1.7\n-accelsim tracer version = 5\n-enable lineinfo = 0\n\n"
+                "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width "
+                "[adrrescompress?] [mem_addresses] immediate\n\n")
+        for cta in range(GRID):
+            f.write(f"\n#BEGIN_TB\n\nthread block = {cta},0,0\n")
+            for w in range(WARPS_PER_CTA):
+                gwarp = cta * WARPS_PER_CTA + w
+                group, start = gwarp % groups, ((gwarp // groups) * stagger % LINES) & ~3
+                first = BASE + group * LINES * 128
+                body = []
+                for _ in range(REPS):
+                    for i in range(0, LINES, 4):
+                        line = (start + i) % LINES  # start and i are multiples of 4: the 4 lines never wrap
+                        body.append(f"0100 ffffffff 1 R4 LDG.E.CG 1 R2 16 1 0x{first + line * 128:x} 16 0 ")
+                        body.append("0110 ffffffff 1 R6 LOP3.LUT 2 R6 R4 0 0 ")
+                body.append("0120 ffffffff 0 EXIT 0 0 0 ")
+                f.write(f"\nwarp = {w}\ninsts = {len(body)}\n" + "\n".join(body) + "\n")
+            f.write("\n#END_TB\n")
+
+
+if __name__ == "__main__":
+    main()
