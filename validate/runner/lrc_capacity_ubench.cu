@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../include/event_timer.h"
+#include "../include/ubench_main.h"
 
 namespace {
 
@@ -53,40 +54,35 @@ struct Case {
 
 int main(int argc, char** argv) {
   const bool profile = argc > 1 && std::strcmp(argv[1], "--profile") == 0;
-  cudaDeviceProp prop{};
-  cudaGetDeviceProperties(&prop, 0);
-  const int grid = 2 * prop.multiProcessorCount;
-  const int warps = grid * (kThreads / 32);
-  std::vector<Case> cases;
-  for (int g : {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}) cases.push_back({g, 0});
-  cases.push_back({warps, 0});  // every warp its own lines: nothing to merge
-  for (int g : {1, 16, 128})
-    for (int s : {4, 16}) cases.push_back({g, s});
-  const size_t bytes = static_cast<size_t>(warps) * kLinesPerGroup * 128;
-  int4* buf = nullptr;
-  int* sink = nullptr;
-  cudaMalloc(&buf, bytes);
-  cudaMalloc(&sink, warps * sizeof(int));
-  cudaMemset(buf, 1, bytes);
-  gmsv::Timer timer;
-  for (const Case& c : cases) {
-    if (profile) {
-      for (int i = 0; i < 2; ++i) grouped_reads<<<grid, kThreads>>>(buf, sink, c.groups, c.stagger);
-      cudaDeviceSynchronize();
-      continue;
+  return ubench_main("gms-lrc-ubench", [&](const gpuDeviceProp& prop) {
+    const int grid = 2 * prop.multiProcessorCount;
+    const int warps = grid * (kThreads / 32);
+    std::vector<Case> cases;
+    for (int g : {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}) cases.push_back({g, 0});
+    cases.push_back({warps, 0});  // every warp its own lines: nothing to merge
+    for (int g : {1, 16, 128})
+      for (int s : {4, 16}) cases.push_back({g, s});
+    const size_t bytes = static_cast<size_t>(warps) * kLinesPerGroup * 128;
+    int4* buf = nullptr;
+    int* sink = nullptr;
+    GPU_CHECK(gpuMalloc(&buf, bytes));
+    GPU_CHECK(gpuMalloc(&sink, warps * sizeof(int)));
+    GPU_CHECK(gpuMemset(buf, 1, bytes));
+    gmsv::Timer timer;
+    for (const Case& c : cases) {
+      if (profile) {
+        for (int i = 0; i < 2; ++i) grouped_reads<<<grid, kThreads>>>(buf, sink, c.groups, c.stagger);
+        GPU_CHECK(gpuDeviceSynchronize());
+        continue;
+      }
+      grouped_reads<<<grid, kThreads>>>(buf, sink, c.groups, c.stagger);  // warm: the lines in L2
+      const std::vector<double> ms =
+          timer.sorted_ms([&] { grouped_reads<<<grid, kThreads>>>(buf, sink, c.groups, c.stagger); }, 20);
+      const double requested = static_cast<double>(warps) * kLinesPerGroup * 128.0 * kReps;
+      std::printf("{\"measurement\": \"lrc_capacity\", \"groups\": %d, \"stagger\": %d, \"grid\": %d, \"threads\": %d, "
+                  "\"lines_per_group\": %d, \"requested_bytes\": %.0f, \"ms.median\": %.5f, \"ms.min\": %.5f}\n",
+                  c.groups, c.stagger, grid, kThreads, kLinesPerGroup, requested, ms[ms.size() / 2], ms.front());
     }
-    grouped_reads<<<grid, kThreads>>>(buf, sink, c.groups, c.stagger);  // warm: the lines in L2
-    const std::vector<double> ms =
-        timer.sorted_ms([&] { grouped_reads<<<grid, kThreads>>>(buf, sink, c.groups, c.stagger); }, 20);
-    const double requested = static_cast<double>(warps) * kLinesPerGroup * 128.0 * kReps;
-    std::printf("{\"measurement\": \"lrc_capacity\", \"groups\": %d, \"stagger\": %d, \"grid\": %d, \"threads\": %d, "
-                "\"lines_per_group\": %d, \"requested_bytes\": %.0f, \"ms.median\": %.5f, \"ms.min\": %.5f}\n",
-                c.groups, c.stagger, grid, kThreads, kLinesPerGroup, requested, ms[ms.size() / 2], ms.front());
-  }
-  const cudaError_t err = cudaGetLastError();
-  if (err != cudaSuccess) {
-    std::fprintf(stderr, "gms-lrc-ubench: %s\n", cudaGetErrorString(err));
-    return 1;
-  }
-  return 0;
+    GPU_CHECK(gpuGetLastError());
+  });
 }
