@@ -12,15 +12,6 @@
 namespace gms {
 namespace {
 
-std::string error_of(const ConfigInputs& in) {
-  try {
-    load_configs(in);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
-
 ConfigInputs h100_with(const std::string& workload_file, std::vector<std::string> sets = {}) {
   return ConfigInputs{test::source_path("configs/gpus/h100.yaml"), workload_file, std::move(sets)};
 }
@@ -55,7 +46,7 @@ TEST(Config, UnknownKeyGivesDidYouMeanAndPosition) {
                               "l1: {size: 0B, hit_latency: 30}\nicnt: {latency: 50}\n"
                               "l2:\n  szie: 4MiB\n  slices: 8\n  hit_latency: 200\n"
                               "dram: {bandwidth: 300GB/s, channels: 8, latency: 500}\n");
-  std::string err = error_of(ConfigInputs{gpu, "", {}, false});
+  std::string err = test::config_error(ConfigInputs{gpu, "", {}, false});
   EXPECT_NE(err.find(gpu + ":11:3"), std::string::npos) << err;
   EXPECT_NE(err.find("unknown gpu key 'l2.szie'"), std::string::npos) << err;
   EXPECT_NE(err.find("did you mean 'l2.size'"), std::string::npos) << err;
@@ -67,20 +58,20 @@ TEST(Config, SetOverridesAndItsErrors) {
   EXPECT_EQ(cfg.gpu.value.l2.size, 40LL * 1024 * 1024);
   EXPECT_EQ(cfg.workload.value.gemm.cta_order.group_m, 8);
   EXPECT_EQ(cfg.gpu.origins.at("l2.size").file, "--set gpu.l2.size=40MiB");
-  std::string err = error_of(h100_with(wl, {"gpu.l2.szie=40MiB"}));
+  std::string err = test::config_error(h100_with(wl, {"gpu.l2.szie=40MiB"}));
   EXPECT_NE(err.find("--set gpu.l2.szie=40MiB"), std::string::npos) << err;
   EXPECT_NE(err.find("did you mean 'l2.size'"), std::string::npos) << err;
-  EXPECT_NE(error_of(h100_with(wl, {"l2.size=4MiB"})).find("must start with 'gpu.'"), std::string::npos);
-  EXPECT_NE(error_of(h100_with(wl, {"gpu.l2.size"})).find("expected gpu.KEY=VALUE"), std::string::npos);
+  EXPECT_NE(test::config_error(h100_with(wl, {"l2.size=4MiB"})).find("must start with 'gpu.'"), std::string::npos);
+  EXPECT_NE(test::config_error(h100_with(wl, {"gpu.l2.size"})).find("expected gpu.KEY=VALUE"), std::string::npos);
 }
 
 // l2.sm_partitions: one digit per SM, each a partition that exists; it decides which partition an SM
 // is near (a far line's first slice is then the SM's own partition's copy).
 TEST(Config, MeasuredPartitionMapIsCheckedAndUsed) {
   auto wl = test::source_path("configs/workloads/seed000-grouped.yaml");
-  EXPECT_NE(error_of(h100_with(wl, {"gpu.l2.sm_partitions=0101"})).find("one digit per SM: 4 for 132"), std::string::npos);
+  EXPECT_NE(test::config_error(h100_with(wl, {"gpu.l2.sm_partitions=0101"})).find("one digit per SM: 4 for 132"), std::string::npos);
   const std::string all2(132, '2');
-  EXPECT_NE(error_of(h100_with(wl, {"gpu.l2.sm_partitions=" + all2})).find("not a partition below"), std::string::npos);
+  EXPECT_NE(test::config_error(h100_with(wl, {"gpu.l2.sm_partitions=" + all2})).find("not a partition below"), std::string::npos);
   std::string map(132, '0');
   map[1] = '1';
   auto cfg = load_configs(h100_with(wl, {"gpu.l2.sm_partitions=" + map}));
@@ -92,31 +83,31 @@ TEST(Config, MeasuredPartitionMapIsCheckedAndUsed) {
 
 TEST(Config, TypeRangeAndRequiredErrorsNameTheKey) {
   auto wl = test::source_path("configs/workloads/seed000-grouped.yaml");
-  EXPECT_NE(error_of(h100_with(wl, {"gpu.l2.size=lots"})).find("gpu key 'l2.size'"), std::string::npos);
-  EXPECT_NE(error_of(h100_with(wl, {"gpu.sm.count=0"})).find("out of range"), std::string::npos);
-  EXPECT_NE(error_of(h100_with(wl, {"workload.m=-5"})).find("workload(gemm) key 'm'"), std::string::npos);
-  EXPECT_NE(error_of(h100_with(wl, {"workload.dtype=fp61"})).find("did you mean 'fp16'"), std::string::npos);
-  EXPECT_NE(error_of(h100_with(wl, {"gpu.l2.size=50MB"})).find("multiple of line x assoc x slices"),
+  EXPECT_NE(test::config_error(h100_with(wl, {"gpu.l2.size=lots"})).find("gpu key 'l2.size'"), std::string::npos);
+  EXPECT_NE(test::config_error(h100_with(wl, {"gpu.sm.count=0"})).find("out of range"), std::string::npos);
+  EXPECT_NE(test::config_error(h100_with(wl, {"workload.m=-5"})).find("workload(gemm) key 'm'"), std::string::npos);
+  EXPECT_NE(test::config_error(h100_with(wl, {"workload.dtype=fp61"})).find("did you mean 'fp16'"), std::string::npos);
+  EXPECT_NE(test::config_error(h100_with(wl, {"gpu.l2.size=50MB"})).find("multiple of line x assoc x slices"),
             std::string::npos);
-  EXPECT_NE(error_of(h100_with(wl, {"workload.tile.m=1024"})).find("exceeds m"), std::string::npos);
+  EXPECT_NE(test::config_error(h100_with(wl, {"workload.tile.m=1024"})).find("exceeds m"), std::string::npos);
   auto dir = test::temp_dir("required");
   auto gpu = test::write_file(dir / "g.yaml", "name: x\n");
-  EXPECT_NE(error_of(ConfigInputs{gpu, "", {}, false}).find("key 'clock.sm' is required"), std::string::npos);
+  EXPECT_NE(test::config_error(ConfigInputs{gpu, "", {}, false}).find("key 'clock.sm' is required"), std::string::npos);
 }
 
 // dram.latency is a chase's mean over random lines, far ones included (memory_system.cpp): a far
 // penalty larger than that mean leaves the DRAM no time of its own, a configuration error.
 TEST(Config, DramLatencyMustCoverTheFarLinesShare) {
   auto wl = test::source_path("configs/workloads/seed000-grouped.yaml");
-  EXPECT_EQ(error_of(h100_with(wl, {"gpu.l2.far_extra_latency=700"})), "");  // 273 + 350 < 670
-  EXPECT_NE(error_of(h100_with(wl, {"gpu.l2.far_extra_latency=1000"})).find("far lines' share of l2.far_extra_latency (500"),
+  EXPECT_EQ(test::config_error(h100_with(wl, {"gpu.l2.far_extra_latency=700"})), "");  // 273 + 350 < 670
+  EXPECT_NE(test::config_error(h100_with(wl, {"gpu.l2.far_extra_latency=1000"})).find("far lines' share of l2.far_extra_latency (500"),
             std::string::npos);
 }
 
 TEST(Config, MalformedYamlReportsLine) {
   auto dir = test::temp_dir("malformed");
   auto gpu = test::write_file(dir / "g.yaml", "name: x\nsm: {count: 4\n");
-  std::string err = error_of(ConfigInputs{gpu, "", {}, false});
+  std::string err = test::config_error(ConfigInputs{gpu, "", {}, false});
   EXPECT_NE(err.find(gpu + ":"), std::string::npos) << err;
   EXPECT_NE(err.find("malformed YAML"), std::string::npos) << err;
 }

@@ -76,12 +76,7 @@ TEST(GpcConfig, ParsesWhatItPrintsAndRejectsTheRestWithAReason) {
 }
 
 std::string error_of(std::vector<std::string> sets) {
-  try {
-    load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"), "", std::move(sets)});
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  return test::config_error(ConfigInputs{test::source_path("configs/gpus/h100.yaml"), "", std::move(sets)});
 }
 
 TEST(GpcConfig, RejectsLayoutsThatAreNotTheGpusSms) {
@@ -107,7 +102,8 @@ Split read_all(const char* port) {
   const int sms = cfg.gpu.value.sm.count;
   for (int sm = 0; sm < sms; ++sm) mem.load(AccessCtx{sm, 0, nullptr}, Region{kBase + sm * kChunk, 1, kChunk, 0}, true);
   const Tick t = 4'000'000 * C;
-  const std::vector<int> gpc = sm_gpcs({12, 12, 18, 18, 18, 18, 18, 18}, sms);
+  std::string why;
+  const std::vector<int> gpc = sm_gpcs(*parse_gpc_sms(cfg.gpu.value.icnt.gpc_sms, &why), sms);
   // The SMs' reads interleaved, 1 KiB each in turn, so that no SM is served first for being asked first.
   std::vector<Tick> end(static_cast<size_t>(sms), t);
   constexpr std::uint32_t kPiece = 1024;

@@ -6,6 +6,9 @@
 
 #include <unistd.h>
 
+#include "api/simulation.h"
+#include "common/error.h"
+
 namespace gms::test {
 
 inline std::string source_path(const std::string& rel) { return std::string(GPUMEMSIM_SOURCE_DIR) + "/" + rel; }
@@ -25,6 +28,16 @@ inline std::filesystem::path temp_dir(const std::string& name) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
+}
+
+// What load_configs refuses `in` with (its ConfigError's message); "" when it loads.
+inline std::string config_error(const ConfigInputs& in) {
+  try {
+    load_configs(in);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 inline std::string write_file(const std::filesystem::path& path, const std::string& text) {
