@@ -3,9 +3,13 @@
 //   empty      kernels whose CTAs do nothing but one predicated-off store: time per launch for grids of
 //              1..512 CTAs per SM and 32..1024 threads; the slope over CTAs per SM is the per-CTA cost
 //   launch     the same at grid 1: the launch overhead the slope excludes
+// `--profile` launches each case 6 times and times nothing, for ncu: the duration the profiler gives
+// one kernel (gpu__time_duration.sum, what the records score) of an empty grid is the fixed cost of
+// a kernel that launch.kernel_overhead stands for (validate/scripts/device_launch.sh).
 // Prints one JSON object per measurement. Builds for CUDA and HIP (gpu_port.h).
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "../include/gpu_port.h"
@@ -39,21 +43,37 @@ double ns_per_launch(int grid, int threads, int* sink) {
 
 }  // namespace
 
-int main() {
+// The cases: grid 1, then 1..512 CTAs per SM at 32..1024 threads.
+template <class Fn>
+void for_each_case(int sms, Fn&& fn) {
+  fn(1, 32, 0);
+  for (int threads : {32, 128, 256, 1024})
+    for (int per_sm : {1, 4, 16, 64, 256, 512}) fn(per_sm * sms, threads, per_sm);
+}
+
+int main(int argc, char** argv) {
+  const bool profile = argc > 1 && std::string(argv[1]) == "--profile";
   gpuDeviceProp prop{};
   gpuGetDeviceProperties(&prop, 0);
   const int sms = prop.multiProcessorCount;
   int* sink = nullptr;
   gpuMalloc(&sink, sizeof(int) * 1024 * 1024);
-  std::printf("{\"measurement\": \"launch\", \"grid\": 1, \"threads\": 32, \"ns\": %.1f}\n", ns_per_launch(1, 32, sink));
-  for (int threads : {32, 128, 256, 1024})
-    for (int per_sm : {1, 4, 16, 64, 256, 512}) {
-      int grid = per_sm * sms;
+  for_each_case(sms, [&](int grid, int threads, int per_sm) {
+    if (profile) {
+      // In launch order, as ncu lists them: grid, threads, 6 launches each.
+      for (int i = 0; i < 6; ++i) empty_cta<<<grid, threads>>>(sink, -1);
+      gpuDeviceSynchronize();
+      std::printf("{\"measurement\": \"profiled\", \"grid\": %d, \"threads\": %d, \"launches\": 6}\n", grid, threads);
+    } else if (per_sm == 0) {
+      std::printf("{\"measurement\": \"launch\", \"grid\": 1, \"threads\": 32, \"ns\": %.1f}\n",
+                  ns_per_launch(1, 32, sink));
+    } else {
       double ns = ns_per_launch(grid, threads, sink);
       std::printf("{\"measurement\": \"empty\", \"threads\": %d, \"ctas_per_sm\": %d, \"grid\": %d, \"sms\": %d, "
                   "\"ns\": %.1f}\n",
                   threads, per_sm, grid, sms, ns);
     }
+  });
   gpuFree(sink);
   return 0;
 }

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Reads device_launch.sh's results: per empty grid of gms-cta-ubench, the duration ncu gives one
+kernel (gpu__time_duration.sum, the time every record scores) and its elapsed SM cycles, medians over
+the last 5 of each grid's 6 profiled launches; beside them the event-timed back-to-back launches.
+The grid of one CTA is the fixed cost of a kernel (launch.kernel_overhead stands for it); the slope
+over CTAs per SM is the per-CTA cost (launch.cta_dispatch_interval).
+
+  launch_cost.py DIR [--json OUT.json]     (launch_ubench.jsonl, launch_ncu.csv)"""
+import csv
+import io
+import json
+import os
+import statistics
+import sys
+
+SCALE = {"ns": 1.0, "nsecond": 1.0, "us": 1e3, "usecond": 1e3, "ms": 1e6, "msecond": 1e6}
+
+
+def ncu_table(path):
+    with open(path) as f:
+        lines = [l for l in f if l.startswith('"')]
+    table = list(csv.reader(io.StringIO("".join(lines))))
+    if len(table) < 2:
+        sys.exit(f"launch_cost: no ncu rows in {path}")
+    header, units = table[0], table[1]
+    return [dict(zip(header, r)) for r in table[2:]], dict(zip(header, units))
+
+
+def num(row, key, units=None):
+    v = row.get(key, "")
+    if v in ("", "n/a"):
+        return float("nan")
+    x = float(v.replace(",", ""))
+    if units is not None and key == "gpu__time_duration.sum":
+        x *= SCALE.get(units.get(key, "nsecond"), 1.0)
+    return x
+
+
+def main():
+    args = sys.argv[1:]
+    out_json = None
+    if "--json" in args:
+        i = args.index("--json")
+        out_json = args[i + 1]
+        del args[i:i + 2]
+    d = args[0] if args else "."
+    rows, units = ncu_table(os.path.join(d, "launch_ncu.csv"))
+    events = {}
+    for l in open(os.path.join(d, "launch_ubench.jsonl")):
+        if l.strip():
+            e = json.loads(l)
+            events[(e["grid"], e["threads"])] = e["ns"]
+    groups = {}
+    for r in rows:  # in launch order
+        groups.setdefault((r["Grid Size"], r["Block Size"]), []).append(r)
+    result = []
+    for (grid, block), rs in groups.items():
+        if len(rs) != 6:
+            sys.exit(f"launch_cost: grid {grid} block {block}: {len(rs)} profiled launches, expected 6")
+        kept = rs[1:]  # the first launch of a grid warms its code and state
+        g = int(grid.strip("()").split(",")[0])
+        t = int(block.strip("()").split(",")[0])
+        ns = statistics.median(num(r, "gpu__time_duration.sum", units) for r in kept)
+        cyc = statistics.median(num(r, "sm__cycles_elapsed.max") for r in kept)
+        hz = statistics.median(num(r, "sm__cycles_elapsed.avg.per_second") for r in kept)
+        result.append({"grid": g, "threads": t, "ncu_ns": ns, "sm_cycles_elapsed_max": cyc, "sm_hz": hz,
+                       "event_ns_back_to_back": events.get((g, t))})
+    print("| grid | threads | ncu gpu__time_duration (ns) | sm__cycles_elapsed.max | SM clock (MHz) | event-timed, back to back (ns) |")
+    print("|---|---|---|---|---|---|")
+    for r in result:
+        ev = f"{r['event_ns_back_to_back']:.0f}" if r["event_ns_back_to_back"] else "-"
+        print(f"| {r['grid']} | {r['threads']} | {r['ncu_ns']:.0f} | {r['sm_cycles_elapsed_max']:.0f} | "
+              f"{r['sm_hz'] / 1e6:.0f} | {ev} |")
+    if out_json:
+        with open(out_json, "w") as f:
+            json.dump(result, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
