@@ -41,7 +41,7 @@ same() {  # name, gpumemsim arguments...
   rm -rf "$work/a" "$work/b"
 }
 h100=validate/results/h100
-cal=configs/gpus/h100-calibrated.yaml
+cal=configs/gpus/h100.yaml
 for r in triton_gemv/triton_gemv_1x4096x7168_bn256_bk32_w4_llcc triton_gemv/triton_gemv_1x4096x7168_bn256_bk64_w1_llcc \
          triton_gemv/triton_gemv_1x4096x7168_bn32_bk16_w4_lclc triton_gemv/triton_gemv_1x4096x7168_bn512_bk64_w8_llcc \
          gemv/gemv_1x4096x7168_bn256_bk64_w4_llcc triton_gemm/triton_gemm_4096x4096x4096_128x256x64_w8_s4_grouped8 \

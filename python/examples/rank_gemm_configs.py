@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Ranks Triton-style GEMM configurations for one shape on one GPU with gpumemsim.
 
-    python3 python/examples/rank_gemm_configs.py --gpu h100-calibrated --shape 4096,4096,4096
+    python3 python/examples/rank_gemm_configs.py --gpu h100 --shape 4096,4096,4096
 
 Sweeps tile (BLOCK_M, BLOCK_N, BLOCK_K), warps, stages and GROUP_SIZE_M the way a Triton autotune
 list would, simulates every point (all cores, without the GIL), drops the points that cannot run
@@ -17,7 +17,7 @@ import gpumemsim
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--gpu", default="h100-calibrated", help="preset name or GPU YAML")
+    ap.add_argument("--gpu", default="h100", help="preset name or GPU YAML")
     ap.add_argument("--shape", default="4096,4096,4096", help="M,N,K")
     ap.add_argument("--dtype", default="fp16")
     ap.add_argument("--top", type=int, default=5)

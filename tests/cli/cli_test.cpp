@@ -352,7 +352,7 @@ TEST(Cli, CalibrateRecoversAKnownParameterAndWritesProvenance) {
   auto at = yaml.find("\n  efficiency: ");
   ASSERT_NE(at, std::string::npos) << yaml;
   EXPECT_NEAR(std::stod(yaml.substr(at + 14)), 0.70, 0.02) << yaml.substr(at, 120);
-  EXPECT_NE(yaml.find("# calibrated (see header); was 0.92"), std::string::npos);
+  EXPECT_NE(yaml.find("# calibrated (see header); was 0.905"), std::string::npos);
   EXPECT_NE(yaml.find("# Training cases (3)"), std::string::npos) << yaml;
   EXPECT_NE(yaml.find("# Held-out cases (1)"), std::string::npos) << yaml;
   EXPECT_NE(slurp(dir / "fit.json").find("\"held_out\""), std::string::npos);

@@ -47,7 +47,9 @@ class RunTest(unittest.TestCase):
         self.assertEqual(len(ctas["sm"]), 16 * 16)
         self.assertEqual(sorted(ctas["launch_index"]), list(range(256)))
         self.assertTrue(all(e > s for s, e in zip(ctas["start_cycle"], ctas["end_cycle"])))
-        self.assertEqual(max(ctas["end_cycle"]), r["sm__cycles_elapsed.max"])
+        # The kernel's duration is its last CTA's end plus the fixed cost of a kernel (launch, drain).
+        overhead = r["config"]["gpu"]["launch"]["kernel_overhead"]
+        self.assertEqual(max(ctas["end_cycle"]) + overhead, r["sm__cycles_elapsed.max"])
 
     def test_overrides_as_dict_or_list_change_the_run(self):
         g1 = gpumemsim.run("h100", GEMM, set={"workload.cta_order.group_m": 1}, ctas=False)

@@ -152,7 +152,8 @@ TEST(GemvLocalProgram, LocalStoresLeaveTheSmAtItsWriteRate) {
                                          {"workload.n=256", "workload.k=128", "workload.warps=4", "workload.registers_per_thread=190",
                                           "workload.spill_bytes_per_thread=720B", "workload.shared_carveout=228KiB",
                                           "workload.local_program=" + program, "gpu.icnt.sm_write_bytes_per_cycle=" + rate,
-                                          "gpu.l2.far_writes_in_both_partitions=" + far_writes},
+                                          "gpu.l2.far_writes_in_both_partitions=" + far_writes,
+                                          "gpu.launch.kernel_overhead=0cycles"},  // a rate: the kernel's fixed cost is no part of it
                                          false});
     auto r = simulate(cfg);
     l2_writes = metric(cfg, r, "lts__t_sectors_op_write.sum");

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device call for issue 14's judgement of `gpumemsim recommend`: measures, for every recommend JSON
 # under validate/results/<gpu>/recommend/predicted/ (written on the workstation by
-#   gpumemsim recommend -g <gpu>-calibrated --gemm M,N,K --json ...), the top 5 picks, the Triton
+#   gpumemsim recommend -g <gpu> --gemm M,N,K --json ...), the top 5 picks, the Triton
 # tutorial's autotune list and two left-out spilling tilings, with Triton's tutorial matmul.
 #   recommend.jsonl      one line per shape x configuration (recommend_check.py)
 #   recommend_env.txt    date, GPU, driver, clocks, power limit, Triton/PyTorch versions, command

@@ -36,6 +36,24 @@ def num(row, key, units=None):
     return x
 
 
+def profiled_grids(rows, units):
+    """Per (grid, threads), in launch order: medians of the last 5 of its 6 profiled launches (the
+    first warms the grid's code and state)."""
+    groups = {}
+    for r in rows:
+        groups.setdefault((r["Grid Size"], r["Block Size"]), []).append(r)
+    out = []
+    for (grid, block), rs in groups.items():
+        if len(rs) != 6:
+            sys.exit(f"launch_cost: grid {grid} block {block}: {len(rs)} profiled launches, expected 6")
+        kept = rs[1:]
+        out.append({"grid": int(grid.strip("()").split(",")[0]), "threads": int(block.strip("()").split(",")[0]),
+                    "ncu_ns": statistics.median(num(r, "gpu__time_duration.sum", units) for r in kept),
+                    "sm_cycles_elapsed_max": statistics.median(num(r, "sm__cycles_elapsed.max") for r in kept),
+                    "sm_hz": statistics.median(num(r, "sm__cycles_elapsed.avg.per_second") for r in kept)})
+    return out
+
+
 def main():
     args = sys.argv[1:]
     out_json = None
@@ -50,21 +68,9 @@ def main():
         if l.strip():
             e = json.loads(l)
             events[(e["grid"], e["threads"])] = e["ns"]
-    groups = {}
-    for r in rows:  # in launch order
-        groups.setdefault((r["Grid Size"], r["Block Size"]), []).append(r)
-    result = []
-    for (grid, block), rs in groups.items():
-        if len(rs) != 6:
-            sys.exit(f"launch_cost: grid {grid} block {block}: {len(rs)} profiled launches, expected 6")
-        kept = rs[1:]  # the first launch of a grid warms its code and state
-        g = int(grid.strip("()").split(",")[0])
-        t = int(block.strip("()").split(",")[0])
-        ns = statistics.median(num(r, "gpu__time_duration.sum", units) for r in kept)
-        cyc = statistics.median(num(r, "sm__cycles_elapsed.max") for r in kept)
-        hz = statistics.median(num(r, "sm__cycles_elapsed.avg.per_second") for r in kept)
-        result.append({"grid": g, "threads": t, "ncu_ns": ns, "sm_cycles_elapsed_max": cyc, "sm_hz": hz,
-                       "event_ns_back_to_back": events.get((g, t))})
+    result = profiled_grids(rows, units)
+    for r in result:
+        r["event_ns_back_to_back"] = events.get((r["grid"], r["threads"]))
     print("| grid | threads | ncu gpu__time_duration (ns) | sm__cycles_elapsed.max | SM clock (MHz) | event-timed, back to back (ns) |")
     print("|---|---|---|---|---|---|")
     for r in result:

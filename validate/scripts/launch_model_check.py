@@ -19,14 +19,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import launch_cost  # noqa: E402
-
-HEADER = ("-kernel name = empty_cta\n-kernel id = 1\n-grid dim = ({grid},1,1)\n-block dim = ({threads},1,1)\n"
-          "-shmem = 0\n-nregs = 8\n-binary version = 90\n-cuda stream id = 0\n"
-          "-shmem base_addr = 0x00007fb139000000\n-local mem base_addr = 0x00007fb137000000\n"
-          "-nvbit version = 1.7\n-accelsim tracer version = 5\n-enable lineinfo = 0\n\n"
-          "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width "
-          "[adrrescompress?] [mem_addresses] immediate\n\n")
-
+from accelsim_trace import kernel_header  # noqa: E402
 
 def write_trace(d, grid, threads):
     os.makedirs(d, exist_ok=True)
@@ -34,7 +27,7 @@ def write_trace(d, grid, threads):
         f.write("kernel-1.traceg\n")
     warp = "".join(f"\nwarp = {w}\ninsts = 1\n0000 ffffffff 0 EXIT 0 0 0 \n" for w in range((threads + 31) // 32))
     with open(os.path.join(d, "kernel-1.traceg"), "w") as f:
-        f.write(HEADER.format(grid=grid, threads=threads))
+        f.write(kernel_header("empty_cta", grid, threads, 8))
         for c in range(grid):
             f.write(f"\n#BEGIN_TB\n\nthread block = {c},0,0\n{warp}\n#END_TB\n")
     with open(os.path.join(d, "w.yaml"), "w") as f:
@@ -59,19 +52,15 @@ def main():
     ap.add_argument("--tol", type=float, default=2.0)
     a = ap.parse_args()
     rows, units = launch_cost.ncu_table(os.path.join(a.dir, "launch_ncu.csv"))
-    cases = {}
-    for r in rows:
-        grid = int(r["Grid Size"].strip("()").split(",")[0])
-        threads = int(r["Block Size"].strip("()").split(",")[0])
-        if threads == a.threads:
-            cases.setdefault(grid, []).append(launch_cost.num(r, "sm__cycles_elapsed.max"))
+    cases = {g["grid"]: g["sm_cycles_elapsed_max"] for g in launch_cost.profiled_grids(rows, units)
+             if g["threads"] == a.threads}
     sms = min(g for g in cases if g > 1)  # the grids are 1 and multiples of the SM count
     print("| grid | silicon sm__cycles_elapsed.max | model (kernel_overhead 0) | silicon - model |")
     print("|---|---|---|---|")
     extra = []
     with tempfile.TemporaryDirectory() as tmp:
         for grid in sorted(cases):
-            silicon = statistics.median(cases[grid][1:])  # the first launch of each grid warms it
+            silicon = cases[grid]
             d = os.path.join(tmp, f"g{grid}")
             write_trace(d, grid, a.threads)
             model = model_cycles(a.binary, a.preset, d)

@@ -13,6 +13,9 @@ validate/results/h100/lrc (lrc_capacity.py's table)."""
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from accelsim_trace import kernel_header  # noqa: E402
+
 GRID, WARPS_PER_CTA, LINES, REPS = 264, 8, 64, 16
 BASE = 0x7F0000000000
 
@@ -28,12 +31,7 @@ def main():
     with open(os.path.join(out, "kernelslist.g"), "w") as f:
         f.write(f"MemcpyHtoD,0x{BASE:016x},{warps * LINES * 128}\nkernel-1.traceg\n")
     with open(os.path.join(out, "kernel-1.traceg"), "w") as f:
-        f.write(f"-kernel name = lrc_grouped_reads\n-kernel id = 1\n-grid dim = ({GRID},1,1)\n-block dim = (256,1,1)\n"
-                "-shmem = 0\n-nregs = 32\n-binary version = 90\n-cuda stream id = 0\n"
-                "-shmem base_addr = 0x00007fb139000000\n-local mem base_addr = 0x00007fb137000000\n"
-                "-nvbit version = 1.7\n-accelsim tracer version = 5\n-enable lineinfo = 0\n\n"
-                "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width "
-                "[adrrescompress?] [mem_addresses] immediate\n\n")
+        f.write(kernel_header("lrc_grouped_reads", GRID, WARPS_PER_CTA * 32, 32))
         for cta in range(GRID):
             f.write(f"\n#BEGIN_TB\n\nthread block = {cta},0,0\n")
             for w in range(WARPS_PER_CTA):

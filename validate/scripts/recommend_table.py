@@ -4,7 +4,7 @@ measured configuration with its predicted time (the recommend JSON, or gpumemsim
 autotune entries recommend did not rank), measured time and the ranks; whether recommend's first
 pick is within 10 % of the best measured configuration; Spearman of predicted vs measured time.
 
-  PYTHONPATH=build/python validate/scripts/recommend_table.py --gpu h100-calibrated \\
+  PYTHONPATH=build/python validate/scripts/recommend_table.py --gpu h100 \\
       --measured validate/results/h100/recommend/recommend.jsonl \\
       --predicted validate/results/h100/recommend/predicted --out docs/results/recommend-h100.md"""
 import argparse, glob, json, os, sys
