@@ -18,6 +18,12 @@ if "targets" in d:
     print("\nTargets:\n")
     for t in d["targets"]:
         print("* %s `%s`: %s" % ("met" if t["passed"] else "MISSED", t["target"], t["reached"]))
+for key, title in (("time_mape_by_record_set", "record set (the kernel)"), ("time_mape_by_group", "tiling (its CTA-order group)")):
+    if d.get(key):
+        print("\n| %s | time MAPE | cases |" % title)
+        print("|---|---|---|")
+        for g, v in d[key].items():
+            print("| %s | %.1f %% | %d |" % (g, v["mape_pct"], v["n"]))
 print()
 cols = [("gpu__time_duration.sum", "time (us)", 1e-3), ("dram__bytes_read.sum", "DRAM read (MB)", 1e-6),
         ("lts__t_sector_hit_rate.pct", "L2 hit (%)", 1)]
