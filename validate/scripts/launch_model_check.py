@@ -21,6 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import launch_cost  # noqa: E402
 from accelsim_trace import kernel_header  # noqa: E402
 
+
 def write_trace(d, grid, threads):
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "kernelslist.g"), "w") as f:
