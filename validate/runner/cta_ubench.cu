@@ -6,6 +6,8 @@
 // `--profile` launches each case 6 times and times nothing, for ncu: the duration the profiler gives
 // one kernel (gpu__time_duration.sum, what the records score) of an empty grid is the fixed cost of
 // a kernel that launch.kernel_overhead stands for (validate/scripts/device_launch.sh).
+// `--smem` times empty CTAs of 128 threads that each hold 0..227 KiB of dynamic shared memory (the
+// WMMA GEMM's CTA holds 55.5 KiB): whether a CTA's start or retire costs more with its shared memory.
 // Prints one JSON object per measurement. Builds for CUDA and HIP (gpu_port.h).
 #include <algorithm>
 #include <cstdio>
@@ -20,15 +22,25 @@ __global__ void empty_cta(int* sink, int never) {
   if (static_cast<int>(threadIdx.x) == never) sink[blockIdx.x] = 1;  // never taken; keeps the kernel real
 }
 
-double ns_per_launch(int grid, int threads, int* sink) {
-  empty_cta<<<grid, threads>>>(sink, -1);  // warm-up
+__global__ void empty_cta_smem(int* sink, int never) {
+  extern __shared__ int held[];
+  if (static_cast<int>(threadIdx.x) == never) {  // never taken
+    held[threadIdx.x] = 1;
+    sink[blockIdx.x] = held[0];
+  }
+}
+
+// Median time per launch of `launch()` over 5 x 20 back-to-back launches, after one warm-up.
+template <class Launch>
+double ns_per_launch_of(Launch&& launch) {
+  launch();  // warm-up
   gpuEvent_t e0, e1;
   gpuEventCreate(&e0);
   gpuEventCreate(&e1);
   std::vector<double> runs;
   for (int rep = 0; rep < 5; ++rep) {
     gpuEventRecord(e0);
-    for (int i = 0; i < 20; ++i) empty_cta<<<grid, threads>>>(sink, -1);
+    for (int i = 0; i < 20; ++i) launch();
     gpuEventRecord(e1);
     gpuEventSynchronize(e1);
     float ms = 0;
@@ -39,6 +51,10 @@ double ns_per_launch(int grid, int threads, int* sink) {
   gpuEventDestroy(e1);
   std::sort(runs.begin(), runs.end());
   return runs[runs.size() / 2];
+}
+
+double ns_per_launch(int grid, int threads, int* sink) {
+  return ns_per_launch_of([&] { empty_cta<<<grid, threads>>>(sink, -1); });
 }
 
 }  // namespace
@@ -52,12 +68,33 @@ void for_each_case(int sms, Fn&& fn) {
 }
 
 int main(int argc, char** argv) {
-  const bool profile = argc > 1 && std::string(argv[1]) == "--profile";
+  const std::string mode = argc > 1 ? argv[1] : "";
+  const bool profile = mode == "--profile";
   gpuDeviceProp prop{};
   gpuGetDeviceProperties(&prop, 0);
   const int sms = prop.multiProcessorCount;
   int* sink = nullptr;
   gpuMalloc(&sink, sizeof(int) * 1024 * 1024);
+  if (mode == "--smem") {
+#if defined(__HIPCC__)
+    const int most = static_cast<int>(prop.sharedMemPerBlock);  // gfx906: 64 KiB, no opt-in beyond it
+#else
+    const int most = static_cast<int>(prop.sharedMemPerBlockOptin);
+#endif
+    gpuFuncSetAttribute(empty_cta_smem, gpuFuncAttributeMaxDynamicSharedMemorySize, most);
+    for (int bytes : {0, 16 * 1024, 48 * 1024, 56832, 100 * 1024, most}) {
+      if (bytes > most) continue;
+      for (int per_sm : {1, 4, 16, 64, 256}) {
+        const int grid = per_sm * sms;
+        const double ns = ns_per_launch_of([&] { empty_cta_smem<<<grid, 128, bytes>>>(sink, -1); });
+        std::printf("{\"measurement\": \"smem\", \"threads\": 128, \"shared_bytes\": %d, \"ctas_per_sm\": %d, "
+                    "\"grid\": %d, \"sms\": %d, \"ns\": %.1f}\n",
+                    bytes, per_sm, grid, sms, ns);
+      }
+    }
+    gpuFree(sink);
+    return 0;
+  }
   for_each_case(sms, [&](int grid, int threads, int per_sm) {
     if (profile) {
       // In launch order, as ncu lists them: grid, threads, 6 launches each.

@@ -54,6 +54,22 @@ def profiled_grids(rows, units):
     return out
 
 
+def print_shared_slopes(rows):
+    """Per shared-memory size: time per launch at each CTAs-per-SM count, and the slope from 16 to 256
+    CTAs per SM - the cost of one more CTA on every SM, where launches no longer hide it."""
+    by = {}
+    for r in rows:
+        by.setdefault(r["shared_bytes"], {})[r["ctas_per_sm"]] = r["ns"]
+    counts = sorted({r["ctas_per_sm"] for r in rows})
+    print("\n| shared memory per CTA (bytes) | " + " | ".join(f"{c} CTAs/SM (ns)" for c in counts) +
+          " | ns per added CTA per SM (16 -> 256) |")
+    print("|---|" + "---|" * (len(counts) + 1))
+    for b in sorted(by):
+        t = by[b]
+        slope = (t[256] - t[16]) / (256 - 16) if 16 in t and 256 in t else float("nan")
+        print(f"| {b} | " + " | ".join(f"{t.get(c, float('nan')):.0f}" for c in counts) + f" | {slope:.1f} |")
+
+
 def main():
     args = sys.argv[1:]
     out_json = None
@@ -77,6 +93,9 @@ def main():
         ev = f"{r['event_ns_back_to_back']:.0f}" if r["event_ns_back_to_back"] else "-"
         print(f"| {r['grid']} | {r['threads']} | {r['ncu_ns']:.0f} | {r['sm_cycles_elapsed_max']:.0f} | "
               f"{r['sm_hz'] / 1e6:.0f} | {ev} |")
+    smem = os.path.join(d, "launch_smem.jsonl")
+    if os.path.exists(smem):
+        print_shared_slopes([json.loads(l) for l in open(smem) if l.strip()])
     if out_json:
         with open(out_json, "w") as f:
             json.dump(result, f, indent=1)
