@@ -11,6 +11,7 @@
 // Prints one JSON object per measurement. Builds for CUDA and HIP (gpu_port.h).
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -67,8 +68,35 @@ void for_each_case(int sms, Fn&& fn) {
     for (int per_sm : {1, 4, 16, 64, 256, 512}) fn(per_sm * sms, threads, per_sm);
 }
 
+// --smem: empty 128-thread CTAs holding 0..the most shared memory a CTA may have, 1..256 per SM.
+void time_shared_grids(const gpuDeviceProp& prop, int sms, int* sink) {
+#if defined(__HIPCC__)
+  const int most = static_cast<int>(prop.sharedMemPerBlock);  // gfx906: 64 KiB, no opt-in beyond it
+#else
+  const int most = static_cast<int>(prop.sharedMemPerBlockOptin);
+#endif
+  if (gpuFuncSetAttribute(empty_cta_smem, gpuFuncAttributeMaxDynamicSharedMemorySize, most) != gpuSuccess) {
+    std::fprintf(stderr, "gms-cta-ubench: cannot allow %d bytes of shared memory per CTA\n", most);
+    std::exit(1);
+  }
+  for (int bytes : {0, 16 * 1024, 48 * 1024, 56832, 100 * 1024, most}) {
+    if (bytes > most) continue;
+    for (int per_sm : {1, 4, 16, 64, 256}) {
+      const int grid = per_sm * sms;
+      const double ns = ns_per_launch_of([&] { empty_cta_smem<<<grid, 128, bytes>>>(sink, -1); });
+      std::printf("{\"measurement\": \"smem\", \"threads\": 128, \"shared_bytes\": %d, \"ctas_per_sm\": %d, "
+                  "\"grid\": %d, \"sms\": %d, \"ns\": %.1f}\n",
+                  bytes, per_sm, grid, sms, ns);
+    }
+  }
+}
+
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
+  if (argc > 2 || (mode != "" && mode != "--profile" && mode != "--smem")) {
+    std::fprintf(stderr, "usage: gms-cta-ubench [--profile | --smem]\n");
+    return 2;
+  }
   const bool profile = mode == "--profile";
   gpuDeviceProp prop{};
   gpuGetDeviceProperties(&prop, 0);
@@ -76,22 +104,7 @@ int main(int argc, char** argv) {
   int* sink = nullptr;
   gpuMalloc(&sink, sizeof(int) * 1024 * 1024);
   if (mode == "--smem") {
-#if defined(__HIPCC__)
-    const int most = static_cast<int>(prop.sharedMemPerBlock);  // gfx906: 64 KiB, no opt-in beyond it
-#else
-    const int most = static_cast<int>(prop.sharedMemPerBlockOptin);
-#endif
-    gpuFuncSetAttribute(empty_cta_smem, gpuFuncAttributeMaxDynamicSharedMemorySize, most);
-    for (int bytes : {0, 16 * 1024, 48 * 1024, 56832, 100 * 1024, most}) {
-      if (bytes > most) continue;
-      for (int per_sm : {1, 4, 16, 64, 256}) {
-        const int grid = per_sm * sms;
-        const double ns = ns_per_launch_of([&] { empty_cta_smem<<<grid, 128, bytes>>>(sink, -1); });
-        std::printf("{\"measurement\": \"smem\", \"threads\": 128, \"shared_bytes\": %d, \"ctas_per_sm\": %d, "
-                    "\"grid\": %d, \"sms\": %d, \"ns\": %.1f}\n",
-                    bytes, per_sm, grid, sms, ns);
-      }
-    }
+    time_shared_grids(prop, sms, sink);
     gpuFree(sink);
     return 0;
   }
