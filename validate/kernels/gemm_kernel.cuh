@@ -43,16 +43,17 @@ __device__ inline void copy_wait() {
 #endif
 }
 
-// STAMP (gms-cta-times only): thread 0 of each CTA writes stamps[5 x blockIdx.x ..]: %globaltimer at
-// entry and after the CTA's last store, clock64 at the same two points, and %smid. Off, the kernel is
-// the one every other case set measures (the stamps pointer is never read).
+// STAMP (gms-cta-times only): thread 0 of each CTA writes stamps[7 x blockIdx.x ..]: %globaltimer at
+// entry and after the CTA's last store, clock64 at the same two points, %smid, and %globaltimer when
+// the first K tile is in shared memory (the prologue's end) and after the last MMA (the epilogue's
+// start). Off, the kernel is the one every other case set measures (the stamps pointer is never read).
 template <int BK, int STAGES, int PAD = kGemmDefaultPad, bool STAMP = false>
 __global__ void __launch_bounds__(kGemmThreads) gemm_fp16_kernel(const __half* __restrict__ A,
                                                                  const __half* __restrict__ B, __half* __restrict__ C,
                                                                  int M, int N, int K, CtaOrderParams order,
                                                                  unsigned long long* stamps) {
 #if !defined(__HIPCC__)
-  unsigned long long stamp_gt = 0, stamp_clk = 0;
+  unsigned long long stamp_gt = 0, stamp_clk = 0, stamp_first_tile = 0, stamp_loop_end = 0;
   if constexpr (STAMP) {
     if (threadIdx.x == 0) {
       asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(stamp_gt));
@@ -106,6 +107,11 @@ __global__ void __launch_bounds__(kGemmThreads) gemm_fp16_kernel(const __half* _
   for (int kt = 0; kt < k_tiles; ++kt) {
     copy_wait<STAGES - 2>();
     __syncthreads();
+#if !defined(__HIPCC__)
+    if constexpr (STAMP) {
+      if (kt == 0 && threadIdx.x == 0) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(stamp_first_tile));
+    }
+#endif
     int pre = kt + STAGES - 1;
     if (pre < k_tiles) load_tile(pre, pre % STAGES);
     copy_commit();
@@ -132,6 +138,9 @@ __global__ void __launch_bounds__(kGemmThreads) gemm_fp16_kernel(const __half* _
   }
   copy_wait<0>();
 #if !defined(__HIPCC__)
+  if constexpr (STAMP) {
+    if (threadIdx.x == 0) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(stamp_loop_end));
+  }
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 4; ++j) {
       wmma::fragment<wmma::accumulator, 16, 16, 16, __half> h;
@@ -146,8 +155,9 @@ __global__ void __launch_bounds__(kGemmThreads) gemm_fp16_kernel(const __half* _
       unsigned smid;
       asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(gt));
       asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-      unsigned long long* s = stamps + 5ull * blockIdx.x;
+      unsigned long long* s = stamps + 7ull * blockIdx.x;
       s[0] = stamp_gt, s[1] = gt, s[2] = stamp_clk, s[3] = clk, s[4] = smid;
+      s[5] = stamp_first_tile, s[6] = stamp_loop_end;
     }
   }
 #else

@@ -5,7 +5,8 @@
 // request together). The kernel with STAMP on differs only by its epilogue's stamps; both variants
 // are timed so the stamps' cost is on record.
 //   gms-cta-times [--out DIR]   ->  DIR/cta_times.jsonl (one line per case) and
-//                                   DIR/<case>_run<r>.csv: cta,sm,gt_start_ns,gt_end_ns,clk_start,clk_end
+//                                   DIR/<case>_run<r>.csv: cta,sm,gt_start_ns,gt_end_ns,clk_start,clk_end,
+//                                   gt_first_tile_ns (prologue's end), gt_loop_end_ns (epilogue's start)
 // CUDA only (%globaltimer, %smid).
 #include <algorithm>
 #include <cstdio>
@@ -33,7 +34,7 @@ void run_case(const GemmCase& c, const std::string& dir, std::ofstream& jsonl) {
   fill_random(A.p, na, 0x1234 + c.m);
   fill_random(B.p, nb, 0x5678 + c.n);
   const int grid = (c.m / kGemmBM) * (c.n / kGemmBN);
-  DeviceBuffer<unsigned long long> stamps(5ull * grid);
+  DeviceBuffer<unsigned long long> stamps(7ull * grid);
   const CtaOrderParams order{c.order_kind, c.group_m};
   auto launch = [&](bool stamp) {
     if (stamp)
@@ -47,16 +48,17 @@ void run_case(const GemmCase& c, const std::string& dir, std::ofstream& jsonl) {
   Timer timer;
   const std::vector<double> plain_ms = timer.sorted_ms([&] { launch(false); }, 5);
   std::vector<double> stamped_ms;
-  std::vector<unsigned long long> host(5ull * grid);
+  std::vector<unsigned long long> host(7ull * grid);
   for (int r = 0; r < kStampedRuns; ++r) {
     stamped_ms.push_back(timer.ns([&] { launch(true); }) * 1e-6);
     GPU_CHECK(cudaMemcpy(host.data(), stamps.p, host.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
     const std::string file = c.name() + "_run" + std::to_string(r) + ".csv";
     std::ofstream csv(dir + "/" + file);
-    csv << "cta,sm,gt_start_ns,gt_end_ns,clk_start,clk_end\n";
+    csv << "cta,sm,gt_start_ns,gt_end_ns,clk_start,clk_end,gt_first_tile_ns,gt_loop_end_ns\n";
     for (int b = 0; b < grid; ++b) {
-      const unsigned long long* s = &host[5ull * b];
-      csv << b << ',' << s[4] << ',' << s[0] << ',' << s[1] << ',' << s[2] << ',' << s[3] << '\n';
+      const unsigned long long* s = &host[7ull * b];
+      csv << b << ',' << s[4] << ',' << s[0] << ',' << s[1] << ',' << s[2] << ',' << s[3] << ',' << s[5] << ',' << s[6]
+          << '\n';
     }
   }
   std::sort(stamped_ms.begin(), stamped_ms.end());

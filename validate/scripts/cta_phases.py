@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Where a WMMA GEMM CTA's time goes on silicon: gms-cta-times' phase stamps (device_cta_times.sh; the
+STAMP kernel stamps %globaltimer at entry, when the first K tile is in shared memory, after the last MMA
+and after the last store). Per case, medians over the runs' CTAs: the prologue (entry -> first tile), the
+main loop and its time per K step, the epilogue (last MMA -> last store), the whole CTA, and a slot's idle
+time between a CTA's end and the next start on its SM (the SM's two slots: the gap to the latest end
+before a start).
+
+  cta_phases.py DIR [--check]
+
+--check: exit 1 unless every case spends 3-5 us per CTA outside its main loop (prologue + epilogue) and
+its slots idle 300-600 ns between CTAs - what the H100's stamps of 2026-11-26 show, and what the model's
+CTAs lack (docs/calibration.md)."""
+import argparse
+import csv
+import glob
+import gzip
+import os
+import re
+import statistics
+import sys
+
+
+def case_stats(paths, k_steps):
+    pro, loop, epi, tot, gaps = [], [], [], [], []
+    for path in paths:
+        with gzip.open(path, "rt") if path.endswith(".gz") else open(path) as f:
+            rows = list(csv.DictReader(f))
+        by_sm = {}
+        for r in rows:
+            s, first, last, e = (int(r[k]) for k in ("gt_start_ns", "gt_first_tile_ns", "gt_loop_end_ns", "gt_end_ns"))
+            pro.append(first - s)
+            loop.append(last - first)
+            epi.append(e - last)
+            tot.append(e - s)
+            by_sm.setdefault(r["sm"], []).append((s, e))
+        for spans in by_sm.values():
+            spans.sort()
+            ends = sorted(e for _, e in spans)
+            for s, _ in spans[2:]:
+                before = [e for e in ends if e <= s]
+                if before:
+                    gaps.append(s - before[-1])
+    us = lambda v: statistics.median(v) / 1e3
+    return {"prologue": us(pro), "loop": us(loop), "per_step": us(loop) / k_steps, "epilogue": us(epi),
+            "cta": us(tot), "gap_ns": statistics.median(gaps) if gaps else float("nan")}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("dir")
+    ap.add_argument("--check", action="store_true")
+    a = ap.parse_args()
+    cases = {}
+    for path in sorted(glob.glob(os.path.join(a.dir, "*_run*.csv*"))):
+        cases.setdefault(os.path.basename(path).rsplit("_run", 1)[0], []).append(path)
+    if not cases:
+        sys.exit(f"cta_phases: no <case>_run<r>.csv[.gz] in {a.dir}")
+    print("| case | prologue (us) | main loop (us) | per K step (us) | epilogue (us) | CTA (us) | slot idle between CTAs (ns) |")
+    print("|---|---|---|---|---|---|---|")
+    stats = {}
+    for case, paths in cases.items():
+        m = re.match(r"gemm_(\d+)x(\d+)x(\d+)_", case)
+        if not m:
+            sys.exit(f"cta_phases: cannot read the shape of {case}")
+        k_steps = int(m.group(3)) // 32  # the stamped kernel's BK
+        s = stats[case] = case_stats(paths, k_steps)
+        print(f"| {case} | {s['prologue']:.2f} | {s['loop']:.1f} | {s['per_step']:.3f} | {s['epilogue']:.2f} | "
+              f"{s['cta']:.1f} | {s['gap_ns']:.0f} |")
+    if a.check:
+        bad = [c for c, s in stats.items()
+               if not (3 <= s["prologue"] + s["epilogue"] <= 5 and 300 <= s["gap_ns"] <= 600)]
+        if bad:
+            sys.exit("cta_phases: cases outside 3-5 us of prologue + epilogue or 300-600 ns between CTAs: " + ", ".join(bad))
+        print(f"check: all {len(stats)} cases spend 3-5 us per CTA outside the main loop, slots idle 300-600 ns")
+
+if __name__ == "__main__":
+    main()
