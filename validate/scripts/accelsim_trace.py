@@ -1,5 +1,9 @@
 """The Accel-Sim (v5) kernel-trace header the validate scripts write for the model's side of a
-microbenchmark (lrc_trace.py, launch_model_check.py): one kernel, 1-D grid and block."""
+microbenchmark (lrc_trace.py, launch_model_check.py): one kernel, 1-D grid and block; and the replay of
+such a trace (lrc_model_check.py, launch_model_check.py)."""
+import json
+import os
+import subprocess
 
 
 def kernel_header(name, grid, threads, nregs):
@@ -9,3 +13,18 @@ def kernel_header(name, grid, threads, nregs):
             "-nvbit version = 1.7\n-accelsim tracer version = 5\n-enable lineinfo = 0\n\n"
             "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width "
             "[adrrescompress?] [mem_addresses] immediate\n\n")
+
+
+def trace_metrics(gpumemsim, preset, kernelslist, work_dir, sets=()):
+    """Replays the trace list `kernelslist` (a `kind: trace` workload written into `work_dir`) on `preset`
+    with `--set` overrides `sets`; returns the run's stats.json metrics."""
+    workload = os.path.join(work_dir, "trace_workload.yaml")
+    with open(workload, "w") as f:
+        f.write(f"kind: trace\npath: {os.path.abspath(kernelslist)}\n")
+    out = os.path.join(work_dir, "run")
+    cmd = [gpumemsim, "run", "-g", preset, "-w", workload, "-q", "-o", out]
+    for kv in sets:
+        cmd += ["--set", kv]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(out, "stats.json")) as f:
+        return json.load(f)["metrics"]

@@ -12,20 +12,19 @@ before a start).
 its slots idle 300-600 ns between CTAs - what the H100's stamps of 2026-11-26 show, and what the model's
 CTAs lack (docs/calibration.md)."""
 import argparse
-import csv
-import glob
-import gzip
+import bisect
 import os
 import re
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cta_stamps import stamp_runs  # noqa: E402
 
-def case_stats(paths, k_steps):
+
+def case_stats(runs, k_steps):
     pro, loop, epi, tot, gaps = [], [], [], [], []
-    for path in paths:
-        with gzip.open(path, "rt") if path.endswith(".gz") else open(path) as f:
-            rows = list(csv.DictReader(f))
+    for rows in runs:
         by_sm = {}
         for r in rows:
             s, first, last, e = (int(r[k]) for k in ("gt_start_ns", "gt_first_tile_ns", "gt_loop_end_ns", "gt_end_ns"))
@@ -37,10 +36,10 @@ def case_stats(paths, k_steps):
         for spans in by_sm.values():
             spans.sort()
             ends = sorted(e for _, e in spans)
-            for s, _ in spans[2:]:
-                before = [e for e in ends if e <= s]
+            for s, _ in spans[2:]:  # the SM's two slots: the gap to the latest end before this start
+                before = bisect.bisect_right(ends, s)
                 if before:
-                    gaps.append(s - before[-1])
+                    gaps.append(s - ends[before - 1])
     us = lambda v: statistics.median(v) / 1e3
     return {"prologue": us(pro), "loop": us(loop), "per_step": us(loop) / k_steps, "epilogue": us(epi),
             "cta": us(tot), "gap_ns": statistics.median(gaps) if gaps else float("nan")}
@@ -51,20 +50,18 @@ def main():
     ap.add_argument("dir")
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args()
-    cases = {}
-    for path in sorted(glob.glob(os.path.join(a.dir, "*_run*.csv*"))):
-        cases.setdefault(os.path.basename(path).rsplit("_run", 1)[0], []).append(path)
+    cases = stamp_runs(a.dir)
     if not cases:
         sys.exit(f"cta_phases: no <case>_run<r>.csv[.gz] in {a.dir}")
     print("| case | prologue (us) | main loop (us) | per K step (us) | epilogue (us) | CTA (us) | slot idle between CTAs (ns) |")
     print("|---|---|---|---|---|---|---|")
     stats = {}
-    for case, paths in cases.items():
+    for case, runs in cases.items():
         m = re.match(r"gemm_(\d+)x(\d+)x(\d+)_", case)
         if not m:
             sys.exit(f"cta_phases: cannot read the shape of {case}")
         k_steps = int(m.group(3)) // 32  # the stamped kernel's BK
-        s = stats[case] = case_stats(paths, k_steps)
+        s = stats[case] = case_stats(runs, k_steps)
         print(f"| {case} | {s['prologue']:.2f} | {s['loop']:.1f} | {s['per_step']:.3f} | {s['epilogue']:.2f} | "
               f"{s['cta']:.1f} | {s['gap_ns']:.0f} |")
     if a.check:

@@ -11,29 +11,25 @@ usage: validate/scripts/cta_sm_speed.py DIR [--check] [--model CASE=RUN_DIR ...]
 import argparse
 import collections
 import csv
-import glob
-import gzip
 import os
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cta_stamps import stamp_runs  # noqa: E402
 
-def per_sm_means(f, start, end):
-    """Per SM, the mean of its CTAs' end - start (columns `start`, `end` of the CSV in file f)."""
+
+def per_sm_means(rows, start, end):
+    """Per SM, the mean of its CTAs' end - start (columns `start`, `end` of the rows)."""
     durations = collections.defaultdict(list)
-    for row in csv.DictReader(f):
+    for row in rows:
         durations[int(row["sm"])].append(int(row[end]) - int(row[start]))
     return {sm: statistics.mean(v) for sm, v in durations.items()}
 
 
-def stamped_means(path):  # silicon: gms-cta-times stamps, ns
-    with gzip.open(path, "rt") as f:
-        return per_sm_means(f, "gt_start_ns", "gt_end_ns")
-
-
 def model_means(directory):  # a gpumemsim run: ctas.csv, cycles
     with open(os.path.join(directory, "ctas.csv")) as f:
-        return per_sm_means(f, "start_cycle", "end_cycle")
+        return per_sm_means(csv.DictReader(f), "start_cycle", "end_cycle")
 
 
 def spread(mean):
@@ -68,13 +64,12 @@ def main():
         if "=" not in m:
             ap.error(f"--model wants CASE=RUN_DIR, got '{m}'")
         models.append(m.split("=", 1))
-    pattern = os.path.join(args.silicon_dir, "*_run*.csv.gz")
-    cases = sorted({os.path.basename(p).rsplit("_run", 1)[0] for p in glob.glob(pattern)})
-    if not cases:
-        sys.exit(f"cta_sm_speed: no <case>_run<r>.csv.gz under {args.silicon_dir}")
+    stamped = stamp_runs(args.silicon_dir)
+    if not stamped:
+        sys.exit(f"cta_sm_speed: no <case>_run<r>.csv[.gz] under {args.silicon_dir}")
     steady = []
-    for case in cases:
-        runs = [stamped_means(p) for p in sorted(glob.glob(os.path.join(args.silicon_dir, f"{case}_run*.csv.gz")))]
+    for case in sorted(stamped):
+        runs = [per_sm_means(rows, "gt_start_ns", "gt_end_ns") for rows in stamped[case]]  # silicon: ns
         sms = sorted(set.intersection(*(set(r) for r in runs)))
         mean = {s: statistics.mean(r[s] for r in runs) for s in sms}
         cv, mid, fast = spread(mean)

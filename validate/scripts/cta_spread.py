@@ -17,12 +17,13 @@ again (the model's lockstep, docs/calibration.md); at 0 or above, a late start s
 """
 import argparse
 import csv
-import glob
-import gzip
 import json
 import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cta_stamps import stamp_runs  # noqa: E402
 
 
 def spread(starts, ends, per_wave):
@@ -53,18 +54,13 @@ def resident(starts, ends):
 
 
 def silicon_runs(directory):
-    """{case: [stats per run]} from <case>_run<r>.csv (ns from %globaltimer)."""
+    """{case: [stats per run]} from <case>_run<r>.csv[.gz] (ns from %globaltimer)."""
     runs = {}
-    paths = glob.glob(os.path.join(directory, "*_run*.csv")) + glob.glob(os.path.join(directory, "*_run*.csv.gz"))
-    for path in sorted(paths):
-        case = os.path.basename(path).rsplit("_run", 1)[0]
-        opener = gzip.open if path.endswith(".gz") else open
-        with opener(path, "rt") as f:
-            rows = list(csv.DictReader(f))
-        rows.sort(key=lambda r: int(r["cta"]))
-        starts = [int(r["gt_start_ns"]) for r in rows]
-        ends = [int(r["gt_end_ns"]) for r in rows]
-        runs.setdefault(case, []).append(spread(starts, ends, resident(starts, ends)))
+    for case, stamped in stamp_runs(directory).items():
+        for rows in stamped:
+            starts = [int(r["gt_start_ns"]) for r in rows]
+            ends = [int(r["gt_end_ns"]) for r in rows]
+            runs.setdefault(case, []).append(spread(starts, ends, resident(starts, ends)))
     return runs
 
 

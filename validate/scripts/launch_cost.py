@@ -27,13 +27,12 @@ def ncu_table(path):
 
 
 def num(row, key, units=None):
+    """The row's value of `key`; with `units` (ncu's units row), a time converted to ns."""
     v = row.get(key, "")
     if v in ("", "n/a"):
         return float("nan")
     x = float(v.replace(",", ""))
-    if units is not None and key == "gpu__time_duration.sum":
-        x *= SCALE.get(units.get(key, "nsecond"), 1.0)
-    return x
+    return x * SCALE.get(units.get(key), 1.0) if units else x  # a time in ns, whatever unit ncu printed
 
 
 def profiled_grids(rows, units):

@@ -19,13 +19,12 @@ import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import launch_cost  # noqa: E402
-from accelsim_trace import kernel_header  # noqa: E402
+from accelsim_trace import kernel_header, trace_metrics  # noqa: E402
 
 
 def write_trace(d, grid, threads, shared_bytes=0):
@@ -37,16 +36,11 @@ def write_trace(d, grid, threads, shared_bytes=0):
         f.write(kernel_header("empty_cta", grid, threads, 8).replace("-shmem = 0\n", f"-shmem = {shared_bytes}\n"))
         for c in range(grid):
             f.write(f"\n#BEGIN_TB\n\nthread block = {c},0,0\n{warp}\n#END_TB\n")
-    with open(os.path.join(d, "w.yaml"), "w") as f:
-        f.write(f"kind: trace\npath: {d}/kernelslist.g\n")
 
 
 def model_metrics(binary, preset, d):
-    out = os.path.join(d, "run")
-    subprocess.run([binary, "run", "-g", preset, "-w", os.path.join(d, "w.yaml"), "-q", "-o", out,
-                    "--set", "gpu.launch.kernel_overhead=0cycles"], check=True)
-    with open(os.path.join(out, "stats.json")) as f:
-        return json.load(f)["metrics"]
+    """The trace in `d` replayed with launch.kernel_overhead 0 (what the grids cost beyond it)."""
+    return trace_metrics(binary, preset, os.path.join(d, "kernelslist.g"), d, ["gpu.launch.kernel_overhead=0cycles"])
 
 
 def model_cycles(binary, preset, d):

@@ -17,6 +17,7 @@ import tempfile
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import lrc_capacity  # noqa: E402
+from accelsim_trace import trace_metrics  # noqa: E402
 
 
 def silicon(results):
@@ -46,14 +47,7 @@ def main():
         with tempfile.TemporaryDirectory() as tmp:
             subprocess.run([sys.executable, os.path.join(here, "lrc_trace.py"), str(g), str(s), os.path.join(tmp, "t")],
                            check=True)
-            wl = os.path.join(tmp, "w.yaml")
-            with open(wl, "w") as f:
-                f.write(f"kind: trace\nname: lrc {g}/{s}\npath: t/kernelslist.g\n")
-            cmd = [a.gpumemsim, "run", "-g", a.preset, "-w", wl, "-q", "-o", os.path.join(tmp, "run")]
-            for kv in a.set:
-                cmd += ["--set", kv]
-            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-            m = json.load(open(os.path.join(tmp, "run", "stats.json")))["metrics"]
+            m = trace_metrics(a.gpumemsim, a.preset, os.path.join(tmp, "t", "kernelslist.g"), tmp, a.set)
         model = m["lts__t_sectors_srcunit_tex_op_read.sum"] / m["l1tex__m_xbar2l1tex_read_sectors.sum"]
         print(f"| {g} / {s} | {model:.3f} | {measured[(g, s)]:.3f} |")
         if a.check is not None and abs(model - measured[(g, s)]) > a.check:
