@@ -9,10 +9,8 @@
 #   launch_env.txt       GPU, driver, clocks, ncu version, command, the build
 # Then, on the workstation: validate/scripts/launch_cost.py DIR
 set -uo pipefail
-OUT=${OUT:-$PWD/out}
-mkdir -p "$OUT"
 here=$(dirname "$0")
-source "$here/device_env.sh"
+source "$here/device_env.sh"  # sets OUT (default ./out) and creates it
 BIN=/tmp/gms-cta-ubench
 device_build_env launch device_launch.sh validate/runner/cta_ubench.cu "$BIN" "EXIT|STG"
 "$BIN" > "$OUT/launch_ubench.jsonl" 2>> "$OUT/launch_env.txt"

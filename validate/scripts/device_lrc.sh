@@ -6,10 +6,8 @@
 #   lrc_env.txt        GPU, driver, clocks, ncu version, command, the build and its loads' SASS
 # Then, on the workstation: validate/scripts/lrc_capacity.py DIR
 set -uo pipefail
-OUT=${OUT:-$PWD/out}
-mkdir -p "$OUT"
 here=$(dirname "$0")
-source "$here/device_env.sh"
+source "$here/device_env.sh"  # sets OUT (default ./out) and creates it
 BIN=/tmp/gms-lrc-ubench
 device_build_env lrc device_lrc.sh validate/runner/lrc_capacity_ubench.cu "$BIN" "LDG"
 "$BIN" > "$OUT/lrc_ubench.jsonl" 2>> "$OUT/lrc_env.txt"
