@@ -96,7 +96,8 @@ RunOutput simulate_trace(const LoadedConfigs& cfg, const RunOptions& opt) {
     KernelRun k = pk.meta;
     k.ctas = r.shape.ctas;
     k.start_cycle = ticks_to_whole_cycles(now);
-    k.cycles = ticks_to_whole_cycles(r.end) + gpu.launch.kernel_overhead;
+    // Whole cycles from this kernel's start to the next one's, so that the kernels add up to the run.
+    k.cycles = ticks_to_whole_cycles(now + r.end + overhead) - k.start_cycle;
     k.warp_instructions = r.warp_instructions;
     k.dram_read_bytes = r.dram_read_bytes;
     k.dram_write_bytes = r.dram_write_bytes;

@@ -85,6 +85,12 @@ struct IcntConfig {
   // What one SM sends towards L2, in order: store data, and a slot per line request of an L1 miss
   // (0 = unlimited: only the port above).
   double sm_write_bytes_per_cycle = 0;
+  // Sector slots a store's partly written sector takes on the way out and at its slice's input (a
+  // whole sector: 1).
+  double partial_sector_write_slots = 1;
+  // A warp's global store holds it until the data has left the SM (lg_throttle): the LSU keeps no
+  // backlog of stores ahead of other warps' requests.
+  bool stores_wait_for_way_out = false;
   // GPCs: SMs per GPC ("12,12,18,..."; empty = no GPC level) and the read data one GPC's port takes
   // from L2 per cycle (clock.l2; 0 = unlimited).
   std::string gpc_sms;

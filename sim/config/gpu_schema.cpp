@@ -257,6 +257,17 @@ Schema<GpuConfig> make_schema() {
                                 "and, one cycle each, the line requests of its loads that miss L1 (an L1 hit needs "
                                 "none); 0 = unlimited",
                                 [](G& c) -> auto& { return c.icnt.sm_write_bytes_per_cycle; }));
+  p.push_back(quantity_param<G>("icnt.partial_sector_write_slots", Q::kReal, "1", 1, 8,
+                                "sector slots a store's partly written 32-byte sector takes of the SM's way out "
+                                "(icnt.sm_write_bytes_per_cycle) and of its L2 slice's input, where a whole sector "
+                                "takes 1 (stores from registers in an MMA's C layout write half sectors)",
+                                [](G& c) -> auto& { return c.icnt.partial_sector_write_slots; }));
+  p.push_back(bool_param<G>("icnt.stores_wait_for_way_out", false,
+                            "a warp that stores to global memory waits (lg_throttle) until its data has left the "
+                            "SM (icnt.sm_write_bytes_per_cycle), so stores queue no further ahead of other warps' "
+                            "requests (local stores, a spill program's blocks, are not held); false = a store books "
+                            "the way out and the warp goes on",
+                            [](G& c) -> auto& { return c.icnt.stores_wait_for_way_out; }));
   p.push_back(text_param<G>("icnt.gpc_sms", "", false,
                             "SMs per GPC, e.g. \"12,12,18,18,18,18,18,18\" (their sum is sm.count; empty: no GPC "
                             "level). SMs join GPCs a TPC (two SMs) at a time, round robin over the GPCs with room, "

@@ -60,6 +60,7 @@ struct GemmConfig {
   std::string copy = "auto";         // auto (= cp_async) | cp_async | tma: how tiles reach shared memory
   int smem_pad = 0;                  // elements after each shared row (smem_swizzle none)
   std::string smem_swizzle = "auto"; // auto (conflict-free) | none | "B,M,S"
+  std::string epilogue = "coalesced";  // coalesced | fragments: how C leaves the SM (workload/gemm_epilogue.h)
   IssueProfileConfig issue;
 };
 

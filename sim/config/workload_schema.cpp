@@ -103,6 +103,12 @@ Schema<WorkloadConfig> make_gemm_schema() {
                             "shared layout of the tiles: auto = conflict-free (swizzled, as Triton and CUTLASS lay "
                             "them out), none = plain rows (+ smem.pad), or a CuTe Swizzle<B,M,S> \"B,M,S\" on element offsets",
                             [](W& c) -> auto& { return c.gemm.smem_swizzle; }));
+  p.push_back(choice_param<W>("epilogue", {"coalesced", "fragments"}, "coalesced",
+                              "how the C tile is stored: coalesced = whole rows, 16 bytes a lane (accumulators staged "
+                              "through shared memory: Triton, CUTLASS); fragments = each warp stores its MMA "
+                              "accumulators from registers (wmma::store_matrix_sync): one instruction per 8 rows x 4 "
+                              "lanes x 2 elements, half sectors for a 16-bit C",
+                              [](W& c) -> auto& { return c.gemm.epilogue; }));
   add_issue_profile_params(p, [](W& c) -> IssueProfileConfig& { return c.gemm.issue; },
                            "the ones the data path does not model (address arithmetic, loop control) issue among the "
                            "MMAs; 0 = only the modelled ones (mma_sync | wgmma)");

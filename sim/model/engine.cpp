@@ -17,6 +17,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   mem.set_l1_bytes(occ.l1_bytes);
   fills_at_arrival = g.sm.shared_fills != "issue";
   fills_when_idle = g.sm.shared_fills == "idle";
+  stores_wait_for_way_out = g.icnt.stores_wait_for_way_out;
   fills_between = g.sm.shared_fills == "between";
   scheduler = make_warp_scheduler(g.sm.warp_scheduler);
   dispatcher = make_dispatcher(g.launch.dispatch);

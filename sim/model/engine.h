@@ -43,6 +43,10 @@ struct CtaRecord {
   TileCoord tile;
   int sm = 0;
   Tick start = 0, end = 0;
+  // Phase marks, for comparing with a kernel's own stamps (validate/scripts/cta_phases.py): when its
+  // first barrier released (a GEMM: the first K tile is in shared memory) and when it issued its
+  // first global store (a GEMM: the epilogue begins). kNever: it had none.
+  Tick first_barrier = kNever, first_store = kNever;
   CtaMemCounts mem;
 };
 

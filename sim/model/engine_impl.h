@@ -96,6 +96,7 @@ struct Engine::Impl {
   // (issue), or when its data is back (arrival: in time order with the shared instructions; idle:
   // only where they leave the path idle; between: at the end of the instruction the path serves).
   bool fills_at_arrival = false, fills_when_idle = false, fills_between = false;
+  bool stores_wait_for_way_out = false;  // icnt.stores_wait_for_way_out
   SharedFills fills;
   MioQueue mio;  // shared instructions issued, not yet through the path (sm.mio_queue_*)
   Tick smem_ticks_per_wavefront = 0, smem_latency = 0, smem_latency_per_wavefront = 0;

@@ -102,13 +102,25 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       hold(sp, w, in, t);
       break;
     case Op::kStore: {
+      CtaRecord& rec = result.ctas[static_cast<size_t>(cta.record)];
+      if (!in.local && rec.first_store == kNever) rec.first_store = t;
       const AccessCtx ctx{sm, t, counts};
-      const Tick taken = in.lanes.present() && in.local ? mem.store_local(ctx, in.lanes)
-                         : in.lanes.present()          ? mem.store(ctx, in.lanes)
-                         : in.local                    ? mem.store_local(ctx, in.region)
-                                                       : mem.store(ctx, in.region);
-      w.posted = std::max(w.posted, taken);
+      const MemorySystem::Stored st = in.lanes.present() && in.local ? mem.store_local(ctx, in.lanes)
+                                      : in.lanes.present()          ? mem.store(ctx, in.lanes)
+                                      : in.local                    ? mem.store_local(ctx, in.region)
+                                                                    : mem.store(ctx, in.region);
+      w.posted = std::max(w.posted, st.taken);
       hold(sp, w, in, t);
+      // The LSU takes the warp's next instruction when this store's data is out. Not for local stores:
+      // a spill program stores a frame chunk as one block that the compiled loop spreads among its
+      // MMAs (held back whole, the spill records ran 27 % slow).
+      if (stores_wait_for_way_out && !in.local && st.left > w.ready) {
+        account_floor(w, sp, in, t);
+        w.ready = st.left;
+        account(w, WarpState::kLgThrottle, w.ready);
+        fetch_next(w);
+        return;
+      }
       break;
     }
     case Op::kReduce: {
@@ -224,6 +236,8 @@ void Engine::Impl::account_floor(Warp& w, const SubPart& sp, const Instr& in, Ti
 }
 
 void Engine::Impl::release_barrier(int sm, int cta_slot, Cta& cta) {
+  CtaRecord& rec = result.ctas[static_cast<size_t>(cta.record)];
+  if (rec.first_barrier == kNever) rec.first_barrier = cta.barrier_release;
   const int first = sm * warps_per_sm + cta_slot * warps_per_cta;
   for (int k = 0; k < warps_per_cta; ++k) {
     Warp& o = warps[first + k];

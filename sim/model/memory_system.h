@@ -17,6 +17,7 @@
 #include "model/request_coalescer.h"
 #include "model/shared_copy.h"
 #include "model/tag_array.h"
+#include "model/store_sectors.h"
 #include "model/timeline.h"
 
 namespace gms {
@@ -102,7 +103,11 @@ class MemorySystem {
   Tick tma_load(const AccessCtx& ctx, const Region& region, std::uint32_t boxes, EvictHint hint = EvictHint::kNormal);
   // Stores are posted: write-through L1, write-back L2 with sector write masks. Returns when the
   // slices' inputs have taken the last sector (what a warp's exit waits for: Nsight's `drain`).
-  Tick store(const AccessCtx& ctx, const Region& region);
+  struct Stored {
+    Tick left = 0;   // its last line has left the SM (icnt.sm_write_bytes_per_cycle)
+    Tick taken = 0;  // the L2 has taken it
+  };
+  Stored store(const AccessCtx& ctx, const Region& region);
   // Reductions (RED: atomics whose old value nobody reads) are posted too; each sector is a
   // read-modify-write at its home slice: a miss fetches the sector from DRAM first.
   struct Reduced {
@@ -113,13 +118,13 @@ class MemorySystem {
   Reduced reduce(const AccessCtx& ctx, const Region& region);
   // The same three for per-lane addresses (traces), coalesced into lines and sectors as the LSU does.
   Tick load(const AccessCtx& ctx, const LaneAccess& lanes, bool bypass_l1, EvictHint hint = EvictHint::kNormal);
-  Tick store(const AccessCtx& ctx, const LaneAccess& lanes);
+  Stored store(const AccessCtx& ctx, const LaneAccess& lanes);
   Reduced reduce(const AccessCtx& ctx, const LaneAccess& lanes);
   // A store to per-thread local memory (STL), as l1.local_stores says: write_through sends every
   // sector on to L2 and keeps it valid in L1 (returns when L2 took them); write_back writes the
   // sectors into L1 (allocated, dirty), to reach L2 only when evicted (returns when L1 has them).
-  Tick store_local(const AccessCtx& ctx, const LaneAccess& lanes);
-  Tick store_local(const AccessCtx& ctx, const Region& region);
+  Stored store_local(const AccessCtx& ctx, const LaneAccess& lanes);
+  Stored store_local(const AccessCtx& ctx, const Region& region);
 
   // A kernel boundary in a sequence of kernels: counters start from zero, L1s are empty, and L2
   // keeps its contents or is emptied (what a profiler's cache flush does) and then holds
@@ -147,13 +152,32 @@ class MemorySystem {
   template <class EachLine>
   Tick load_lines(const AccessCtx& ctx, EachLine&& each_line, bool bypass_l1, EvictHint hint);
   template <class EachLine>
-  Tick store_lines(const AccessCtx& ctx, EachLine&& each_line);
+  Stored store_lines(const AccessCtx& ctx, EachLine&& each_line);
   template <class EachLine>
-  Tick store_local_lines(const AccessCtx& ctx, EachLine&& each_line);
+  Stored store_local_lines(const AccessCtx& ctx, EachLine&& each_line);
   template <class EachLine>
   Reduced reduce_lines(const AccessCtx& ctx, EachLine&& each_line);
   auto region_lines(const Region& r) const {
     return [&r](int line_bytes, int sector_bytes, auto&& fn) { for_each_line(r, line_bytes, sector_bytes, fn); };
+  }
+  // The same for a store: fn(line, sector_mask, partial_mask), partial_mask the sectors written in part.
+  auto region_store_lines(const Region& r) const {
+    return [&r](int line_bytes, int sector_bytes, auto&& fn) {
+      for_each_line_span(r, line_bytes, sector_bytes, [&](std::uint32_t, Addr, Addr line, Addr lo, Addr hi, std::uint32_t mask) {
+        fn(line, mask, partial_sectors_of_span(line, lo, hi, sector_bytes));
+      });
+    };
+  }
+  auto lane_store_lines(const LaneAccess& lanes) {
+    return [this, &lanes](int line_bytes, int sector_bytes, auto&& fn) {
+      lane_lines(lanes)(line_bytes, sector_bytes, [&](Addr line, std::uint32_t mask) {
+        LineCoverage cover(line, line_bytes);
+        for (std::uint32_t i = 0; i < lanes.count; ++i)
+          cover.add(lanes.addr ? lanes.addr[i] : lanes.base + static_cast<Addr>(static_cast<std::int64_t>(i) * lanes.stride),
+                    lanes.bytes);
+        fn(line, mask, cover.partial(mask, sector_bytes));
+      });
+    };
   }
   auto lane_lines(const LaneAccess& lanes) {
     return [this, &lanes](int line_bytes, int sector_bytes, auto&& fn) {
@@ -209,8 +233,11 @@ class MemorySystem {
   // The SM's way out towards L2 (icnt.sm_write_bytes_per_cycle): store bytes, or one miss request
   // (bytes 0). Returns when this one leaves; `t` unchanged where the GPU has no such limit.
   Tick sm_out(int sm, Tick t, std::uint32_t bytes);
-  // Returns when the home slice's input has taken the data.
-  Tick l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t);
+  // Returns when the home slice's input has taken the data. `input_bytes`: what it costs the way out's
+  // inputs (write_cost_bytes; 0 = the mask's sectors).
+  Tick l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t, std::uint32_t input_bytes = 0);
+  // Bytes a store of the sectors of `mask` costs the write path, `partial` of them written in part.
+  std::uint32_t write_cost_bytes(std::uint32_t mask, std::uint32_t partial) const;
   // Routes a write or reduction from an SM to the line's home slice (interconnect, a pass through a
   // near slice first when far and `pass_near`, fabric when far, the slice's input, its pipeline held
   // for `hold` bytes); returns where, when the first slice's input had the data and when the home
@@ -221,8 +248,9 @@ class MemorySystem {
     bool far, near_pass;
   };
   // `near_hold`: what a far line's pass through a near slice holds of its pipeline (pass_near).
+  // `input_bytes`: what it costs each slice input and the fabric (0 = the mask's sectors).
   AtHome to_home_slice(int sm, Addr line, std::uint32_t mask, Tick t, std::uint32_t hold, bool pass_near,
-                       std::uint32_t near_hold);
+                       std::uint32_t near_hold, std::uint32_t input_bytes = 0);
   Tick reserve(Tick& free_at, Tick arrive, double ticks) const;
   // Start of service of `bytes` at `server` for a request arriving at `arrive`.
   static Tick serve_start(BandwidthServer& server, Tick arrive, std::uint32_t bytes);

@@ -15,6 +15,7 @@ const char* warp_state_name(WarpState s) {
     case WarpState::kBranchResolving: return "branch_resolving";
     case WarpState::kDrain: return "drain";
     case WarpState::kMioThrottle: return "mio_throttle";
+    case WarpState::kLgThrottle: return "lg_throttle";
     case WarpState::kCount: break;
   }
   return "?";

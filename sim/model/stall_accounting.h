@@ -24,6 +24,7 @@ enum class WarpState : int {
   kBranchResolving,  // waiting for a branch target (measured per loop, likewise)
   kDrain,            // exited, waiting until the L2 has taken its stores and reductions
   kMioThrottle,      // its next shared-memory instruction finds the MIO queue full (sm.mio_queue_*)
+  kLgThrottle,       // its store's data has not left the SM yet (icnt.stores_wait_for_way_out)
   kCount
 };
 const char* warp_state_name(WarpState s);  // the Nsight name part, e.g. "long_scoreboard"

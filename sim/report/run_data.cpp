@@ -5,12 +5,14 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "stats/report.h"
 
 namespace gms {
 namespace {
 
+// The first `numeric` columns must be whole numbers (the rest are read past); all rows have `columns`.
 std::vector<std::vector<std::uint64_t>> read_csv(const std::filesystem::path& path, const std::string& header,
-                                                  size_t columns) {
+                                                  size_t columns, size_t numeric) {
   std::ifstream in(path);
   if (!in) throw ConfigError(path.string() + ": cannot open file");
   std::string line;
@@ -21,7 +23,9 @@ std::vector<std::vector<std::uint64_t>> read_csv(const std::filesystem::path& pa
     if (line.empty()) continue;
     std::vector<std::uint64_t> row;
     std::stringstream ss(line);
+    size_t cells = 0;
     for (std::string cell; std::getline(ss, cell, ',');) {
+      if (++cells > numeric) continue;
       try {
         size_t used = 0;
         row.push_back(std::stoull(cell, &used));
@@ -30,9 +34,10 @@ std::vector<std::vector<std::uint64_t>> read_csv(const std::filesystem::path& pa
         throw ConfigError(path.string() + ":" + std::to_string(lineno) + ": '" + cell + "' is not a whole number");
       }
     }
-    if (row.size() != columns)
+    if (!line.empty() && line.back() == ',') ++cells;  // getline drops a trailing empty cell
+    if (cells != columns)
       throw ConfigError(path.string() + ":" + std::to_string(lineno) + ": expected " + std::to_string(columns) +
-                        " columns, found " + std::to_string(row.size()));
+                        " columns, found " + std::to_string(cells));
     rows.push_back(std::move(row));
   }
   return rows;
@@ -64,8 +69,7 @@ RunData load_run(const std::string& dir) {
   } catch (const nlohmann::json::exception& e) {
     throw ConfigError(stats.string() + ": not a gpumemsim stats file: " + e.what());
   }
-  for (const auto& row : read_csv(fs::path(dir) / "ctas.csv",
-                                  "launch_index,tile_m,tile_n,sm,start_cycle,end_cycle,l2_hit_sectors,l2_miss_sectors", 8)) {
+  for (const auto& row : read_csv(fs::path(dir) / "ctas.csv", kCtaCsvHeader, 10, 8)) {
     CtaRow c{static_cast<std::int64_t>(row[0]), static_cast<std::int64_t>(row[1]), static_cast<std::int64_t>(row[2]),
              static_cast<int>(row[3]), row[4], row[5], row[6], row[7]};
     r.tiles_m = std::max(r.tiles_m, c.tile_m + 1);
@@ -90,7 +94,7 @@ RunData load_run(const std::string& dir) {
   fs::path tl = fs::path(dir) / "timeline.csv";
   if (fs::exists(tl)) {
     for (const auto& row :
-         read_csv(tl, "bucket_start_cycle,sm,l2_hit_sectors,l2_miss_sectors,dram_read_bytes", 5))
+         read_csv(tl, "bucket_start_cycle,sm,l2_hit_sectors,l2_miss_sectors,dram_read_bytes", 5, 5))
       r.timeline.push_back({row[0], static_cast<int>(row[1]), row[2], row[3], row[4]});
     if (r.bucket_cycles == 0) throw ConfigError(stats.string() + ": timeline.csv present but no timeline.bucket_cycles");
   }

@@ -230,10 +230,12 @@ nlohmann::ordered_json cta_table_json(const SimResult& r) {
 }
 
 void write_cta_csv(std::ostream& os, const SimResult& r) {
-  os << "launch_index,tile_m,tile_n,sm,start_cycle,end_cycle,l2_hit_sectors,l2_miss_sectors\n";
+  os << kCtaCsvHeader << '\n';
+  auto mark = [&](Tick t) { return t == kNever ? std::string() : std::to_string(ticks_to_whole_cycles(t)); };
   for (const auto& c : r.ctas)
     os << c.launch_index << ',' << c.tile.m << ',' << c.tile.n << ',' << c.sm << ',' << ticks_to_whole_cycles(c.start)
-       << ',' << ticks_to_whole_cycles(c.end) << ',' << c.mem.l2_hit_sectors << ',' << c.mem.l2_miss_sectors << '\n';
+       << ',' << ticks_to_whole_cycles(c.end) << ',' << c.mem.l2_hit_sectors << ',' << c.mem.l2_miss_sectors << ','
+       << mark(c.first_barrier) << ',' << mark(c.first_store) << '\n';
 }
 
 }  // namespace gms

@@ -14,6 +14,16 @@ std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 // Phases of a warp's program.
 enum Phase { kPrologue = 0, kMainLoop = 1, kEpilogue = 2, kDone = 3 };
+
+int c_element_bytes(const GemmConfig& cfg) {
+  return cfg.c_dtype == "auto" ? (cfg.dtype == "fp32" ? 4 : 2) : dtype_bytes(cfg.c_dtype);
+}
+
+void enter_epilogue(WarpCursor& c) {
+  c.phase = kEpilogue;
+  c.step = 0;
+  c.sub = 0;
+}
 // Steps inside one main-loop iteration, pipelined (stages > 1) and unbuffered (stages == 1); both
 // take kStepCount sub-steps so the loop counter is shared.
 enum Step { kWaitTile = 0, kSync = 1, kLoadA = 2, kLoadB = 3, kMma = 4, kSyncAfter = 5, kStepCount = 6 };
@@ -41,9 +51,11 @@ int GemmKernel::registers_needed(const GemmConfig& cfg) {
 int GemmKernel::estimate_registers(const GemmConfig& cfg) { return std::min(255, registers_needed(cfg)); }
 
 GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::string& base_dir)
-    : cfg_(cfg), warp_size_(gpu.sm.warp_size) {
-  ea_ = dtype_bytes(cfg.dtype);
-  ec_ = cfg.c_dtype == "auto" ? (cfg.dtype == "fp32" ? 4 : 2) : dtype_bytes(cfg.c_dtype);
+    : cfg_(cfg),
+      warp_size_(gpu.sm.warp_size),
+      ea_(dtype_bytes(cfg.dtype)),
+      ec_(c_element_bytes(cfg)),
+      epilogue_(cfg.epilogue, ec_, gpu.sm.warp_size) {
   k_tiles_ = cdiv(cfg.k, cfg.tile.k);
   a_base_ = kHeapBase;
   b_base_ = align_up(a_base_ + static_cast<Addr>(cfg.m * cfg.k * ea_));
@@ -369,7 +381,7 @@ void GemmKernel::next_data_path(WarpCursor& c, Instr& out) const {
         }
         return;
       }
-      c.phase = kEpilogue;
+      enter_epilogue(c);
       out.op = Op::kExit;
       return;
     }
@@ -427,7 +439,7 @@ void GemmKernel::next(WarpCursor& c, Instr& out) const {
           continue;
         }
         if (c.step >= k_tiles_) {
-          c.phase = kEpilogue;
+          enter_epilogue(c);
           continue;
         }
         const std::int64_t kt = c.step;
@@ -470,15 +482,12 @@ void GemmKernel::next(WarpCursor& c, Instr& out) const {
         out.flops = warp_flops_;
         return;
       }
-      case kEpilogue:
-        out = Instr{};
-        out.op = Op::kStore;
-        out.region = c_region(c);
-        out.issue_cycles = static_cast<std::uint32_t>(std::max<std::uint64_t>(
-            1, (static_cast<std::uint64_t>(out.region.rows) * out.region.row_bytes + warp_size_ * 16 - 1) /
-                   (warp_size_ * 16)));
-        c.phase = kDone;
+      case kEpilogue: {  // c.step counts the store blocks (every way in resets it)
+        const Region share = c_region(c);
+        out = epilogue_.block(share, static_cast<int>(c.step));
+        if (++c.step == epilogue_.blocks(share)) c.phase = kDone;
         return;
+      }
       default:
         out = Instr{};
         out.op = Op::kExit;
@@ -496,7 +505,7 @@ void GemmKernel::next_patterned(WarpCursor& c, Instr& out) const {
   const std::int64_t base = c.step * body_steps_;
   while (true) {
     if (base >= k_tiles_) {
-      c.phase = kEpilogue;
+      enter_epilogue(c);
       out = Instr{};
       out.op = Op::kExit;
       return;

@@ -7,6 +7,7 @@
 #include "config/gpu_config.h"
 #include "config/workload_config.h"
 #include "workload/cta_order.h"
+#include "workload/gemm_epilogue.h"
 #include "workload/gemm_spill.h"
 #include "workload/mma_data_path.h"
 #include "workload/order_pattern.h"
@@ -47,6 +48,7 @@ class GemmKernel final : public Kernel {
   GemmConfig cfg_;
   int warp_size_;
   int ea_, ec_;  // element bytes of A/B and of C
+  GemmEpilogue epilogue_;
   std::int64_t k_tiles_;
   Addr a_base_, b_base_, c_base_;
   Pipe pipe_;

@@ -111,7 +111,9 @@ TEST(Cli, RunPrintsSummaryAndWritesStatsAndCtaCsv) {
     EXPECT_NE(stats.find(std::string("\"") + name + "\""), std::string::npos) << name;
   EXPECT_NE(stats.find("\"config\""), std::string::npos);
   std::string csv = slurp(dir / "o" / "ctas.csv");
-  EXPECT_EQ(csv.rfind("launch_index,tile_m,tile_n,sm,start_cycle,end_cycle,l2_hit_sectors,l2_miss_sectors\n", 0), 0u);
+  EXPECT_EQ(csv.rfind("launch_index,tile_m,tile_n,sm,start_cycle,end_cycle,l2_hit_sectors,l2_miss_sectors,"
+                      "first_barrier_cycle,first_store_cycle\n", 0),
+            0u);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 10);  // header + 9 CTAs
 }
 

@@ -77,7 +77,7 @@ TEST(GemmSpill, EveryKTileStoresAndReloadsTheFrameThroughL1) {
   // not yet in shared memory is accounted from the release on).
   double sum = 0;
   for (const char* s : {"selected", "not_selected", "long_scoreboard", "short_scoreboard", "barrier", "math_pipe_throttle",
-                        "wait", "dispatch_stall", "branch_resolving", "drain", "mio_throttle"})
+                        "wait", "dispatch_stall", "branch_resolving", "drain", "mio_throttle", "lg_throttle"})
     sum += metric(spill, rs, std::string("smsp__warp_issue_stalled_") + s + "_per_warp_active.pct");
   EXPECT_NEAR(sum, 100, 0.5);
 }

@@ -85,7 +85,7 @@ TEST(Drain, StoresAreTakenAtTheSlicesInputRate) {
     const Tick t0 = cycles_to_ticks(1000);
     Tick last = t0;
     for (int i = 0; i < 100; ++i)
-      last = std::max(last, mem.store(AccessCtx{i % gpu.sm.count, t0, nullptr}, Region{0x100000ull + 128ull * i, 1, 128, 0}));
+      last = std::max(last, mem.store(AccessCtx{i % gpu.sm.count, t0, nullptr}, Region{0x100000ull + 128ull * i, 1, 128, 0}).taken);
     return ticks_to_cycles(last - t0);
   };
   const double limited = taken_after(32), unlimited = taken_after(0);

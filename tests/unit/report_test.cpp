@@ -13,6 +13,7 @@
 #include "report/recommend_plot.h"
 #include "report/report_writer.h"
 #include "report/run_data.h"
+#include "stats/report.h"
 #include "test_util.h"
 
 namespace gms {
@@ -111,12 +112,23 @@ TEST(Report, BadRunDirectoriesAreUserErrors) {
   EXPECT_THROW(load_run((dir / "nothing").string()), ConfigError);
   fs::path run = seed_run("grouped", "bad");
   test::write_file(run / "ctas.csv",
-                   "launch_index,tile_m,tile_n,sm,start_cycle,end_cycle,l2_hit_sectors,l2_miss_sectors\n0,0,x,0,0,1,1,1\n");
+                   std::string(kCtaCsvHeader) + "\n0,0,x,0,0,1,1,1,,\n");
   try {
     load_run(run.string());
     ADD_FAILURE();
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("ctas.csv:2: 'x' is not a whole number"), std::string::npos) << e.what();
+  }
+  // A CTA without phase marks (no barrier, no global store) leaves their cells empty; a row short of
+  // them is an error.
+  test::write_file(run / "ctas.csv", std::string(kCtaCsvHeader) + "\n0,0,0,0,0,1,1,1,,\n1,0,1,1,0,1,1,1,5,\n");
+  EXPECT_EQ(load_run(run.string()).ctas.size(), 2u);
+  test::write_file(run / "ctas.csv", std::string(kCtaCsvHeader) + "\n0,0,0,0,0,1,1,1\n");
+  try {
+    load_run(run.string());
+    ADD_FAILURE();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("ctas.csv:2: expected 10 columns, found 8"), std::string::npos) << e.what();
   }
 }
 

@@ -28,6 +28,8 @@ std::string GemmCase::workload_json(int registers) const {
          ", \"tile\": {\"m\": 128, \"n\": 128, \"k\": 32}, \"warps\": 4, \"stages\": 3, \"bypass_l1\": true"
          // gemm_kernel.cuh's shared rows: PAD halves of padding, no swizzle.
          ", \"smem\": {\"pad\": " + std::to_string(pad) + ", \"swizzle\": \"none\"}"
+         // Its C tile leaves through wmma::store_matrix_sync: the accumulator fragments, from registers.
+         ", \"epilogue\": \"fragments\""
          ", \"cta_order\": {\"kind\": \"" +
          order_name(order_kind) + "\", \"group_m\": " + std::to_string(group_m) +
          "}, \"registers_per_thread\": " + std::to_string(registers) + "}";

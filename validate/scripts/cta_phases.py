@@ -6,11 +6,15 @@ main loop and its time per K step, the epilogue (last MMA -> last store), the wh
 time between a CTA's end and the next start on its SM (the SM's two slots: the gap to the latest end
 before a start).
 
-  cta_phases.py DIR [--check]
+  cta_phases.py DIR [--check] [--model CASE=RUN_DIR ...]
 
 --check: exit 1 unless every case spends 3-5 us per CTA outside its main loop (prologue + epilogue) and
-its slots idle 300-600 ns between CTAs - what the H100's stamps of 2026-11-26 show, and what the model's
-CTAs lack (docs/calibration.md)."""
+its slots idle 300-600 ns between CTAs - what the H100's stamps of 2026-11-26 show (docs/calibration.md).
+
+--model CASE=RUN_DIR: the same row for a `gpumemsim run --record .../CASE.json -o RUN_DIR` replay, from its
+ctas.csv marks: the first barrier's release for the first tile, the first global store for the loop's end.
+The kernel stamps its loop's end when its last MMA has issued, the model when the first store issues (after
+the last MMA has completed): the MMA drain counts to the kernel's epilogue and to the model's loop."""
 import argparse
 import bisect
 import os
@@ -19,7 +23,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cta_stamps import stamp_runs  # noqa: E402
+from cta_stamps import model_stamps, stamp_runs  # noqa: E402
 
 
 def case_stats(runs, k_steps):
@@ -49,8 +53,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dir")
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--model", action="append", default=[], metavar="CASE=RUN_DIR")
     a = ap.parse_args()
     cases = stamp_runs(a.dir)
+    for spec in a.model:
+        case, _, run_dir = spec.partition("=")
+        if not run_dir:
+            sys.exit(f"cta_phases: --model takes CASE=RUN_DIR, not {spec}")
+        cases[f"{case} (model)"] = [model_stamps(run_dir)]
     if not cases:
         sys.exit(f"cta_phases: no <case>_run<r>.csv[.gz] in {a.dir}")
     print("| case | prologue (us) | main loop (us) | per K step (us) | epilogue (us) | CTA (us) | slot idle between CTAs (ns) |")

@@ -17,3 +17,18 @@ def stamp_runs(directory):
             rows = sorted(csv.DictReader(f), key=lambda r: int(r["cta"]))
         runs.setdefault(case, []).append(rows)
     return runs
+
+
+def model_stamps(directory):
+    """A `gpumemsim run -o DIR` replay's CTAs as stamp rows: its ctas.csv in ns of the clock stats.json gives
+    its time at, the first barrier's release as gt_first_tile_ns and the first global store as
+    gt_loop_end_ns (the model's marks for the kernel's stamps; empty where a CTA had none)."""
+    import json
+    with open(os.path.join(directory, "stats.json")) as f:
+        ns = 1e9 / json.load(f)["metrics"]["sm__cycles_elapsed.avg.per_second"]
+    with open(os.path.join(directory, "ctas.csv")) as f:
+        rows = sorted(csv.DictReader(f), key=lambda r: int(r["launch_index"]))
+    at = lambda v: str(round(float(v) * ns)) if v != "" else ""
+    return [{"cta": r["launch_index"], "sm": r["sm"], "gt_start_ns": at(r["start_cycle"]), "gt_end_ns": at(r["end_cycle"]),
+             "gt_first_tile_ns": at(r["first_barrier_cycle"]), "gt_loop_end_ns": at(r["first_store_cycle"])}
+            for r in rows]
