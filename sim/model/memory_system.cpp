@@ -312,8 +312,6 @@ Tick MemorySystem::load(const AccessCtx& ctx, const LaneAccess& lanes, bool bypa
   return load_lines(ctx, lane_lines(lanes), bypass_l1, hint);
 }
 
-MemorySystem::Stored MemorySystem::store(const AccessCtx& ctx, const Region& region) { return store_lines(ctx, region_store_lines(region)); }
-MemorySystem::Stored MemorySystem::store(const AccessCtx& ctx, const LaneAccess& lanes) { return store_lines(ctx, lane_store_lines(lanes)); }
 MemorySystem::Reduced MemorySystem::reduce(const AccessCtx& ctx, const Region& region) {
   return reduce_lines(ctx, region_lines(region));
 }
@@ -321,39 +319,6 @@ MemorySystem::Reduced MemorySystem::reduce(const AccessCtx& ctx, const LaneAcces
   return reduce_lines(ctx, lane_lines(lanes));
 }
 
-MemorySystem::Stored MemorySystem::store_local(const AccessCtx& ctx, const LaneAccess& lanes) { return store_local_lines(ctx, lane_lines(lanes)); }
-MemorySystem::Stored MemorySystem::store_local(const AccessCtx& ctx, const Region& region) { return store_local_lines(ctx, region_lines(region)); }
-
-template <class EachLine>
-MemorySystem::Stored MemorySystem::store_local_lines(const AccessCtx& ctx, EachLine&& each_line) {
-  if (!l1_ || gpu_.l1.line != gpu_.l2.line || gpu_.l1.sector != gpu_.l2.sector)  // spill frames: whole sectors
-    return store_lines(ctx, [&](int line_bytes, int sector_bytes, auto&& fn) {
-      each_line(line_bytes, sector_bytes, [&](Addr line, std::uint32_t mask) { fn(line, mask, 0u); });
-    });
-  const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l1.sector);
-  ++counters_.st_requests;
-  TagArray& l1 = *l1_;
-  Stored done{ctx.now, ctx.now};
-  each_line(gpu_.l1.line, gpu_.l1.sector, [&](Addr line, std::uint32_t mask) {
-    const Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
-    done.left = std::max(done.left, t);
-    counters_.l1_local_st_sectors += popc(mask);
-    const std::uint32_t set = static_cast<std::uint32_t>((line / gpu_.l1.line) % l1.sets());
-    if (local_stores_through_) {  // on to L2; the written sectors stay valid in L1 at once
-      const auto a = l1.access(static_cast<std::uint32_t>(ctx.sm), set, line, mask, false, t);
-      if (a.miss) l1.fill(a.slot, a.miss, t);
-      const Tick out = sm_out(ctx.sm, t, popc(mask) * sector);
-      done.left = std::max(done.left, out);
-      done.taken = std::max(done.taken, l2_write_line(ctx.sm, line, mask, out));
-      return;
-    }
-    const auto a = l1.access(static_cast<std::uint32_t>(ctx.sm), set, line, mask, true, t);
-    if (a.evicted_dirty)  // a write-back: nobody waits
-      l2_write_line(ctx.sm, a.evicted_line, a.evicted_dirty, sm_out(ctx.sm, t, popc(a.evicted_dirty) * sector));
-    done.taken = std::max(done.taken, t + l1_hit_ticks_);
-  });
-  return done;
-}
 
 void MemorySystem::set_l1_bytes(std::int64_t bytes) {
   if (bytes == l1_bytes_) return;
@@ -494,42 +459,6 @@ MemorySystem::AtHome MemorySystem::to_home_slice(int sm, Addr line, std::uint32_
   const Tick in_home = enter(home, arrive);
   return {home, hashed_set(line_index, l2_->sets()), serve_start(slices_bw_[home], in_home, hold),
           near_pass ? taken : in_home, far, near_pass};
-}
-
-Tick MemorySystem::l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t, std::uint32_t input_bytes) {
-  const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
-  // A far store passes the near slice's input (counted there, not written: 0 of its pipeline).
-  const AtHome h =
-      to_home_slice(sm, line, mask, t, popc(mask) * sector, gpu_.l2.far_writes_in_both_partitions, 0, input_bytes);
-  auto a = l2_->access(h.slice, h.set, line, mask, true, h.start);
-  counters_.l2_write_sectors += popc(mask);
-  counters_.l2_write_hit_sectors += popc(a.hit);
-  if (h.near_pass) {  // counted at the near slice too
-    counters_.l2_write_sectors += popc(mask);
-    counters_.l2_write_hit_sectors += popc(mask);
-  }
-  if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, h.start);
-  return h.taken;
-}
-
-template <class EachLine>
-MemorySystem::Stored MemorySystem::store_lines(const AccessCtx& ctx, EachLine&& each_line) {
-  const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
-  ++counters_.st_requests;
-  Stored done{ctx.now, ctx.now};
-  each_line(gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask, std::uint32_t partial) {
-    const Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
-    const std::uint32_t cost = write_cost_bytes(mask, partial);
-    const Tick out = sm_out(ctx.sm, t, cost);
-    done.left = std::max(done.left, out);
-    done.taken = std::max(done.taken, l2_write_line(ctx.sm, line, mask, out, cost));
-  });
-  return done;
-}
-
-std::uint32_t MemorySystem::write_cost_bytes(std::uint32_t mask, std::uint32_t partial) const {
-  const double sectors = popc(mask) + (gpu_.icnt.partial_sector_write_slots - 1) * popc(partial & mask);
-  return static_cast<std::uint32_t>(sectors * gpu_.l2.sector + 0.5);
 }
 
 template <class EachLine>

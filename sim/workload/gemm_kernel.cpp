@@ -19,11 +19,13 @@ int c_element_bytes(const GemmConfig& cfg) {
   return cfg.c_dtype == "auto" ? (cfg.dtype == "fp32" ? 4 : 2) : dtype_bytes(cfg.c_dtype);
 }
 
+// Every way out of the main loop comes here: the epilogue counts its store blocks in c.step.
 void enter_epilogue(WarpCursor& c) {
   c.phase = kEpilogue;
   c.step = 0;
   c.sub = 0;
 }
+
 // Steps inside one main-loop iteration, pipelined (stages > 1) and unbuffered (stages == 1); both
 // take kStepCount sub-steps so the loop counter is shared.
 enum Step { kWaitTile = 0, kSync = 1, kLoadA = 2, kLoadB = 3, kMma = 4, kSyncAfter = 5, kStepCount = 6 };

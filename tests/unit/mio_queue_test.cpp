@@ -103,12 +103,9 @@ class ConflictedLoads final : public test::OneCtaKernel {
 
 TEST(MioQueue, SingleSharedInstructionsWaitForRoomBlocksDoNot) {
   auto run = [](std::uint32_t per_instruction, const char* per_sp) {
-    auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"),
-                                         test::source_path("configs/workloads/gemm-8192-grouped8.yaml"),
-                                         {std::string("gpu.sm.mio_queue_per_subpartition=") + per_sp,
-                                          std::string("gpu.sm.mio_queue_per_sm=") + (per_sp[0] == '0' ? "0" : "58")}});
-    ConflictedLoads k(per_instruction);
-    return Engine(cfg.gpu.value, k).run();
+    return test::run_on_h100(ConflictedLoads(per_instruction),
+                             {std::string("gpu.sm.mio_queue_per_subpartition=") + per_sp,
+                              std::string("gpu.sm.mio_queue_per_sm=") + (per_sp[0] == '0' ? "0" : "58")});
   };
   const SimResult single = run(1, "30"), unbounded = run(1, "0"), block = run(64, "30");
   EXPECT_GT(single.stalls.pct(WarpState::kMioThrottle), 30);  // 34 of 64 loads wait ~32 cycles each

@@ -3,7 +3,11 @@
 // for every such test; a subclass writes only the warps' instructions (next()).
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "api/simulation.h"
+#include "model/engine.h"
+#include "test_util.h"
 #include "workload/program.h"
 
 namespace gms::test {
@@ -32,5 +36,12 @@ class OneCtaKernel : public Kernel {
   std::string name_;
   int warps_;
 };
+
+// Runs `k` on the H100 preset with `gpu_sets` ("gpu.key=value") applied.
+inline SimResult run_on_h100(const Kernel& k, std::vector<std::string> gpu_sets) {
+  auto cfg = load_configs(ConfigInputs{source_path("configs/gpus/h100.yaml"),
+                                       source_path("configs/workloads/gemm-8192-grouped8.yaml"), std::move(gpu_sets)});
+  return Engine(cfg.gpu.value, k).run();
+}
 
 }  // namespace gms::test

@@ -70,12 +70,8 @@ class TileStores final : public test::OneCtaKernel {
 
 TEST(StoreSectors, HalfSectorsLeaveAnSmAtHalfTheRate) {
   auto run = [](std::uint32_t row_bytes, const char* slots) {
-    auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"),
-                                         test::source_path("configs/workloads/gemm-8192-grouped8.yaml"),
-                                         {std::string("gpu.icnt.partial_sector_write_slots=") + slots,
-                                          "gpu.launch.kernel_overhead=0"}});
-    TileStores k(row_bytes);
-    const SimResult r = Engine(cfg.gpu.value, k).run();
+    const SimResult r = test::run_on_h100(TileStores(row_bytes), {std::string("gpu.icnt.partial_sector_write_slots=") + slots,
+                                                                  "gpu.launch.kernel_overhead=0"});
     return 4.0 * TileStores::kInstructions * 8 / ticks_to_cycles(r.end);  // sectors per SM cycle
   };
   const double half = run(16, "2"), whole = run(32, "2"), half_flat = run(16, "1");

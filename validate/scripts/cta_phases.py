@@ -31,6 +31,8 @@ def case_stats(runs, k_steps):
     for rows in runs:
         by_sm = {}
         for r in rows:
+            if not r["gt_first_tile_ns"] or not r["gt_loop_end_ns"]:
+                continue  # a model CTA without a barrier or a global store has no phases
             s, first, last, e = (int(r[k]) for k in ("gt_start_ns", "gt_first_tile_ns", "gt_loop_end_ns", "gt_end_ns"))
             pro.append(first - s)
             loop.append(last - first)
@@ -60,7 +62,10 @@ def main():
         case, _, run_dir = spec.partition("=")
         if not run_dir:
             sys.exit(f"cta_phases: --model takes CASE=RUN_DIR, not {spec}")
-        cases[f"{case} (model)"] = [model_stamps(run_dir)]
+        try:
+            cases[f"{case} (model)"] = [model_stamps(run_dir)]
+        except ValueError as e:
+            sys.exit(f"cta_phases: {e}")
     if not cases:
         sys.exit(f"cta_phases: no <case>_run<r>.csv[.gz] in {a.dir}")
     print("| case | prologue (us) | main loop (us) | per K step (us) | epilogue (us) | CTA (us) | slot idle between CTAs (ns) |")

@@ -24,10 +24,16 @@ def model_stamps(directory):
     its time at, the first barrier's release as gt_first_tile_ns and the first global store as
     gt_loop_end_ns (the model's marks for the kernel's stamps; empty where a CTA had none)."""
     import json
+    for name in ("stats.json", "ctas.csv"):
+        if not os.path.isfile(os.path.join(directory, name)):
+            raise ValueError(f"{directory}: no {name} (a `gpumemsim run -o DIR` output?)")
     with open(os.path.join(directory, "stats.json")) as f:
         ns = 1e9 / json.load(f)["metrics"]["sm__cycles_elapsed.avg.per_second"]
     with open(os.path.join(directory, "ctas.csv")) as f:
-        rows = sorted(csv.DictReader(f), key=lambda r: int(r["launch_index"]))
+        reader = csv.DictReader(f)
+        if "first_barrier_cycle" not in (reader.fieldnames or []):
+            raise ValueError(f"{directory}/ctas.csv: no phase marks (written by an older gpumemsim)")
+        rows = sorted(reader, key=lambda r: int(r["launch_index"]))
     at = lambda v: str(round(float(v) * ns)) if v != "" else ""
     return [{"cta": r["launch_index"], "sm": r["sm"], "gt_start_ns": at(r["start_cycle"]), "gt_end_ns": at(r["end_cycle"]),
              "gt_first_tile_ns": at(r["first_barrier_cycle"]), "gt_loop_end_ns": at(r["first_store_cycle"])}

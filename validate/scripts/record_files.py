@@ -19,6 +19,18 @@ def save(path, text, rec):
     path.write_text(json.dumps(rec, indent=1) + ("\n" if text.endswith("\n") else ""))
 
 
+def with_key_after(workload, after, key, value):
+    """`workload` (a dict) with `key` set to `value` right after `after` (at the end when it has no
+    `after`), the other keys in their order - as the runner writes its keys."""
+    out = {}
+    for k, v in workload.items():
+        out[k] = v
+        if k == after:
+            out[key] = value
+    out.setdefault(key, value)
+    return out
+
+
 def finish_check(checked, stale, detail=""):
     """Ends a --check run: exit 1 when a record is stale or none was checked."""
     print(f"{checked} records checked{detail}, {stale} stale")

@@ -14,7 +14,7 @@ import pathlib
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from record_files import records, save  # noqa: E402
+from record_files import records, save, with_key_after  # noqa: E402
 
 
 def main(dirs):
@@ -23,13 +23,7 @@ def main(dirs):
         w = rec.get("workload", {})
         if rec.get("kind") != "gemm" or w.get("kind") != "gemm" or "mma" in w or "epilogue" in w:
             continue
-        # Keep the key order of the runner: epilogue after smem.
-        out = {}
-        for k, v in w.items():
-            out[k] = v
-            if k == "smem":
-                out["epilogue"] = "fragments"
-        out.setdefault("epilogue", "fragments")
+        out = with_key_after(w, "smem", "epilogue", "fragments")  # the runner writes it after smem
         rec["workload"] = out
         save(path, text, rec)
         changed += 1

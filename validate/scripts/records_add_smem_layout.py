@@ -14,7 +14,7 @@ import pathlib
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from record_files import records, save  # noqa: E402
+from record_files import records, save, with_key_after  # noqa: E402
 
 LAYOUT = {"pad": 8, "swizzle": "none"}
 
@@ -25,13 +25,7 @@ def main(dirs):
         w = rec.get("workload", {})
         if rec.get("kind") != "gemm" or w.get("kind") != "gemm" or "mma" in w or "smem" in w:
             continue
-        # Keep the key order of the runner: smem after the pipeline keys.
-        out = {}
-        for k, v in w.items():
-            out[k] = v
-            if k == "bypass_l1":
-                out["smem"] = dict(LAYOUT)
-        out.setdefault("smem", dict(LAYOUT))
+        out = with_key_after(w, "bypass_l1", "smem", dict(LAYOUT))  # the runner writes it after the pipeline keys
         rec["workload"] = out
         save(path, text, rec)
         changed += 1
