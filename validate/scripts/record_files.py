@@ -31,6 +31,21 @@ def with_key_after(workload, after, key, value):
     return out
 
 
+def add_to_wmma_gemms(dirs, after, key, value):
+    """Gives every record of the project's WMMA GEMM in `dirs` (kind gemm, no `mma`: the records of other
+    kernels name theirs) that lacks `key` the workload key `key` = `value`, placed after `after`;
+    returns how many it changed."""
+    changed = 0
+    for path, text, rec in records(dirs):
+        w = rec.get("workload", {})
+        if rec.get("kind") != "gemm" or w.get("kind") != "gemm" or "mma" in w or key in w:
+            continue
+        rec["workload"] = with_key_after(w, after, key, value)
+        save(path, text, rec)
+        changed += 1
+    return changed
+
+
 def finish_check(checked, stale, detail=""):
     """Ends a --check run: exit 1 when a record is stale or none was checked."""
     print(f"{checked} records checked{detail}, {stale} stale")

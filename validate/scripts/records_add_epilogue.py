@@ -14,20 +14,12 @@ import pathlib
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from record_files import records, save, with_key_after  # noqa: E402
+from record_files import add_to_wmma_gemms  # noqa: E402
 
 
 def main(dirs):
-    changed = 0
-    for path, text, rec in records(dirs):
-        w = rec.get("workload", {})
-        if rec.get("kind") != "gemm" or w.get("kind") != "gemm" or "mma" in w or "epilogue" in w:
-            continue
-        out = with_key_after(w, "smem", "epilogue", "fragments")  # the runner writes it after smem
-        rec["workload"] = out
-        save(path, text, rec)
-        changed += 1
-    print(f"{changed} records given epilogue fragments")
+    # The runner writes epilogue after smem.
+    print(f"{add_to_wmma_gemms(dirs, 'smem', 'epilogue', 'fragments')} records given epilogue fragments")
 
 
 if __name__ == "__main__":

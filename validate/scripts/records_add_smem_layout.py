@@ -14,22 +14,14 @@ import pathlib
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from record_files import records, save, with_key_after  # noqa: E402
+from record_files import add_to_wmma_gemms  # noqa: E402
 
 LAYOUT = {"pad": 8, "swizzle": "none"}
 
 
 def main(dirs):
-    changed = 0
-    for path, text, rec in records(dirs):
-        w = rec.get("workload", {})
-        if rec.get("kind") != "gemm" or w.get("kind") != "gemm" or "mma" in w or "smem" in w:
-            continue
-        out = with_key_after(w, "bypass_l1", "smem", dict(LAYOUT))  # the runner writes it after the pipeline keys
-        rec["workload"] = out
-        save(path, text, rec)
-        changed += 1
-    print(f"{changed} records given smem {LAYOUT}")
+    # The runner writes smem after the pipeline keys.
+    print(f"{add_to_wmma_gemms(dirs, 'bypass_l1', 'smem', dict(LAYOUT))} records given smem {LAYOUT}")
 
 
 if __name__ == "__main__":
