@@ -124,7 +124,7 @@ std::string summary_text(const LoadedConfigs& cfg, const RunOutput& run, const s
   os << line;
   std::snprintf(line, sizeof line,
                 "  warp states     issuing %.1f %%, waiting on loads %.1f %%, math pipe %.1f %%, barrier %.1f %%, "
-                "not selected %.1f %%, draining %.1f %% (of warp time)\n",
+                "not selected %.1f %%, draining %.1f %%",
                 get("smsp__warp_issue_stalled_selected_per_warp_active.pct"),
                 get("smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct"),
                 get("smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct"),
@@ -132,6 +132,12 @@ std::string summary_text(const LoadedConfigs& cfg, const RunOutput& run, const s
                 get("smsp__warp_issue_stalled_not_selected_per_warp_active.pct"),
                 get("smsp__warp_issue_stalled_drain_per_warp_active.pct"));
   os << line;
+  const double storing = get("smsp__warp_issue_stalled_lg_throttle_per_warp_active.pct");
+  if (storing >= 0.05) {  // stores waiting to leave the SM (icnt.stores_wait_for_way_out)
+    std::snprintf(line, sizeof line, ", stores leaving %.1f %%", storing);
+    os << line;
+  }
+  os << " (of warp time)\n";
   const double lds = get("smsp__sass_inst_executed_op_shared_ld.sum"), sts = get("smsp__sass_inst_executed_op_shared_st.sum");
   const double ldsm = get("smsp__sass_inst_executed_op_ldsm.sum");  // counted with the loads' wavefronts
   if (lds + ldsm + sts + get("smsp__sass_inst_executed_op_ldgsts.sum") > 0) {
