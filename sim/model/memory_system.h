@@ -101,8 +101,9 @@ class MemorySystem {
   // takes sm.tma_box_cycles per box, in order of issue, and its line requests share the SM's port;
   // nothing passes the LSU or L1. Returns when the last byte is in shared memory.
   Tick tma_load(const AccessCtx& ctx, const Region& region, std::uint32_t boxes, EvictHint hint = EvictHint::kNormal);
-  // Stores are posted: write-through L1, write-back L2 with sector write masks. Returns when the
-  // slices' inputs have taken the last sector (what a warp's exit waits for: Nsight's `drain`).
+  // Stores: write-through L1, write-back L2 with sector write masks. Returns when the last line left
+  // the SM (what a warp waits for under icnt.stores_wait_for_way_out: Nsight's `lg_throttle`) and when
+  // the slices' inputs took the last sector (what a warp's exit waits for: `drain`).
   struct Stored {
     Tick left = 0;   // its last line has left the SM (icnt.sm_write_bytes_per_cycle)
     Tick taken = 0;  // the L2 has taken it
@@ -171,10 +172,11 @@ class MemorySystem {
   auto lane_store_lines(const LaneAccess& lanes) {
     return [this, &lanes](int line_bytes, int sector_bytes, auto&& fn) {
       lane_lines(lanes)(line_bytes, sector_bytes, [&](Addr line, std::uint32_t mask) {
+        if (gpu_.icnt.partial_sector_write_slots == 1) return fn(line, mask, 0u);  // a partial sector costs nothing more
+        // lane_lines has the lanes' addresses in its scratch where the access gave none.
+        const Addr* addr = lanes.addr ? lanes.addr : lane_addr_scratch_.data();
         LineCoverage cover(line, line_bytes);
-        for (std::uint32_t i = 0; i < lanes.count; ++i)
-          cover.add(lanes.addr ? lanes.addr[i] : lanes.base + static_cast<Addr>(static_cast<std::int64_t>(i) * lanes.stride),
-                    lanes.bytes);
+        for (std::uint32_t i = 0; i < lanes.count; ++i) cover.add(addr[i], lanes.bytes);
         fn(line, mask, cover.partial(mask, sector_bytes));
       });
     };
