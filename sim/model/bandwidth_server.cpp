@@ -16,14 +16,15 @@ BandwidthServer::BandwidthServer(double ticks_per_byte, std::uint32_t bucket_cyc
       window_mask_(window_buckets - 1) {
   SIM_ASSERT(std::has_single_bit(bucket_ticks_) && std::has_single_bit(window_),
              "bucket of " << bucket_cycles << " cycles, window of " << window_buckets << " buckets: powers of two only");
+  SIM_ASSERT(bucket_ticks_ <= 0xffff, "bucket of " << bucket_cycles << " cycles: its busy ticks must fit 16 bits");
   buckets_.resize(window_);
-  for (std::uint32_t i = 0; i < window_; ++i) buckets_[i] = Bucket{i, i, 0};
+  for (std::uint32_t i = 0; i < window_; ++i) buckets_[i] = Bucket{i, 0, 0};
 }
 
 // A slot holding another bucket number is stale (its time has long passed): it is reset on use.
 BandwidthServer::Bucket& BandwidthServer::slot(std::uint32_t id) {
   Bucket& b = buckets_[id & window_mask_];
-  if (b.id != id) b = Bucket{id, id, 0};
+  if (b.id != id) b = Bucket{id, 0, 0};
   return b;
 }
 
@@ -31,13 +32,13 @@ std::uint32_t BandwidthServer::first_open(std::uint32_t id) {
   std::uint32_t root = id;
   while (true) {
     Bucket& b = slot(root);
-    if (b.next == root) break;
-    root = b.next;
+    if (b.skip == 0) break;
+    root = next_of(b);
   }
   while (id != root) {  // path compression
     Bucket& b = slot(id);
-    std::uint32_t n = b.next;
-    b.next = root;
+    const std::uint32_t n = next_of(b);
+    link(b, root);
     id = n;
   }
   return root;
@@ -75,17 +76,17 @@ Tick BandwidthServer::serve(Tick arrive, std::uint32_t bytes) {
     Bucket& b = slot(id);
     Tick start = std::max<Tick>(offset, b.busy);
     if (start + need <= bucket_ticks_) {
-      b.busy = static_cast<std::uint32_t>(start + need);
+      b.busy = static_cast<std::uint16_t>(start + need);
       if (b.busy == bucket_ticks_) {
-        b.next = id + 1;
+        b.skip = 1;
         filled(id);
       }
       return static_cast<Tick>(id) * bucket_ticks_ + start + need;
     }
     // The request takes the rest of this bucket; an idle gap before `offset` is given up.
     if (start < bucket_ticks_) need -= bucket_ticks_ - start;
-    b.busy = static_cast<std::uint32_t>(bucket_ticks_);
-    b.next = id + 1;
+    b.busy = static_cast<std::uint16_t>(bucket_ticks_);
+    b.skip = 1;
     filled(id);
     ++id;
     offset = 0;

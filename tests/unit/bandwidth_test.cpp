@@ -135,5 +135,35 @@ TEST(BandwidthServer, MatchesAPlainScanOfItsBuckets) {
   }
 }
 
+// A bucket's link is 16 bits: a full run longer than 65,535 buckets (a slow resource's queue, a
+// window of 2^17 buckets) leaves saturated links, which must still never skip an open bucket.
+TEST(BandwidthServer, LinksLongerThanSixteenBitsSaturate) {
+  std::mt19937_64 rng(7);
+  const std::uint32_t window = 1u << 17;
+  const double tpb = static_cast<double>(C) / 32;
+  BandwidthServer s(tpb, 8, window);
+  std::map<std::uint32_t, Tick> busy;
+  std::uint32_t floor = 0;
+  // 70,000 full buckets, one bucket (8 cycles, 256 B) a request, each arriving where the last ended
+  // (the reference walks from its arrival: quadratic from tick 0); then one far request, which
+  // starts a run of its own, so that an arrival at tick 0 walks the 70,000 links (and compresses
+  // them, the first ~4,500 saturated); then arrivals everywhere inside and past the stretch.
+  auto serve = [&](Tick arrive, std::uint32_t bytes) {
+    return std::make_pair(s.serve(arrive, bytes), reference_serve(busy, floor, 8 * C, window, tpb, arrive, bytes));
+  };
+  for (int i = 0; i < 70000; ++i) {
+    const auto [got, want] = serve(static_cast<Tick>(i) * 8 * C, 256);
+    ASSERT_EQ(got, want) << "fill " << i;
+  }
+  for (const Tick arrive : {Tick{80000} * 8 * C, Tick{0}, Tick{10} * 8 * C, Tick{5000} * 8 * C}) {
+    const auto [got, want] = serve(arrive, 32);
+    ASSERT_EQ(got, want) << "arrival at " << arrive;
+  }
+  for (int i = 0; i < 300; ++i) {
+    const auto [got, want] = serve((rng() % 90000) * 8 * C + rng() % (8 * C), 32 * (1 + static_cast<std::uint32_t>(rng() % 8)));
+    ASSERT_EQ(got, want) << "request " << i;
+  }
+}
+
 }  // namespace
 }  // namespace gms
