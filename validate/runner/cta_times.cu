@@ -4,12 +4,18 @@
 // than in the model because silicon's CTAs drift apart; the L2 coalescer merges what lockstep CTAs
 // request together). The kernel with STAMP on differs only by its epilogue's stamps; both variants
 // are timed so the stamps' cost is on record.
-//   gms-cta-times [--out DIR]   ->  DIR/cta_times.jsonl (one line per case) and
+//   gms-cta-times [--out DIR] [--ctas-per-sm 1|2]
+//                               ->  DIR/cta_times.jsonl (one line per case) and
 //                                   DIR/<case>_run<r>.csv: cta,sm,gt_start_ns,gt_end_ns,clk_start,clk_end,
 //                                   gt_first_tile_ns (prologue's end), gt_loop_end_ns (epilogue's start)
+// --ctas-per-sm 1 launches the same kernel with dynamic shared memory that lets one CTA fit an SM (the
+// kernel uses only its own): one warp per sub-partition instead of two, so the K step's time without
+// the other CTA's warps beside it (issue port, tensor pipe, shared path) - what the model's K step
+// misses with them (docs/calibration.md).
 // CUDA only (%globaltimer, %smid).
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -22,11 +28,14 @@ namespace gmsv {
 namespace {
 
 constexpr int kBK = 32, kStages = 3, kPad = 8, kStampedRuns = 3;
+// More than half of an H100/H200 SM's 228 KiB (less the 1 KiB each CTA reserves): two cannot share it.
+constexpr int kOneCtaSmem = 116 * 1024;
 
-void run_case(const GemmCase& c, const std::string& dir, std::ofstream& jsonl) {
+void run_case(const GemmCase& c, const std::string& dir, std::ofstream& jsonl, int ctas_per_sm) {
   auto plain = gemm_fp16_kernel<kBK, kStages, kPad, false>;
   auto stamped = gemm_fp16_kernel<kBK, kStages, kPad, true>;
-  const int smem = gemm_smem_bytes<kBK, kStages, kPad>();
+  const int smem = ctas_per_sm == 1 ? std::max(kOneCtaSmem, gemm_smem_bytes<kBK, kStages, kPad>())
+                                    : gemm_smem_bytes<kBK, kStages, kPad>();
   GPU_CHECK(cudaFuncSetAttribute(plain, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   GPU_CHECK(cudaFuncSetAttribute(stamped, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   const size_t na = static_cast<size_t>(c.m) * c.k, nb = static_cast<size_t>(c.k) * c.n, nc = static_cast<size_t>(c.m) * c.n;
@@ -63,15 +72,18 @@ void run_case(const GemmCase& c, const std::string& dir, std::ofstream& jsonl) {
   }
   std::sort(stamped_ms.begin(), stamped_ms.end());
   const cudaFuncAttributes_compat attr = func_attributes(plain);
-  char buf[512];
+  int resident = 0;  // what the driver actually places per SM with this much shared memory
+  GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, plain, kGemmThreads, smem));
+  char buf[640];
   std::snprintf(buf, sizeof buf,
                 "{\"case\": \"%s\", \"grid\": %d, \"plain_ms.median\": %.4f, \"stamped_ms.median\": %.4f, "
-                "\"stamped_runs\": %d, \"workload\": ",
-                c.name().c_str(), grid, plain_ms[plain_ms.size() / 2], stamped_ms[stamped_ms.size() / 2], kStampedRuns);
+                "\"stamped_runs\": %d, \"dynamic_smem_bytes\": %d, \"ctas_per_sm\": %d, \"workload\": ",
+                c.name().c_str(), grid, plain_ms[plain_ms.size() / 2], stamped_ms[stamped_ms.size() / 2], kStampedRuns,
+                smem, resident);
   jsonl << buf << c.workload_json(attr.regs) << "}\n";
   jsonl.flush();
-  std::printf("%-40s plain %.3f ms, stamped %.3f ms\n", c.name().c_str(), plain_ms[plain_ms.size() / 2],
-              stamped_ms[stamped_ms.size() / 2]);
+  std::printf("%-40s %d CTA(s)/SM: plain %.3f ms, stamped %.3f ms\n", c.name().c_str(), resident,
+              plain_ms[plain_ms.size() / 2], stamped_ms[stamped_ms.size() / 2]);
 }
 
 }  // namespace
@@ -79,8 +91,15 @@ void run_case(const GemmCase& c, const std::string& dir, std::ofstream& jsonl) {
 
 int main(int argc, char** argv) {
   std::string dir = ".";
-  for (int i = 1; i + 1 < argc; ++i)
+  int ctas_per_sm = 2;
+  for (int i = 1; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--out") dir = argv[i + 1];
+    if (std::string(argv[i]) == "--ctas-per-sm") ctas_per_sm = std::atoi(argv[i + 1]);
+  }
+  if (ctas_per_sm != 1 && ctas_per_sm != 2) {
+    std::fprintf(stderr, "gms-cta-times: --ctas-per-sm takes 1 or 2 (the kernel's registers allow two)\n");
+    return 2;
+  }
   std::ofstream jsonl(dir + "/cta_times.jsonl");
   using gmsv::GemmCase;
   // The order pairs whose DRAM bytes the model's lockstep gets wrong (row/column-major) beside the
@@ -88,6 +107,6 @@ int main(int argc, char** argv) {
   const GemmCase cases[] = {{8192, 8192, 8192, gmsv::kGrouped, 8}, {8192, 8192, 8192, gmsv::kRowMajor, 1},
                             {8192, 8192, 8192, gmsv::kColumnMajor, 1}, {16384, 16384, 2048, gmsv::kGrouped, 8},
                             {16384, 16384, 2048, gmsv::kRowMajor, 1}};
-  for (const GemmCase& c : cases) gmsv::run_case(c, dir, jsonl);
+  for (const GemmCase& c : cases) gmsv::run_case(c, dir, jsonl, ctas_per_sm);
   return 0;
 }
