@@ -4,14 +4,15 @@
 // than in the model because silicon's CTAs drift apart; the L2 coalescer merges what lockstep CTAs
 // request together). The kernel with STAMP on differs only by its epilogue's stamps; both variants
 // are timed so the stamps' cost is on record.
-//   gms-cta-times [--out DIR] [--ctas-per-sm 1|2]
+//   gms-cta-times [--out DIR] [--ctas-per-sm 1|2] [--pad 8|0|16]
 //                               ->  DIR/cta_times.jsonl (one line per case) and
 //                                   DIR/<case>_run<r>.csv: cta,sm,gt_start_ns,gt_end_ns,clk_start,clk_end,
 //                                   gt_first_tile_ns (prologue's end), gt_loop_end_ns (epilogue's start)
 // --ctas-per-sm 1 launches the same kernel with dynamic shared memory that lets one CTA fit an SM (the
 // kernel uses only its own): one warp per sub-partition instead of two, so the K step's time without
 // the other CTA's warps beside it (issue port, tensor pipe, shared path) - what the model's K step
-// misses with them (docs/calibration.md).
+// misses with them (docs/sm-sharing.md). --pad 0 / 16 runs the kernel with that shared-memory row pad
+// (the padding records' three cases) instead of 8 (all five).
 // CUDA only (%globaltimer, %smid).
 #include <algorithm>
 #include <cstdio>
@@ -27,10 +28,11 @@
 namespace gmsv {
 namespace {
 
-constexpr int kBK = 32, kStages = 3, kPad = 8, kStampedRuns = 3;
+constexpr int kBK = 32, kStages = 3, kStampedRuns = 3;
 // More than half of an H100/H200 SM's 228 KiB (less the 1 KiB each CTA reserves): two cannot share it.
 constexpr int kOneCtaSmem = 116 * 1024;
 
+template <int kPad>
 void run_case(const GemmCase& c, const std::string& dir, std::ofstream& jsonl, int ctas_per_sm) {
   auto plain = gemm_fp16_kernel<kBK, kStages, kPad, false>;
   auto stamped = gemm_fp16_kernel<kBK, kStages, kPad, true>;
@@ -77,9 +79,9 @@ void run_case(const GemmCase& c, const std::string& dir, std::ofstream& jsonl, i
   char buf[640];
   std::snprintf(buf, sizeof buf,
                 "{\"case\": \"%s\", \"grid\": %d, \"plain_ms.median\": %.4f, \"stamped_ms.median\": %.4f, "
-                "\"stamped_runs\": %d, \"dynamic_smem_bytes\": %d, \"ctas_per_sm\": %d, \"workload\": ",
+                "\"stamped_runs\": %d, \"pad\": %d, \"dynamic_smem_bytes\": %d, \"ctas_per_sm\": %d, \"workload\": ",
                 c.name().c_str(), grid, plain_ms[plain_ms.size() / 2], stamped_ms[stamped_ms.size() / 2], kStampedRuns,
-                smem, resident);
+                kPad, smem, resident);
   jsonl << buf << c.workload_json(attr.regs) << "}\n";
   jsonl.flush();
   std::printf("%-40s %d CTA(s)/SM: plain %.3f ms, stamped %.3f ms\n", c.name().c_str(), resident,
@@ -91,10 +93,15 @@ void run_case(const GemmCase& c, const std::string& dir, std::ofstream& jsonl, i
 
 int main(int argc, char** argv) {
   std::string dir = ".";
-  int ctas_per_sm = 2;
+  int ctas_per_sm = 2, pad = 8;
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--out") dir = argv[i + 1];
     if (std::string(argv[i]) == "--ctas-per-sm") ctas_per_sm = std::atoi(argv[i + 1]);
+    if (std::string(argv[i]) == "--pad") pad = std::atoi(argv[i + 1]);
+  }
+  if (pad != 0 && pad != 8 && pad != 16) {
+    std::fprintf(stderr, "gms-cta-times: --pad takes 0, 8 or 16 (the padding records' pads)\n");
+    return 2;
   }
   if (ctas_per_sm != 1 && ctas_per_sm != 2) {
     std::fprintf(stderr, "gms-cta-times: --ctas-per-sm takes 1 or 2 (the kernel's registers allow two)\n");
@@ -107,6 +114,11 @@ int main(int argc, char** argv) {
   const GemmCase cases[] = {{8192, 8192, 8192, gmsv::kGrouped, 8}, {8192, 8192, 8192, gmsv::kRowMajor, 1},
                             {8192, 8192, 8192, gmsv::kColumnMajor, 1}, {16384, 16384, 2048, gmsv::kGrouped, 8},
                             {16384, 16384, 2048, gmsv::kRowMajor, 1}};
-  for (const GemmCase& c : cases) gmsv::run_case(c, dir, jsonl, ctas_per_sm);
+  for (const GemmCase& c : cases) {
+    if (pad == 8)
+      gmsv::run_case<8>(c, dir, jsonl, ctas_per_sm);
+    else if (c.order_kind != gmsv::kRowMajor)  // the padding records: 8192^3 grouped-8 and column-major, 16384x16384x2048 grouped-8
+      pad == 0 ? gmsv::run_case<0>(c, dir, jsonl, ctas_per_sm) : gmsv::run_case<16>(c, dir, jsonl, ctas_per_sm);
+  }
   return 0;
 }

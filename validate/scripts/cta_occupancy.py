@@ -3,15 +3,16 @@
 device_cta_occupancy_ncu.sh; validate/results/h100/cta_occupancy): the time a K step takes one warp per
 sub-partition alone, what the other CTA's warps beside it add, and where Nsight counts the difference.
 
-  cta_occupancy.py DIR [--check] [--model-two CASE=RUN_DIR] [--model-one CASE=RUN_DIR]
+  cta_occupancy.py DIR [--pad 8|0|16] [--check] [--model-two CASE=RUN_DIR] [--model-one CASE=RUN_DIR]
 
 Prints, per case, the median per-K-step time of the stamped CTAs with two and with one CTA per SM and
 their ratio; then the warp states per issued instruction of the 8192^3 grouped-8 launch in both
 modes (cta_occupancy_ncu.csv) and, per instruction kind, the main loop's stall samples that the
 second CTA adds (cta_occupancy_source.csv.xz). --model-two / --model-one add a row for a `gpumemsim run
---record .../CASE.json -o RUN_DIR` replay (with --set gpu.sm.max_ctas=1 for one).
+--record .../CASE.json -o RUN_DIR` replay (with --set gpu.sm.max_ctas=1 for one). --pad 0 / 16 reads
+device_cta_occupancy_pads.sh's files for that pad (cta_occupancy_pad<P>*) instead of pad 8's.
 
---check: exit 1 unless the driver placed the CTAs per SM asked for, every case's K step takes 1.3-1.6x
+--check (pad 8's data): exit 1 unless the driver placed the CTAs per SM asked for, every case's K step takes 1.3-1.6x
 as long shared as alone, and the second CTA brings dispatch stalls (under 0.1 per issued instruction
 alone, over 0.25 shared) - what the H100's data of 2026-11-27 show (docs/calibration.md)."""
 import argparse
@@ -40,11 +41,11 @@ def k_steps(case):
     return int(m.group(3)) // 32  # the stamped kernel's BK
 
 
-def read_modes(directory):
+def read_modes(directory, stem):
     """{'two': (cases, placed), 'one': ...}: stamp runs per case and the CTAs per SM the driver placed."""
-    tar = os.path.join(directory, "cta_occupancy.tar.gz")
+    tar = os.path.join(directory, stem + ".tar.gz")
     if not os.path.isfile(tar):
-        sys.exit(f"cta_occupancy: no cta_occupancy.tar.gz in {directory}")
+        sys.exit(f"cta_occupancy: no {stem}.tar.gz in {directory}")
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         with tarfile.open(tar) as t:
@@ -57,9 +58,9 @@ def read_modes(directory):
     return out
 
 
-def ncu_states(directory):
+def ncu_states(directory, stem):
     """Warp states per issued instruction of the two launches (two CTAs per SM first)."""
-    with open(os.path.join(directory, "cta_occupancy_ncu.csv")) as f:
+    with open(os.path.join(directory, stem + "_ncu.csv")) as f:
         rows = list(csv.reader(f))
     head, launches = rows[0], rows[2:]
     if len(launches) != 2:
@@ -72,9 +73,9 @@ def ncu_states(directory):
     return out
 
 
-def added_by_kind(directory):
+def added_by_kind(directory, stem):
     """{stall: [(instruction kind, samples per issued instruction shared, alone)]}: the loop's samples."""
-    with lzma.open(os.path.join(directory, "cta_occupancy_source.csv.xz"), "rt") as f:
+    with lzma.open(os.path.join(directory, stem + "_source.csv.xz"), "rt") as f:
         rows = list(csv.reader(f))
     starts = [i for i, r in enumerate(rows) if r and r[0] == "Kernel Name"] + [len(rows)]
     modes = []
@@ -106,11 +107,15 @@ def added_by_kind(directory):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dir")
+    ap.add_argument("--pad", type=int, choices=(8, 0, 16), default=8)
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--model-two", action="append", default=[], metavar="CASE=RUN_DIR")
     ap.add_argument("--model-one", action="append", default=[], metavar="CASE=RUN_DIR")
     a = ap.parse_args()
-    modes = read_modes(a.dir)
+    if a.check and a.pad != 8:
+        ap.error("--check holds pad 8's data (the other pads share differently: docs/sm-sharing.md)")
+    stem = "cta_occupancy" if a.pad == 8 else f"cta_occupancy_pad{a.pad}"
+    modes = read_modes(a.dir, stem)
     problems = []
     for mode, want in (("two", 2), ("one", 1)):
         wrong = [c for c, n in modes[mode][1].items() if n != want]
@@ -131,8 +136,8 @@ def main():
         print(f"| {case} | {two:.3f} | {one:.3f} | {two / one:.2f} |")
         if "(model)" not in case and not 1.3 <= two / one <= 1.6:
             problems.append(f"{case}: K step {two / one:.2f}x as long shared as alone (1.3-1.6 expected)")
-    shared, alone = ncu_states(a.dir)
-    print("\n8192^3 grouped-8, warp states per issued instruction (Nsight):\n")
+    shared, alone = ncu_states(a.dir, stem)
+    print(f"\n8192^3 grouped-8 (pad {a.pad}), warp states per issued instruction (Nsight):\n")
     print("| state | two CTAs per SM | one | the second CTA adds |")
     print("|---|---|---|---|")
     for s in STALLS:
@@ -144,7 +149,7 @@ def main():
                         f"{shared['dispatch_stall']:.3f} shared (under 0.1 and over 0.25 expected)")
     print("\nThe main loop's samples per issued instruction, two CTAs per SM -> one, by instruction kind (the five "
           "largest changes):\n")
-    for stall, kinds in added_by_kind(a.dir).items():
+    for stall, kinds in added_by_kind(a.dir, stem).items():
         top = sorted(kinds, key=lambda k: -abs(k[1] - k[2]))[:5]
         print(f"* `{stall}`: " + ", ".join(f"{k} {s:.3f} -> {o:.3f}" for k, s, o in top))
     if a.check:

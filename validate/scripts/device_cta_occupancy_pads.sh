@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# One device call: device_cta_occupancy.sh and device_cta_occupancy_ncu.sh for the WMMA GEMM's other two
+# shared-memory pads (0 and 16; the padding records' three cases: 8192^3 grouped-8 and column-major,
+# 16384x16384x2048 grouped-8) - phase stamps with two CTAs per SM and with one, and each mode's warp states
+# and source page on 8192^3 grouped-8.
+#   cta_occupancy_pad<P>.tar.gz   two/ and one/ as device_cta_occupancy.sh writes them
+#   cta_occupancy_pad<P>_ncu.csv  both launches' raw counters (two CTAs per SM first)
+#   cta_occupancy_pad<P>_source.csv.xz  both launches' source pages
+#   cta_occupancy_pads_env.txt    GPU, driver, clocks, ncu, nvcc, command, the build
+set -uo pipefail
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+BIN=/tmp/gms-cta-times
+WORK=$(mktemp -d)
+ENV=$OUT/cta_occupancy_pads_env.txt
+source "$(dirname "$0")/device_env.sh"
+device_env device_cta_occupancy_pads.sh validate/runner/cta_times.cu "$BIN" validate/runner/cases.cpp validate/runner/record.cpp \
+  > "$ENV" 2>&1
+[ -x "$BIN" ] || { echo "build failed"; cat "$ENV"; exit 1; }
+for pad in 0 16; do
+  for n in two:2 one:1; do
+    dir=$WORK/pad$pad/${n%%:*}
+    mkdir -p "$dir"
+    "$BIN" --out "$dir" --pad $pad --ctas-per-sm "${n##*:}" 2>&1 | tee "$dir/cta_times_run.log"
+    gzip -9 "$dir"/*.csv
+  done
+  tar czf "$OUT/cta_occupancy_pad$pad.tar.gz" -C "$WORK/pad$pad" two one
+  for n in 2 1; do
+    # the GEMM's second launch = the first plain run of the first case (the first is its warm-up)
+    ncu -k regex:gemm_fp16 --launch-skip 1 --launch-count 1 --section WarpStateStats --section SchedulerStats \
+        --section LaunchStats --section Occupancy --section ComputeWorkloadAnalysis --section SourceCounters \
+        --export "$WORK/p${pad}_$n.ncu-rep" "$BIN" --out "$WORK" --pad $pad --ctas-per-sm $n > /dev/null 2>> "$ENV"
+    ncu --import "$WORK/p${pad}_$n.ncu-rep" --page raw --csv > "$WORK/raw_$n.csv" 2>> "$ENV"
+    ncu --import "$WORK/p${pad}_$n.ncu-rep" --page source --csv --print-source sass > "$WORK/src_$n.csv" 2>> "$ENV"
+  done
+  { grep '^"' "$WORK/raw_2.csv"; grep '^"' "$WORK/raw_1.csv" | tail -n +3; } > "$OUT/cta_occupancy_pad${pad}_ncu.csv"
+  cat "$WORK/src_2.csv" "$WORK/src_1.csv" | xz -9 > "$OUT/cta_occupancy_pad${pad}_source.csv.xz"
+  echo "pad $pad: $(wc -l < "$OUT/cta_occupancy_pad${pad}_ncu.csv") raw rows"
+done
+nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >> "$ENV"
