@@ -17,7 +17,6 @@ as long shared as alone, and the second CTA brings dispatch stalls (under 0.1 pe
 alone, over 0.25 shared) - what the H100's data of 2026-11-27 show (docs/calibration.md)."""
 import argparse
 import csv
-import io
 import json
 import lzma
 import os
