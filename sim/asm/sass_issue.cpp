@@ -95,7 +95,10 @@ const char* const kSampleColumns[kSampleReasons] = {"stall_selected", "stall_wai
                                                     "stall_branch_resolving"};
 
 ExecutedProfile executed_profile(const std::string& csv_text, const std::vector<SassInstruction>& function,
-                                 const std::string& file) {
+                                 const std::string& file, int nth) {
+  if (nth < 1) throw ConfigError(file + ": section " + std::to_string(nth) + ": sections count from 1");
+  const int asked = nth;
+  int matching = 0;  // sections that list the same instructions
   struct Section {
     std::vector<std::string> opcodes;
     std::vector<std::string> counts;
@@ -140,6 +143,8 @@ ExecutedProfile executed_profile(const std::string& csv_text, const std::vector<
     bool same = true;
     for (size_t i = 0; i < function.size() && same; ++i) same = s.opcodes[i] == base_of(function[i].opcode);
     if (!same) continue;
+    ++matching;
+    if (--nth > 0) continue;
     ExecutedProfile out;
     for (size_t i = 0; i < s.counts.size(); ++i) {
       const double v = count_of(s.counts[i]);
@@ -155,6 +160,9 @@ ExecutedProfile executed_profile(const std::string& csv_text, const std::vector<
     if (sampled) out.samples = s.samples;
     return out;
   }
+  if (matching > 0)
+    throw ConfigError(file + ": section " + std::to_string(asked) + " asked for, but only " + std::to_string(matching) +
+                      " of its kernel sections list the listing's instructions");
   throw ConfigError(file + ": no kernel section (of " + std::to_string(sections.size()) + ") lists the same " +
                     std::to_string(function.size()) +
                     " instructions as the listing's kernel; export it with ncu -i REPORT --page source --csv "
@@ -205,7 +213,8 @@ double IssueProfile::total_stall_cycles() const {
   return s;
 }
 
-IssueProfile sass_issue_profile(const std::string& sass_path, const std::string& kernel, const std::string& executed_csv) {
+IssueProfile sass_issue_profile(const std::string& sass_path, const std::string& kernel, const std::string& executed_csv,
+                                int section) {
   const std::vector<std::string> lines = read_asm_lines(sass_path);  // once: an .xz listing decompresses once
   const OrderExtract x = order_from_asm(lines, sass_path, "sass", kernel, 0);
   const auto function = parse_sass_instructions(lines, x.kernel.first_line, x.kernel.last_line, sass_path);
@@ -223,7 +232,7 @@ IssueProfile sass_issue_profile(const std::string& sass_path, const std::string&
   if (!executed_csv.empty()) {
     std::string text;
     for (const std::string& l : read_asm_lines(executed_csv)) text += l + "\n";
-    const ExecutedProfile ex = executed_profile(text, function, executed_csv);
+    const ExecutedProfile ex = executed_profile(text, function, executed_csv, section);
     const std::vector<double>& counts = ex.executed;
     // The body's last instruction (the loop's closing branch) runs once per iteration of each warp.
     p.iterations = counts[hi];
@@ -241,8 +250,11 @@ IssueProfile sass_issue_profile(const std::string& sass_path, const std::string&
         p.sampled = true;
         const double cycles_per_sample = executed / selected;
         for (int r = 0; r < kSampleReasons; ++r)
-          for (size_t i = lo; i <= hi; ++i)
-            p.sampled_cycles[r] += ex.samples[static_cast<size_t>(r)][i] * cycles_per_sample / p.iterations;
+          for (size_t i = lo; i <= hi; ++i) {
+            const double cycles = ex.samples[static_cast<size_t>(r)][i] * cycles_per_sample / p.iterations;
+            p.sampled_cycles[r] += cycles;
+            p.sampled_by_class[static_cast<int>(classify_issue(function[i].opcode))][r] += cycles;
+          }
       }
     }
   }

@@ -50,8 +50,10 @@ struct ExecutedProfile {
   std::vector<double> executed;
   std::array<std::vector<double>, kSampleReasons> samples;  // empty without sample columns
 };
+// `nth` (1-based): which of the sections listing the same instructions (an export of several launches
+// of one kernel, e.g. at two occupancies, validate/results/h100/cta_occupancy).
 ExecutedProfile executed_profile(const std::string& csv_text, const std::vector<SassInstruction>& function,
-                                 const std::string& file);
+                                 const std::string& file, int nth = 1);
 
 // Instruction classes the timing model issues separately.
 enum class IssueClass : int { kMma, kLdsm, kSharedLoad, kSharedStore, kAsyncCopy, kGlobal, kBarrier, kOther, kCount };
@@ -70,6 +72,9 @@ struct IssueProfile {
   // counted as selected, wait, dispatch_stall and branch_resolving (kSampleColumns' order).
   bool sampled = false;
   double sampled_cycles[kSampleReasons] = {};
+  // The same per instruction class (which instructions the selected and waiting cycles sit on: the
+  // HMMAs of a loop wait at the tensor pipe's pace, its integer instructions far less; docs/sm-sharing.md).
+  double sampled_by_class[static_cast<int>(IssueClass::kCount)][kSampleReasons] = {};
   // The loop's own wait on shared reads (shared_read_exposure.h), over the instructions of the path
   // the warps take (executed at least every other iteration; all of them without an export).
   double shared_exposed_reads = 0, shared_hidden_cycles = 0;
@@ -85,6 +90,7 @@ struct IssueProfile {
 // The issue profile of the hot loop that order-from-asm finds in `sass_path` (kernel: a name
 // substring, "" = the first with global loads); `executed_csv` ("" = none) weights each instruction
 // by its executed count per iteration (the loop's closing branch counts the iterations).
-IssueProfile sass_issue_profile(const std::string& sass_path, const std::string& kernel, const std::string& executed_csv);
+IssueProfile sass_issue_profile(const std::string& sass_path, const std::string& kernel, const std::string& executed_csv,
+                                int section = 1);
 
 }  // namespace gms

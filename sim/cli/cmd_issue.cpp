@@ -19,18 +19,21 @@ int cmd_issue(const std::vector<std::string>& args) {
   pos.add("file", 1);
   po::variables_map vm;
   std::string file, kernel, executed;
-  int k_tiles = 1;
+  int k_tiles = 1, section = 1;
   bool json = false;
   desc.add_options()("file", po::value(&file)->required(), "SASS listing as cuobjdump -sass prints it (sm_70 or newer)")(
       "kernel,k", po::value(&kernel)->default_value(""), "a substring of the kernel name (default: first with loads)")(
       "executed", po::value(&executed)->default_value(""),
       "ncu source export (ncu -i R --page source --csv --print-source sass): weight each instruction by its executed count")(
+      "section", po::value(&section)->default_value(1),
+      "which of the export's sections that list the kernel's instructions (launches of one kernel, e.g. at two occupancies)")(
       "k-tiles-per-iteration", po::value(&k_tiles)->default_value(1), "K tiles one loop iteration covers (unrolled loops)")(
       "json", po::bool_switch(&json), "print JSON instead of text");
-  if (!parse_options(args, desc, vm, "usage: gpumemsim issue FILE.sass [--kernel NAME] [--executed SOURCE.csv] [--json]", &pos))
+  if (!parse_options(args, desc, vm, "usage: gpumemsim issue FILE.sass [--kernel NAME] [--executed SOURCE.csv [--section N]] [--json]", &pos))
     return 0;
   if (k_tiles < 1 || k_tiles > 64) throw ConfigError("--k-tiles-per-iteration " + std::to_string(k_tiles) + ": expected 1 to 64");
-  const IssueProfile p = sass_issue_profile(file, kernel, executed);
+  if (section < 1) throw ConfigError("--section " + std::to_string(section) + ": sections count from 1");
+  const IssueProfile p = sass_issue_profile(file, kernel, executed, section);
   const double n = p.total_instructions() / k_tiles, s = p.total_stall_cycles() / k_tiles;
   const double selected = p.sampled_cycles[kSampledSelected] / k_tiles, wait = p.sampled_cycles[kSampledWait] / k_tiles,
                dispatch = p.sampled_cycles[kSampledDispatch] / k_tiles, branch = p.sampled_cycles[kSampledBranch] / k_tiles;
@@ -42,9 +45,18 @@ int cmd_issue(const std::vector<std::string>& args) {
     std::cout << "{\"kernel\": \"" << p.kernel << "\", \"loop\": " << (p.loop ? "true" : "false") << ", \"lines\": [" << p.body_first
               << ", " << p.body_last << "], \"executed\": " << (p.executed ? "true" : "false") << ", \"classes\": {";
     for (int c = 0; c < static_cast<int>(IssueClass::kCount); ++c) {
-      std::snprintf(buf, sizeof buf, "%s\"%s\": {\"instructions\": %.3f, \"stall_cycles\": %.3f}", c ? ", " : "",
+      std::snprintf(buf, sizeof buf, "%s\"%s\": {\"instructions\": %.3f, \"stall_cycles\": %.3f", c ? ", " : "",
                     issue_class_name(static_cast<IssueClass>(c)), p.instructions[c] / k_tiles, p.stall_cycles[c] / k_tiles);
       std::cout << buf;
+      if (p.sampled) {
+        const double* m = p.sampled_by_class[c];
+        std::snprintf(buf, sizeof buf,
+                      ", \"measured\": {\"selected\": %.3f, \"wait\": %.3f, \"dispatch_stall\": %.3f, \"branch_resolving\": %.3f}",
+                      m[kSampledSelected] / k_tiles, m[kSampledWait] / k_tiles, m[kSampledDispatch] / k_tiles,
+                      m[kSampledBranch] / k_tiles);
+        std::cout << buf;
+      }
+      std::cout << "}";
     }
     std::snprintf(buf, sizeof buf,
                   "}, \"instructions_per_k_tile\": %.3f, \"stall_cycles_per_k_tile\": %.3f, "
@@ -68,15 +80,24 @@ int cmd_issue(const std::vector<std::string>& args) {
             << (p.executed ? "executed counts from " + executed : std::string("each instruction once (static: give --executed "
                                                                                "for the path the warps take)"))
             << "\n# per K tile and warp (" << k_tiles << " per iteration):\n";
-  std::snprintf(buf, sizeof buf, "#   %-13s %9s %12s %8s\n", "class", "instr", "stall cyc", "mean");
+  std::snprintf(buf, sizeof buf, "#   %-13s %9s %12s %8s%s\n", "class", "instr", "stall cyc", "mean",
+                p.sampled ? "   measured: selected     wait dispatch   branch" : "");
   std::cout << buf;
+  auto measured = [&](const double* m) {
+    if (!p.sampled) return std::string();
+    char cols[128];
+    std::snprintf(cols, sizeof cols, "             %8.1f %8.1f %8.1f %8.1f", m[kSampledSelected] / k_tiles, m[kSampledWait] / k_tiles,
+                  m[kSampledDispatch] / k_tiles, m[kSampledBranch] / k_tiles);
+    return std::string(cols);
+  };
   for (int c = 0; c < static_cast<int>(IssueClass::kCount); ++c) {
     if (p.instructions[c] <= 0) continue;
-    std::snprintf(buf, sizeof buf, "#   %-13s %9.1f %12.1f %8.2f\n", issue_class_name(static_cast<IssueClass>(c)),
-                  p.instructions[c] / k_tiles, p.stall_cycles[c] / k_tiles, p.stall_cycles[c] / p.instructions[c]);
+    std::snprintf(buf, sizeof buf, "#   %-13s %9.1f %12.1f %8.2f%s\n", issue_class_name(static_cast<IssueClass>(c)),
+                  p.instructions[c] / k_tiles, p.stall_cycles[c] / k_tiles, p.stall_cycles[c] / p.instructions[c],
+                  measured(p.sampled_by_class[c]).c_str());
     std::cout << buf;
   }
-  std::snprintf(buf, sizeof buf, "#   %-13s %9.1f %12.1f %8.2f\n", "all", n, s, s / n);
+  std::snprintf(buf, sizeof buf, "#   %-13s %9.1f %12.1f %8.2f%s\n", "all", n, s, s / n, measured(p.sampled_cycles).c_str());
   std::cout << buf;
   std::snprintf(buf, sizeof buf,
                 "# shared reads: the warp alone waits on %.1f per K tile, each for the read latency less %.1f cycles "

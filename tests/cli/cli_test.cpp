@@ -488,6 +488,28 @@ TEST(Cli, IssueReadsTheMeasuredStallsFromTheExport) {
   EXPECT_EQ(s.out.find("measured"), std::string::npos) << s.out;
 }
 
+// An export of two launches of the WMMA GEMM - two CTAs per SM, then one (validate/results/h100/cta_occupancy):
+// --section picks the launch; the measured cycles split by instruction class show where the second CTA's
+// dispatch stalls sit (on the HMMAs: 49.7 cycles per K tile shared, 0.4 alone).
+TEST(Cli, IssueReadsTheSectionAskedForAndSplitsTheMeasuredStallsByClass) {
+  const std::string sass = gms::test::source_path("validate/results/h100/issue/gms-validate.sm90.sass.xz");
+  const std::string src = gms::test::source_path("validate/results/h100/cta_occupancy/cta_occupancy_source.csv.xz");
+  const std::string base = "issue " + sass + " --kernel gemm_fp16_kernelILi32ELi3ELi8E --executed " + src;
+  auto shared = run(base + " --json");
+  ASSERT_EQ(shared.code, 0) << shared.out;
+  EXPECT_NE(shared.out.find("\"mma\": {\"instructions\": 64.000, \"stall_cycles\": 336.000, \"measured\": {\"selected\": 63.690, \"wait\": 333.746, \"dispatch_stall\": 49.717"),
+            std::string::npos) << shared.out;
+  EXPECT_NE(shared.out.find("\"dispatch_stall\": 125.2"), std::string::npos) << shared.out;  // the records' 125
+  auto alone = run(base + " --section 2");
+  ASSERT_EQ(alone.code, 0) << alone.out;
+  EXPECT_NE(alone.out.find("--set workload.issue.measured.dispatch_stall=15cycles"), std::string::npos) << alone.out;
+  EXPECT_NE(alone.out.find("#   mma                64.0        336.0     5.25                 63.8    276.2      0.4"),
+            std::string::npos) << alone.out;
+  auto past = run(base + " --section 3");
+  EXPECT_EQ(past.code, 2);
+  EXPECT_NE(past.out.find("section 3 asked for, but only 2"), std::string::npos) << past.out;
+}
+
 // The ladder's 128-thread rung uses its shared reads a few instructions after loading them: issue
 // prints the walk's two numbers as replay settings (and the loop's register-bank conflict cycles);
 // a setting without the loop's instruction count is a user error.

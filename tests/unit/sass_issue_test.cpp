@@ -66,6 +66,19 @@ TEST(SassIssue, ExecutedCountsComeFromTheSectionWithTheSameInstructions) {
   EXPECT_EQ(counts[0], 1024);
   EXPECT_EQ(counts[1], 256);
   EXPECT_THROW(executed_counts(other, ins, "s.csv"), ConfigError);
+  // Two launches of the kernel (two occupancies): the second matching section on request, a clear error
+  // past the last.
+  std::string again = same;
+  again.replace(again.find("\"1,024\""), 7, "\"2,048\"");
+  EXPECT_EQ(executed_profile(other + same + again, ins, "s.csv", 2).executed, (std::vector<double>{2048, 256}));
+  EXPECT_EQ(executed_profile(other + same + again, ins, "s.csv").executed, (std::vector<double>{1024, 256}));
+  try {
+    executed_profile(other + same + again, ins, "s.csv", 3);
+    ADD_FAILURE() << "a third matching section does not exist";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("section 3 asked for, but only 2"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(executed_profile(same, ins, "s.csv", 0), ConfigError);
   std::string bad = same;
   bad.replace(bad.find("\"256\""), 5, "\"n/a\"");
   EXPECT_THROW(executed_counts(bad, ins, "s.csv"), ConfigError);
