@@ -11,12 +11,10 @@
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
-BIN=/tmp/gms-cta-times
 WORK=$(mktemp -d)
 source "$(dirname "$0")/device_env.sh"
-device_env device_cta_occupancy.sh validate/runner/cta_times.cu "$BIN" validate/runner/cases.cpp validate/runner/record.cpp \
-  > "$OUT/cta_occupancy_env.txt" 2>&1
-[ -x "$BIN" ] || { echo "build failed"; cat "$OUT/cta_occupancy_env.txt"; exit 1; }
+BIN=$CTA_TIMES_BIN
+device_build_cta_times device_cta_occupancy.sh "$OUT/cta_occupancy_env.txt"
 for n in two:2 one:1; do
   dir=$WORK/${n%%:*}
   mkdir -p "$dir"

@@ -11,11 +11,9 @@
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
-BIN=/tmp/gms-cta-times
 source "$(dirname "$0")/device_env.sh"
-device_env device_cta_occupancy_ncu.sh validate/runner/cta_times.cu "$BIN" validate/runner/cases.cpp validate/runner/record.cpp \
-  > "$OUT/cta_occupancy_ncu_env.txt" 2>&1
-[ -x "$BIN" ] || { echo "build failed"; cat "$OUT/cta_occupancy_ncu_env.txt"; exit 1; }
+BIN=$CTA_TIMES_BIN
+device_build_cta_times device_cta_occupancy_ncu.sh "$OUT/cta_occupancy_ncu_env.txt"
 for n in 2 1; do
   # the GEMM's second launch = the first plain run of the first case (the first is its warm-up)
   ncu -k regex:gemm_fp16 --launch-skip 1 --launch-count 1 --section WarpStateStats --section SchedulerStats --section LaunchStats \

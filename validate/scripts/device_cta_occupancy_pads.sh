@@ -10,13 +10,11 @@
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
-BIN=/tmp/gms-cta-times
 WORK=$(mktemp -d)
 ENV=$OUT/cta_occupancy_pads_env.txt
 source "$(dirname "$0")/device_env.sh"
-device_env device_cta_occupancy_pads.sh validate/runner/cta_times.cu "$BIN" validate/runner/cases.cpp validate/runner/record.cpp \
-  > "$ENV" 2>&1
-[ -x "$BIN" ] || { echo "build failed"; cat "$ENV"; exit 1; }
+BIN=$CTA_TIMES_BIN
+device_build_cta_times device_cta_occupancy_pads.sh "$ENV"
 for pad in 0 16; do
   for n in two:2 one:1; do
     dir=$WORK/pad$pad/${n%%:*}

@@ -8,10 +8,8 @@
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
-BIN=/tmp/gms-cta-times
 source "$(dirname "$0")/device_env.sh"
-device_env device_cta_times.sh validate/runner/cta_times.cu "$BIN" validate/runner/cases.cpp validate/runner/record.cpp \
-  > "$OUT/cta_times_env.txt" 2>&1
-[ -x "$BIN" ] || { echo "build failed"; cat "$OUT/cta_times_env.txt"; exit 1; }
+BIN=$CTA_TIMES_BIN
+device_build_cta_times device_cta_times.sh "$OUT/cta_times_env.txt"
 "$BIN" --out "$OUT" 2>&1 | tee "$OUT/cta_times_run.log"
 nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >> "$OUT/cta_times_env.txt"

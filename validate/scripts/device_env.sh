@@ -49,3 +49,15 @@ device_ubench() {
   "$bin" | tee "$OUT/${name}_run.jsonl"
   nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >> "$OUT/${name}_env.txt"
 }
+
+# device_build_cta_times SCRIPT ENV_FILE: device_env's lines and the build of gms-cta-times
+# (validate/runner/cta_times.cu) into $CTA_TIMES_BIN, written to ENV_FILE; exits 1 with the log when the
+# build failed. For the scripts that run the WMMA GEMM's phase stamps (device_cta_times.sh,
+# device_cta_occupancy*.sh).
+CTA_TIMES_BIN=/tmp/gms-cta-times
+device_build_cta_times() {
+  local script=$1 env_file=$2
+  device_env "$script" validate/runner/cta_times.cu "$CTA_TIMES_BIN" validate/runner/cases.cpp validate/runner/record.cpp \
+    > "$env_file" 2>&1
+  [ -x "$CTA_TIMES_BIN" ] || { echo "build failed"; cat "$env_file"; exit 1; }
+}
