@@ -9,10 +9,8 @@
 # Then, on the workstation: tar xzf it and validate/scripts/cta_phases.py DIR/two, DIR/one
 # [--model CASE=RUN_DIR] (model runs with --set gpu.sm.max_ctas=1 for one).
 set -uo pipefail
-OUT=${OUT:-$PWD/out}
-mkdir -p "$OUT"
 WORK=$(mktemp -d)
-source "$(dirname "$0")/device_env.sh"
+source "$(dirname "$0")/device_env.sh"  # sets OUT (default ./out) and creates it
 BIN=$CTA_TIMES_BIN
 device_build_cta_times device_cta_occupancy.sh "$OUT/cta_occupancy_env.txt"
 for n in two:2 one:1; do

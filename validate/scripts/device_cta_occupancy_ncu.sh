@@ -9,9 +9,7 @@
 #                              first, the section of each launch as ncu exports it)
 #   cta_occupancy_ncu_env.txt  GPU, driver, clocks, ncu, nvcc, command, the build
 set -uo pipefail
-OUT=${OUT:-$PWD/out}
-mkdir -p "$OUT"
-source "$(dirname "$0")/device_env.sh"
+source "$(dirname "$0")/device_env.sh"  # sets OUT (default ./out) and creates it
 BIN=$CTA_TIMES_BIN
 device_build_cta_times device_cta_occupancy_ncu.sh "$OUT/cta_occupancy_ncu_env.txt"
 for n in 2 1; do

@@ -8,11 +8,9 @@
 #   cta_occupancy_pad<P>_source.csv.xz  both launches' source pages
 #   cta_occupancy_pads_env.txt    GPU, driver, clocks, ncu, nvcc, command, the build
 set -uo pipefail
-OUT=${OUT:-$PWD/out}
-mkdir -p "$OUT"
 WORK=$(mktemp -d)
+source "$(dirname "$0")/device_env.sh"  # sets OUT (default ./out) and creates it
 ENV=$OUT/cta_occupancy_pads_env.txt
-source "$(dirname "$0")/device_env.sh"
 BIN=$CTA_TIMES_BIN
 device_build_cta_times device_cta_occupancy_pads.sh "$ENV"
 for pad in 0 16; do
