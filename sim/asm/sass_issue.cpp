@@ -97,7 +97,6 @@ const char* const kSampleColumns[kSampleReasons] = {"stall_selected", "stall_wai
 ExecutedProfile executed_profile(const std::string& csv_text, const std::vector<SassInstruction>& function,
                                  const std::string& file, int nth) {
   if (nth < 1) throw ConfigError(file + ": section " + std::to_string(nth) + ": sections count from 1");
-  const int asked = nth;
   int matching = 0;  // sections that list the same instructions
   struct Section {
     std::vector<std::string> opcodes;
@@ -143,8 +142,7 @@ ExecutedProfile executed_profile(const std::string& csv_text, const std::vector<
     bool same = true;
     for (size_t i = 0; i < function.size() && same; ++i) same = s.opcodes[i] == base_of(function[i].opcode);
     if (!same) continue;
-    ++matching;
-    if (--nth > 0) continue;
+    if (++matching < nth) continue;
     ExecutedProfile out;
     for (size_t i = 0; i < s.counts.size(); ++i) {
       const double v = count_of(s.counts[i]);
@@ -161,7 +159,7 @@ ExecutedProfile executed_profile(const std::string& csv_text, const std::vector<
     return out;
   }
   if (matching > 0)
-    throw ConfigError(file + ": section " + std::to_string(asked) + " asked for, but only " + std::to_string(matching) +
+    throw ConfigError(file + ": section " + std::to_string(nth) + " asked for, but only " + std::to_string(matching) +
                       " of its kernel sections list the listing's instructions");
   throw ConfigError(file + ": no kernel section (of " + std::to_string(sections.size()) + ") lists the same " +
                     std::to_string(function.size()) +

@@ -3,17 +3,10 @@
 // sector at icnt.partial_sector_write_slots of a whole one's slots (model/store_sectors.h), and
 // enters its home slice (and a near one first where far writes count in both partitions).
 #include <algorithm>
-#include <bit>
 
 #include "model/memory_system.h"
 
 namespace gms {
-namespace {
-
-std::uint32_t popc(std::uint32_t m) { return static_cast<std::uint32_t>(std::popcount(m)); }
-
-}  // namespace
-
 MemorySystem::Stored MemorySystem::store(const AccessCtx& ctx, const Region& region) { return store_lines(ctx, region_store_lines(region)); }
 MemorySystem::Stored MemorySystem::store(const AccessCtx& ctx, const LaneAccess& lanes) { return store_lines(ctx, lane_store_lines(lanes)); }
 

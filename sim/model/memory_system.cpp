@@ -10,8 +10,6 @@
 namespace gms {
 namespace {
 
-std::uint32_t popc(std::uint32_t m) { return static_cast<std::uint32_t>(std::popcount(m)); }
-
 InsertPriority priority_of(EvictHint h) {
   return h == EvictHint::kFirst ? InsertPriority::kFirst
          : h == EvictHint::kLast ? InsertPriority::kLast

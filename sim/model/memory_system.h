@@ -145,6 +145,7 @@ class MemorySystem {
   void attach_timeline(Timeline* t) { timeline_ = t; }
 
  private:
+  static std::uint32_t popc(std::uint32_t m) { return static_cast<std::uint32_t>(std::popcount(m)); }
   // Where the other data of l2.dirty_at_launch lives: the top of the 48-bit address space, away from
   // the workloads' buffers (0x7f0000000000 on) and a trace's usual mappings.
   static constexpr Addr kOtherDirtyData = 0xffff00000000ull;

@@ -20,24 +20,16 @@ import csv
 import json
 import lzma
 import os
-import re
 import sys
 import tarfile
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cta_phases import case_stats  # noqa: E402
+from cta_phases import case_stats, k_steps  # noqa: E402
 from cta_stamps import model_stamps, stamp_runs  # noqa: E402
 
 STALLS = ("wait", "dispatch_stall", "not_selected", "short_scoreboard", "long_scoreboard", "math_pipe_throttle",
           "barrier", "branch_resolving", "no_instruction", "mio_throttle")
-
-
-def k_steps(case):
-    m = re.match(r"gemm_(\d+)x(\d+)x(\d+)_", case)
-    if not m:
-        sys.exit(f"cta_occupancy: cannot read the shape of {case}")
-    return int(m.group(3)) // 32  # the stamped kernel's BK
 
 
 def read_modes(directory, stem):
@@ -48,7 +40,10 @@ def read_modes(directory, stem):
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         with tarfile.open(tar) as t:
-            t.extractall(tmp, filter="data") if hasattr(tarfile, "data_filter") else t.extractall(tmp)
+            if hasattr(tarfile, "data_filter"):  # Python 3.12 and the 3.11 backports
+                t.extractall(tmp, filter="data")
+            else:
+                t.extractall(tmp)
         for mode in ("two", "one"):
             sub = os.path.join(tmp, mode)
             with open(os.path.join(sub, "cta_times.jsonl")) as f:

@@ -26,6 +26,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cta_stamps import model_stamps, stamp_runs  # noqa: E402
 
 
+def k_steps(case):
+    """The K steps of a stamped case (gemm_MxNxK_...), at the stamped kernel's BK of 32."""
+    m = re.match(r"gemm_(\d+)x(\d+)x(\d+)_", case)
+    if not m:
+        sys.exit(f"cta_phases: cannot read the shape of {case}")
+    return int(m.group(3)) // 32
+
+
 def case_stats(runs, k_steps):
     pro, loop, epi, tot, gaps = [], [], [], [], []
     for rows in runs:
@@ -72,11 +80,7 @@ def main():
     print("|---|---|---|---|---|---|---|")
     stats = {}
     for case, runs in cases.items():
-        m = re.match(r"gemm_(\d+)x(\d+)x(\d+)_", case)
-        if not m:
-            sys.exit(f"cta_phases: cannot read the shape of {case}")
-        k_steps = int(m.group(3)) // 32  # the stamped kernel's BK
-        s = stats[case] = case_stats(runs, k_steps)
+        s = stats[case] = case_stats(runs, k_steps(case))
         print(f"| {case} | {s['prologue']:.2f} | {s['loop']:.1f} | {s['per_step']:.3f} | {s['epilogue']:.2f} | "
               f"{s['cta']:.1f} | {s['gap_ns']:.0f} |")
     if a.check:
