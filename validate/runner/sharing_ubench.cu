@@ -1,0 +1,200 @@
+// gms-sharing-ubench: what a second warp on an SM sub-partition costs the first, instruction stream by
+// instruction stream (docs/sm-sharing.md). One CTA per SM (116 KiB of dynamic shared memory it does
+// not use keeps a second one off), 8 warps: warps 0-3 - one per sub-partition - run the measured
+// stream for a fixed number of iterations; warps 4-7 run the neighbour's stream on the same four
+// sub-partitions until their measured warp is done (or exit at once: the stream "none").
+//   streams  imad   8 independent chains of mad.lo.u32 (IMAD), 256 per iteration
+//            alu    8 independent chains of xor.b32 and add.u32 in turn (LOP3, IADD3), 256 per iteration
+//            mma1   one dependent chain of mma.sync.m16n8k16 fp16->fp32, 16 per iteration
+//            mma8   8 independent accumulators, 64 mma.sync per iteration (the tensor pipe saturated)
+//            mixed  the WMMA GEMM loop's shape: 128 IMAD + 128 LOP3/IADD3, then 64 mma.sync on 8 accumulators
+// Prints one JSON object per (measured, neighbour) pair: the measured warps' SM cycles per iteration
+// (median over SMs and sub-partitions, clock64), the neighbour's iterations in the same window and its
+// cycles per iteration. CUDA only (inline PTX mma.sync, sm_80+).
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "../include/gpu_port.h"
+
+namespace {
+
+enum Stream { kNone, kImad, kAlu, kMma1, kMma8, kMixed };
+const char* const kNames[] = {"none", "imad", "alu", "mma1", "mma8", "mixed"};
+
+struct State {
+  unsigned x[8];
+  float d[8][4];
+};
+
+__device__ __forceinline__ void mma(float (&d)[4], unsigned a, unsigned b) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a), "r"(a), "r"(a), "r"(a), "r"(b), "r"(b));
+}
+
+template <int N>
+__device__ __forceinline__ void imad(State& s, unsigned m, unsigned c) {
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+#pragma unroll
+    for (int k = 0; k < 8; ++k) asm volatile("mad.lo.u32 %0, %0, %1, %2;\n" : "+r"(s.x[k]) : "r"(m), "r"(c));
+}
+
+// xor and add in turn: a run of adds alone would fold into one.
+template <int N>
+__device__ __forceinline__ void alu(State& s, unsigned m, unsigned c) {
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      if (i % 2 == 0) asm volatile("xor.b32 %0, %0, %1;\n" : "+r"(s.x[k]) : "r"(m));
+      else asm volatile("add.u32 %0, %0, %1;\n" : "+r"(s.x[k]) : "r"(c));
+    }
+}
+
+template <int STREAM>
+__device__ __forceinline__ void iteration(State& s, unsigned m, unsigned c, unsigned a, unsigned b) {
+  if (STREAM == kImad) imad<32>(s, m, c);
+  if (STREAM == kAlu) alu<32>(s, m, c);
+  if (STREAM == kMma1) {
+#pragma unroll
+    for (int i = 0; i < 16; ++i) mma(s.d[0], a, b);
+  }
+  if (STREAM == kMma8 || STREAM == kMixed) {
+    if (STREAM == kMixed) {
+      imad<16>(s, m, c);
+      alu<16>(s, m, c);
+    }
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+      for (int k = 0; k < 8; ++k) mma(s.d[k], a, b);
+  }
+}
+
+template <int STREAM>
+__device__ long long run(State& s, long long iters, volatile int* stop, unsigned m, unsigned c, unsigned a, unsigned b) {
+  long long i = 0;
+  if (stop == nullptr) {
+    for (; i < iters; ++i) iteration<STREAM>(s, m, c, a, b);
+  } else {
+    for (; *stop == 0; ++i) iteration<STREAM>(s, m, c, a, b);
+  }
+  return i;
+}
+
+struct Out {
+  long long cycles, neighbour_cycles, neighbour_iters;
+};
+
+template <int MEASURED, int NEIGHBOUR>
+__global__ void sharing(long long iters, unsigned m, unsigned c, Out* out, float* sink) {
+  __shared__ int stop[4];
+  const int warp = threadIdx.x / 32, sp = warp % 4;
+  if (threadIdx.x < 4) stop[threadIdx.x] = 0;
+  State s;
+#pragma unroll
+  for (int k = 0; k < 8; ++k) {
+    s.x[k] = threadIdx.x + k;
+#pragma unroll
+    for (int e = 0; e < 4; ++e) s.d[k][e] = 0.f;
+  }
+  // fp16 pairs of ~0.004: the accumulators stay finite.
+  const unsigned a = 0x1c001c00u + threadIdx.x % 2, b = 0x1c001c00u;
+  __syncthreads();
+  const long long t0 = clock64();
+  long long n = 0;
+  if (warp < 4) {
+    n = run<MEASURED>(s, iters, nullptr, m, c, a, b);
+  } else if (NEIGHBOUR != kNone) {
+    n = run<NEIGHBOUR>(s, 0, &stop[sp], m, c, a, b);
+  }
+  const long long t1 = clock64();
+  if (warp < 4 && threadIdx.x % 32 == 0) stop[sp] = 1;
+  float v = 0;
+#pragma unroll
+  for (int k = 0; k < 8; ++k) v += s.d[k][0] + s.d[k][3] + static_cast<float>(s.x[k]);
+  if (v == 1.2345f) *sink = v;  // keeps every chain live
+  if (threadIdx.x % 32 == 0) {
+    Out& o = out[blockIdx.x * 4 + sp];
+    if (warp < 4) o.cycles = t1 - t0;
+    else {
+      o.neighbour_cycles = t1 - t0;
+      o.neighbour_iters = n;
+    }
+  }
+}
+
+using Kernel = void (*)(long long, unsigned, unsigned, Out*, float*);
+
+template <int MEASURED>
+Kernel pick(int neighbour) {
+  switch (neighbour) {
+    case kImad: return sharing<MEASURED, kImad>;
+    case kAlu: return sharing<MEASURED, kAlu>;
+    case kMma1: return sharing<MEASURED, kMma1>;
+    case kMma8: return sharing<MEASURED, kMma8>;
+    case kMixed: return sharing<MEASURED, kMixed>;
+    default: return sharing<MEASURED, kNone>;
+  }
+}
+
+Kernel pick(int measured, int neighbour) {
+  switch (measured) {
+    case kImad: return pick<kImad>(neighbour);
+    case kAlu: return pick<kAlu>(neighbour);
+    case kMma1: return pick<kMma1>(neighbour);
+    case kMma8: return pick<kMma8>(neighbour);
+    default: return pick<kMixed>(neighbour);
+  }
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+}  // namespace
+
+int main() {
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, 0);
+  const int sms = prop.multiProcessorCount;
+  const int unused_smem = 116 * 1024;  // more than half an SM's shared memory: one CTA per SM
+  Out* d_out = nullptr;
+  float* d_sink = nullptr;
+  cudaMalloc(&d_out, sizeof(Out) * sms * 4);
+  cudaMalloc(&d_sink, sizeof(float));
+  std::vector<Out> h(static_cast<size_t>(sms) * 4);
+  for (int measured : {kImad, kAlu, kMma1, kMma8, kMixed})
+    for (int neighbour : {kNone, kImad, kAlu, kMma1, kMma8, kMixed}) {
+      Kernel k = pick(measured, neighbour);
+      cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, unused_smem);
+      const long long iters = measured == kMma1 ? 2000 : measured == kMixed ? 1000 : 4000;
+      k<<<sms, 256, unused_smem>>>(10, 3u, 7u, d_out, d_sink);  // warm-up
+      cudaMemset(d_out, 0, sizeof(Out) * sms * 4);
+      k<<<sms, 256, unused_smem>>>(iters, 3u, 7u, d_out, d_sink);
+      cudaError_t err = cudaDeviceSynchronize();
+      if (err != cudaSuccess) {
+        std::fprintf(stderr, "CUDA error: %s\n", cudaGetErrorString(err));
+        return 1;
+      }
+      cudaMemcpy(h.data(), d_out, sizeof(Out) * h.size(), cudaMemcpyDeviceToHost);
+      std::vector<double> mine, theirs, their_iters;
+      for (const Out& o : h) {
+        mine.push_back(static_cast<double>(o.cycles) / iters);
+        if (o.neighbour_iters > 0) {
+          theirs.push_back(static_cast<double>(o.neighbour_cycles) / o.neighbour_iters);
+          their_iters.push_back(static_cast<double>(o.neighbour_iters));
+        }
+      }
+      std::printf("{\"measure\": \"sharing\", \"measured\": \"%s\", \"neighbour\": \"%s\", \"iterations\": %lld, "
+                  "\"cycles_per_iteration\": %.2f, \"neighbour_iterations\": %.0f, \"neighbour_cycles_per_iteration\": %.2f, "
+                  "\"subpartitions\": %zu}\n",
+                  kNames[measured], kNames[neighbour], iters, median(mine), median(their_iters), median(theirs), mine.size());
+      std::fflush(stdout);
+    }
+  return 0;
+}
