@@ -139,6 +139,11 @@ Schema<GpuConfig> make_schema() {
                                 "fp16 FLOP/cycle/SM of warp-level mma.sync (HMMA.16816, register operands); other "
                                 "dtypes scale with their tensor rate; 0 = the tensor rate (no separate wgmma class)",
                                 [](G& c) -> auto& { return c.sm.mma_sync_fp16_flops_per_cycle; }));
+  p.push_back(bool_param<G>("sm.mma_sync_holds_dispatch", false,
+                           "an mma.sync (HMMA.16816) holds its sub-partition's dispatch for its tensor-pipe interval: "
+                           "no other warp of the sub-partition issues meanwhile (false = one issue cycle, as any "
+                           "instruction)",
+                           [](G& c) -> auto& { return c.sm.mma_sync_holds_dispatch; }));
   p.push_back(quantity_param<G>("sm.wgmma_fraction", Q::kReal, "0", 0, 1,
                                 "sustained share of the tensor rate that warpgroup wgmma reaches (0 = the GPU has "
                                 "no wgmma: kind gemm's mma: wgmma is then an error)",

@@ -18,6 +18,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   fills_at_arrival = g.sm.shared_fills != "issue";
   fills_when_idle = g.sm.shared_fills == "idle";
   stores_wait_for_way_out = g.icnt.stores_wait_for_way_out;
+  mma_holds_dispatch = g.sm.mma_sync_holds_dispatch;
   fills_between = g.sm.shared_fills == "between";
   scheduler = make_warp_scheduler(g.sm.warp_scheduler);
   dispatcher = make_dispatcher(g.launch.dispatch);

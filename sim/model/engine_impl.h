@@ -64,6 +64,9 @@ struct Engine::Impl {
     // 16 warps per sub-partition).
     std::vector<Gate> gate;
     Tick issue_free = 0;
+    // Until when an mma.sync block holds the dispatch (sm.mma_sync_holds_dispatch): a warp kept from
+    // issuing until then counts as dispatch_stall, not not_selected.
+    Tick dispatch_held = 0;
     std::array<Tick, kPipeCount> pipe_free{};
     int last = -1;
     Tick scheduled = kNever;
@@ -97,6 +100,7 @@ struct Engine::Impl {
   // only where they leave the path idle; between: at the end of the instruction the path serves).
   bool fills_at_arrival = false, fills_when_idle = false, fills_between = false;
   bool stores_wait_for_way_out = false;  // icnt.stores_wait_for_way_out
+  bool mma_holds_dispatch = false;       // sm.mma_sync_holds_dispatch
   SharedFills fills;
   MioQueue mio;  // shared instructions issued, not yet through the path (sm.mio_queue_*)
   Tick smem_ticks_per_wavefront = 0, smem_latency = 0, smem_latency_per_wavefront = 0;

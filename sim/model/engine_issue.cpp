@@ -52,7 +52,10 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
   CtaMemCounts* counts = &result.ctas[static_cast<size_t>(cta.record)].mem;
   Instr& in = w.instr;
   result.warp_instructions += std::max<std::uint32_t>(1, in.issue_cycles) + in.other_instructions;
-  account(w, WarpState::kNotSelected, t);  // ready since `accounted`, picked only now
+  // Ready since `accounted`, picked only now: behind another warp's mma.sync in the tensor pipe, the
+  // dispatcher's stall; otherwise the scheduler chose another warp.
+  if (sp.dispatch_held > w.accounted) account(w, WarpState::kDispatchStall, std::min(t, sp.dispatch_held));
+  account(w, WarpState::kNotSelected, t);
   switch (in.op) {
     case Op::kLoad: {
       const AccessCtx ctx{sm, t, counts, in.local};
@@ -137,6 +140,8 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
         Tick start = std::max(t, sp.pipe_free[p]);
         sp.pipe_free[p] = start + cycles_to_ticks(in.pipe_cycles);
         sp.issue_free = t + kTicksPerCycle;
+        if (mma_holds_dispatch && in.pipe == Pipe::kTensor && !in.async_mma)  // an HMMA: until the pipe takes the next
+          sp.issue_free = sp.dispatch_held = sp.pipe_free[p];
         w.ready = start + kTicksPerCycle;
         result.flops += in.flops;
         if (in.pipe == Pipe::kTensor) {
@@ -157,8 +162,12 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       Tick end = start + static_cast<Tick>(in.flops * pipe_ticks_per_flop[p] + 0.5);
       sp.pipe_free[p] = end;
       // A block of N instructions holds the sub-partition's issue port N cycles (one a cycle), and
-      // its register-bank conflict cycles.
-      sp.issue_free = t + cycles_to_ticks(in.issue_cycles + in.other_instructions) + in.port_ticks;
+      // its register-bank conflict cycles. An mma.sync holds it for its whole tensor-pipe interval
+      // where the GPU's dispatch does (gms-sharing-ubench: another warp issues nothing meanwhile).
+      const bool holds = mma_holds_dispatch && in.pipe == Pipe::kTensor && !in.async_mma;
+      const Tick own = holds ? std::max(cycles_to_ticks(in.issue_cycles), end - start) : cycles_to_ticks(in.issue_cycles);
+      sp.issue_free = t + own + cycles_to_ticks(in.other_instructions) + in.port_ticks;
+      if (holds) sp.dispatch_held = sp.issue_free;
       result.flops += in.flops;
       if (in.pipe == Pipe::kTensor) {
         result.tensor_busy_ticks += static_cast<double>(end - start);

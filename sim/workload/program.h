@@ -65,7 +65,9 @@ struct Instr {
   std::uint16_t tma_boxes = 0;
   bool ldmatrix = false;    // kSharedLoad: ldmatrix (counted as LDSM as well as shared loads)
   // kCompute on the tensor pipe: `issue_cycles` counts MMA instructions; an asynchronous MMA
-  // (wgmma) lets the warp go on and marks scoreboard slot `slot` when it completes.
+  // (wgmma) lets the warp go on and marks scoreboard slot `slot` when it completes. A synchronous
+  // one (mma.sync) holds the sub-partition's dispatch while in the pipe where sm.mma_sync_holds_dispatch
+  // says so; a traced HGMMA is marked asynchronous for that alone.
   bool async_mma = false;
   // kCompute of one traced instruction: the pipe is busy `pipe_cycles` (> 0 selects this form), the
   // warp issues the next instruction a cycle later, and the result lands in slot `slot` `latency`

@@ -267,6 +267,7 @@ std::unique_ptr<CtaProgram> TraceKernel::decode(const TraceCta& cta, std::int64_
           const double rate = (in.base_opcode() == "HGMMA" ? wgmma_flops_per_cycle_ : mma_flops_per_cycle_) / subparts;
           x.op = Op::kCompute;
           x.pipe = Pipe::kTensor;
+          x.async_mma = in.base_opcode() == "HGMMA";  // a warpgroup MMA does not hold the dispatch
           x.flops = flops;
           x.pipe_cycles = static_cast<std::uint16_t>(std::clamp(std::ceil(flops / rate), 1.0, 65535.0));
           x.latency = static_cast<std::uint16_t>(std::max<std::uint32_t>(cls->latency, x.pipe_cycles));
