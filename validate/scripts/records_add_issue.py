@@ -9,7 +9,9 @@ validate/scripts/device_tma.sh) and the seed-002 ladder
 The profile is a fact of the compiled code, read by `gpumemsim issue` from the stall counts the
 compiler wrote into each instruction, weighted by how often the H100 executed it; and, from the same
 profile's warp-state samples, the loop's measured wait, dispatch_stall and branch_resolving cycles per
-K tile (issue.measured: inputs taken from silicon, as registers are taken from the compiler); and the
+K tile (issue.measured: inputs taken from silicon, as registers are taken from the compiler; for the WMMA
+GEMM from its profile with one CTA per SM, validate/results/h100/cta_occupancy, the warp's own stalls without
+what a second CTA's warps add - the model produces that part); and the
 loop's own wait on shared reads and on the special registers it re-reads (S2R, S2UR), walked from the control
 codes (issue.shared_reads, issue.special_reads), and the issue
 cycles its register-bank conflicts cost (issue.register_bank_conflicts). The
@@ -29,33 +31,40 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from record_files import finish_check, records, save  # noqa: E402
 
 ISSUE = pathlib.Path("validate/results/h100/issue")
+OCCUPANCY = pathlib.Path("validate/results/h100/cta_occupancy")
 
 
-def profile(gms, sass, kernel, executed):
-    cmd = [gms, "issue", str(ISSUE / sass), "--kernel", kernel, "--executed", str(ISSUE / executed), "--json"]
+def profile(gms, sass, kernel, executed, section=None):
+    cmd = [gms, "issue", str(ISSUE / sass), "--kernel", kernel, "--executed", str(executed), "--json"]
+    if section is not None:
+        cmd[-1:-1] = ["--section", str(section)]
     out = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
     shown = " ".join(c if " " not in c else f'"{c}"' for c in ["gpumemsim"] + cmd[1:] if c != "--json")
     return out, shown
 
 
 def source_of(w):
-    """(SASS file, kernel filter, executed CSV) for a record's workload, or None."""
+    """(SASS file, kernel filter, executed CSV, section of it) for a record's workload, or None."""
     t = w.get("tile", {})
     if w.get("kind") == "tiled_gemm":
         th, copy, smem = w["threads"], w["copy"], w.get("smem", {})
         name = (f"sgemm_ladderILi{t['m']}ELi{t['n']}ELi{t['k']}ELi{th['m']}ELi{th['n']}ELi{copy['vector']}"
                 f"ELb{int(copy.get('async', False))}ELi{w.get('stages', 1)}ELi{smem.get('pad', 0)}ELi{w.get('read_vector', 1)}EE")
-        return "gms-ladder.sm90.sass.xz", name, "ladder_source.csv.xz"
+        return "gms-ladder.sm90.sass.xz", name, ISSUE / "ladder_source.csv.xz", None
     if w.get("kind") != "gemm":
         return None
     if w.get("mma") == "wgmma":
         kernel, executed = ("triton_tma_gemm", "triton_tma_source.csv.xz") if w.get("copy") == "tma" else \
             ("triton_gemm", "triton_source.csv.xz")
         name = f"{kernel}_{t['m']}x{t['n']}x{t['k']}_w{w['warps']}_s{w['stages']}.sm90.sass.xz"
-        return (name, "", executed) if (ISSUE / name).exists() else None
+        return (name, "", ISSUE / executed, None) if (ISSUE / name).exists() else None
     if w.get("mma", "auto") in ("auto", "mma_sync") and (t.get("m"), t.get("n"), t.get("k")) == (128, 128, 32) \
             and w.get("warps") == 4 and w.get("stages") == 3 and "smem" in w:
-        return "gms-validate.sm90.sass.xz", f"gemm_fp16_kernelILi32ELi3ELi{w['smem']['pad']}E", "wmma_source.csv.xz"
+        # The warp's own profile: measured with one CTA per SM (the export's second launch), since the
+        # model produces what the second CTA's warps cost it (sm.mma_sync_holds_dispatch; docs/sm-sharing.md).
+        pad = w["smem"]["pad"]
+        export = OCCUPANCY / ("cta_occupancy_source.csv.xz" if pad == 8 else f"cta_occupancy_pad{pad}_source.csv.xz")
+        return "gms-validate.sm90.sass.xz", f"gemm_fp16_kernelILi32ELi3ELi{pad}E", export, 2
     return None
 
 
