@@ -83,5 +83,41 @@ TEST(Engine, WhileAnMmaSyncHoldsTheDispatchTheOtherWarpsStallOnDispatchNotSelect
   EXPECT_EQ(free.stalls.pct(WarpState::kDispatchStall), 0.0);
 }
 
+// Traced instructions: warp 0 issues 40 HMMAs back to back (6 pipe cycles each), warp 4 - on the same
+// sub-partition - 200 independent integer instructions, the two picked in turn (lrr: greedy-then-oldest
+// would let either run alone first). Without the hold the integer warp issues in the 5 cycles each HMMA
+// leaves: ~240 cycles for both; with it, one instruction between HMMAs, ~280 cycles for the HMMAs, then
+// the 160 integer instructions left: ~440.
+class TracedPair final : public test::OneCtaKernel {
+ public:
+  TracedPair() : OneCtaKernel("traced_pair", 8) {}
+  void next(WarpCursor& c, Instr& out) const override {
+    out = Instr{};
+    const auto step = c.step++;
+    const bool mma = c.warp == 0, alu = c.warp == 4;
+    if ((!mma && !alu) || step >= (mma ? 40u : 200u)) {
+      out.op = Op::kExit;
+      return;
+    }
+    out.op = Op::kCompute;
+    out.pipe = mma ? Pipe::kTensor : Pipe::kAlu;
+    out.pipe_cycles = mma ? 6 : 1;
+    out.latency = mma ? 24 : 4;
+    out.flops = mma ? 4096 : 0;
+  }
+};
+
+TEST(Engine, ATracedHmmaHoldsTheDispatchUntilThePipeTakesTheNextOne) {
+  TracedPair k;
+  auto cycles = [&](bool holds) {
+    const SimResult r = test::run_on_h100(
+        k, {"gpu.sm.warp_scheduler=lrr", std::string("gpu.sm.mma_sync_holds_dispatch=") + (holds ? "true" : "false")});
+    return static_cast<double>(r.end) / kTicksPerCycle;
+  };
+  const double free = cycles(false), held = cycles(true);
+  EXPECT_GT(held - free, 150) << "free " << free << ", held " << held;
+  EXPECT_LT(held - free, 210) << "free " << free << ", held " << held;
+}
+
 }  // namespace
 }  // namespace gms
