@@ -21,7 +21,7 @@ import sys
 
 HMMA_PER_ITERATION = {"none": 0, "imad": 0, "alu": 0, "mma1": 16, "mma8": 64, "mixed": 64, "ldsm": 0}
 # issue slots an iteration takes besides its HMMAs (ldsm: its 32 ldmatrix and 64 LOP3)
-INTEGER_PER_ITERATION = {"imad": 256, "alu": 256, "mixed": 256, "mma1": 0, "mma8": 0, "ldsm": 96}
+OTHER_ISSUE_SLOTS_PER_ITERATION = {"imad": 256, "alu": 256, "mixed": 256, "mma1": 0, "mma8": 0, "ldsm": 96}
 
 
 def load(directory):
@@ -64,10 +64,10 @@ def main():
             r, alone = runs[(m, n)], runs[(m, "none")]["cycles_per_iteration"]
             hmma = HMMA_PER_ITERATION[n] * r["cycles_per_iteration"] / r["neighbour_cycles_per_iteration"]
             lost = (r["cycles_per_iteration"] - alone) / hmma
-            port = INTEGER_PER_ITERATION[m] + hmma * per_hmma
+            port = OTHER_ISSUE_SLOTS_PER_ITERATION[m] + hmma * per_hmma
             print(f"{m} beside {n}: {r['cycles_per_iteration'] - alone:.0f} cycles lost per iteration, "
                   f"{hmma:.1f} neighbour HMMAs in it: {lost:.2f} cycles per HMMA; the port held for them and "
-                  f"the {INTEGER_PER_ITERATION[m]} instructions: {port:.0f} cycles ({r['cycles_per_iteration'] / port - 1:+.1%})")
+                  f"the {OTHER_ISSUE_SLOTS_PER_ITERATION[m]} instructions: {port:.0f} cycles ({r['cycles_per_iteration'] / port - 1:+.1%})")
             # alu issues every cycle alone: each neighbour HMMA takes its pipe interval from it (one
             # issue cycle would take ~1); mma8 beside imad keeps the port busy: the hold's sum.
             if a.check and m == "alu" and n == "mma8" and lost < 4:
@@ -76,7 +76,7 @@ def main():
                 failures.append(f"{m} beside {n}: {r['cycles_per_iteration']:.0f} cycles vs the held port's {port:.0f}")
     alone = runs[("mixed", "none")]["cycles_per_iteration"]
     pair = runs[("mixed", "mixed")]["cycles_per_iteration"]
-    held = 2 * (INTEGER_PER_ITERATION["mixed"] + HMMA_PER_ITERATION["mixed"] * per_hmma)
+    held = 2 * (OTHER_ISSUE_SLOTS_PER_ITERATION["mixed"] + HMMA_PER_ITERATION["mixed"] * per_hmma)
     print(f"mixed beside mixed: {pair:.0f} cycles per iteration ({pair / alone:.2f}x alone); the dispatch hold "
           f"predicts 2 x (256 + 64 x {per_hmma:.2f}) = {held:.0f} ({pair / held - 1:+.1%})")
     if a.check:
