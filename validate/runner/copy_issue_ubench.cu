@@ -1,12 +1,15 @@
 // gms-copy-issue-ubench: does a warp wait longer on its cp.async copies when some of them miss to DRAM,
 // though its work hides their latency? (docs/sm-sharing.md: the WMMA GEMM's warps wait on their copies
-// 3.4-4.5 % of their time on silicon, more the more its CTA order reads from DRAM.) One CTA per SM of 8
-// warps, each iteration per warp: wait until at most 2 older copy groups are in flight (3 stages), 4
-// cp.async.cg of 16 bytes a lane (4 lines each; 2 KiB a warp), then `work` integer instructions (IMAD and
-// LOP3 chains, like the WMMA loop's address arithmetic). `misses` of every 8 copies read a line of a
-// streaming region no other copy reads (a DRAM miss); the others read a 16 MiB window that stays in L2.
-// Prints one JSON object per (work, misses): SM cycles per iteration (clock64, median over warps) and the
-// kernel's time (events); device_copy_issue.sh adds Nsight's warp states and DRAM bytes.
+// 3.4-4.5 % of their time on silicon, more the more its CTA order reads from DRAM.) Each iteration a warp
+// waits until at most 2 older copy groups are in flight (3 stages), issues its cp.async.cg copies of 16
+// bytes a lane (4 lines each), then `work` integer instructions (IMAD and LOP3 chains, like the WMMA loop's
+// address arithmetic). `misses` of every 8 copies read a line of a streaming region no other copy reads (a
+// DRAM miss); the others read a 16 MiB window that stays in L2. Modes:
+//   free   one CTA of 8 warps per SM, 4 copies (2 KiB) a warp, work 0 or 256, no barrier
+//   burst  two CTAs of 4 warps per SM, a barrier before each iteration's 8 copies (4 KiB) a warp, work 512:
+//          the WMMA GEMM's K step (its CTAs' copies issued together, 16 KiB a CTA)
+// Prints one JSON object per (mode, work, misses): SM cycles per iteration (clock64, median over warps) and
+// the kernel's time (events); device_copy_issue.sh adds Nsight's warp states and DRAM bytes.
 #include <algorithm>
 #include <cstdio>
 #include <string_view>
@@ -16,15 +19,16 @@
 
 namespace {
 
-constexpr int kWarps = 8;
-constexpr int kCopies = 4;  // per warp and iteration
 constexpr int kStages = 3;
 constexpr long long kWindowBytes = 16ll << 20;
 
-template <int WORK>
+// WARPS warps a CTA, COPIES copies a warp and iteration; SYNC: a barrier before each iteration's copies,
+// so that the CTA's warps issue them together (the WMMA GEMM's K step).
+template <int WORK, int WARPS, int COPIES, bool SYNC>
 __global__ void copy_issue(const char* window, const char* stream, int misses, int iters, long long* cycles, unsigned* sink) {
   extern __shared__ __align__(16) unsigned char smem[];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  constexpr int kWarps = WARPS, kCopies = COPIES;
   unsigned x[8];
 #pragma unroll
   for (int k = 0; k < 8; ++k) x[k] = threadIdx.x + k;
@@ -33,6 +37,7 @@ __global__ void copy_issue(const char* window, const char* stream, int misses, i
   const long long t0 = clock64();
   for (int i = 0; i < iters; ++i) {
     asm volatile("cp.async.wait_group %0;\n" ::"n"(kStages - 1));
+    if (SYNC) __syncthreads();
 #pragma unroll
     for (int k = 0; k < kCopies; ++k) {
       const int n = i * kCopies + k;
@@ -63,6 +68,12 @@ __global__ void copy_issue(const char* window, const char* stream, int misses, i
 
 using Kernel = void (*)(const char*, const char*, int, int, long long*, unsigned*);
 
+struct Mode {
+  const char* name;
+  Kernel kernel;
+  int warps, copies, ctas_per_sm, work;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -70,8 +81,14 @@ int main(int argc, char** argv) {
   cudaDeviceProp prop{};
   cudaGetDeviceProperties(&prop, 0);
   const int sms = prop.multiProcessorCount, iters = 2000;
-  const int smem = 116 * 1024;  // 48 KiB of stages; the rest keeps a second CTA off the SM
-  const long long stream_bytes = static_cast<long long>(sms) * kWarps * iters * kCopies * 512;
+  // free: one CTA of 8 warps per SM (116 KiB keeps a second off), each warp on its own; burst: two CTAs
+  // of 4 warps per SM (100 KiB each), 4 KiB of copies a warp after a barrier, 512 integer instructions.
+  const Mode modes[] = {{"free", copy_issue<0, 8, 4, false>, 8, 4, 1, 0},
+                        {"free", copy_issue<256, 8, 4, false>, 8, 4, 1, 256},
+                        {"burst", copy_issue<512, 4, 8, true>, 4, 8, 2, 512}};
+  long long stream_bytes = 0;
+  for (const Mode& m : modes)
+    stream_bytes = std::max(stream_bytes, static_cast<long long>(sms) * m.ctas_per_sm * m.warps * iters * m.copies * 512);
   char *window = nullptr, *stream = nullptr;
   long long* d_cycles = nullptr;
   unsigned* d_sink = nullptr;
@@ -79,19 +96,20 @@ int main(int argc, char** argv) {
   cudaMalloc(&stream, stream_bytes);
   cudaMemset(window, 1, kWindowBytes);
   cudaMemset(stream, 1, stream_bytes);
-  cudaMalloc(&d_cycles, sizeof(long long) * sms * kWarps);
+  cudaMalloc(&d_cycles, sizeof(long long) * sms * 8);
   cudaMalloc(&d_sink, sizeof(unsigned));
-  std::vector<long long> h(static_cast<size_t>(sms) * kWarps);
-  for (int work : {0, 256})
+  std::vector<long long> h(static_cast<size_t>(sms) * 8);
+  for (const Mode& m : modes)
     for (int misses : {0, 1, 2, 4}) {
-      Kernel k = work == 0 ? copy_issue<0> : copy_issue<256>;
+      const int smem = m.ctas_per_sm == 1 ? 116 * 1024 : 100 * 1024, grid = sms * m.ctas_per_sm;
+      Kernel k = m.kernel;
       cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-      k<<<sms, kWarps * 32, smem>>>(window, stream, 0, 50, d_cycles, d_sink);  // warm: the window into L2
+      k<<<grid, m.warps * 32, smem>>>(window, stream, 0, 50, d_cycles, d_sink);  // warm: the window into L2
       cudaEvent_t e0, e1;
       cudaEventCreate(&e0);
       cudaEventCreate(&e1);
       cudaEventRecord(e0);
-      k<<<sms, kWarps * 32, smem>>>(window, stream, misses, iters, d_cycles, d_sink);
+      k<<<grid, m.warps * 32, smem>>>(window, stream, misses, iters, d_cycles, d_sink);
       cudaEventRecord(e1);
       cudaEventSynchronize(e1);
       cudaError_t err = cudaGetLastError();
@@ -101,14 +119,15 @@ int main(int argc, char** argv) {
       }
       float ms = 0;
       cudaEventElapsedTime(&ms, e0, e1);
-      cudaMemcpy(h.data(), d_cycles, sizeof(long long) * h.size(), cudaMemcpyDeviceToHost);
-      std::vector<long long> s = h;
+      const size_t warps = static_cast<size_t>(grid) * m.warps;
+      cudaMemcpy(h.data(), d_cycles, sizeof(long long) * warps, cudaMemcpyDeviceToHost);
+      std::vector<long long> s(h.begin(), h.begin() + static_cast<std::ptrdiff_t>(warps));
       std::sort(s.begin(), s.end());
+      const double per_iteration = static_cast<double>(s[s.size() / 2]) / iters;
       if (!profile)
-        std::printf("{\"measure\": \"copy_issue\", \"work\": %d, \"misses_per_8\": %d, \"iterations\": %d, "
+        std::printf("{\"measure\": \"copy_issue\", \"mode\": \"%s\", \"work\": %d, \"misses_per_8\": %d, \"iterations\": %d, "
                     "\"cycles_per_iteration\": %.1f, \"ms\": %.3f, \"l2_to_sm_bytes_per_cycle_per_sm\": %.1f}\n",
-                    work, misses, iters, static_cast<double>(s[s.size() / 2]) / iters, ms,
-                    kWarps * kCopies * 512.0 * iters / (static_cast<double>(s[s.size() / 2])));
+                    m.name, m.work, misses, iters, per_iteration, ms, m.ctas_per_sm * m.warps * m.copies * 512.0 / per_iteration);
       std::fflush(stdout);
       cudaEventDestroy(e0);
       cudaEventDestroy(e1);
