@@ -237,7 +237,10 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
 }
 
 void Engine::Impl::account_floor(Warp& w, const SubPart& sp, const Instr& in, Tick t) {
-  account(w, WarpState::kSelected, sp.issue_free);
+  // Selected for its own issue cycles: beyond them an mma.sync block holds the port for its pipe
+  // interval (sm.mma_sync_holds_dispatch), which is the warp's wait, as Nsight counts it.
+  const Tick issuing = t + cycles_to_ticks(std::max<std::uint32_t>(1, in.issue_cycles) + in.other_instructions) + in.port_ticks;
+  account(w, WarpState::kSelected, std::min(sp.issue_free, issuing));
   account(w, WarpState::kWait, t + in.hold_ticks);
   account(w, WarpState::kShortScoreboard, t + in.hold_ticks + in.short_ticks);
   account(w, WarpState::kDispatchStall, t + in.hold_ticks + in.short_ticks + in.dispatch_ticks);

@@ -25,7 +25,9 @@ constexpr std::uint64_t kIntegerRunCycles = 496;
 // One CTA of 8 warps, two per sub-partition: warps 0-3 run the stream; warps 4-7 run it too or exit.
 class MixedStream final : public test::OneCtaKernel {
  public:
-  explicit MixedStream(bool neighbours) : OneCtaKernel("mixed_stream", 8), neighbours_(neighbours) {}
+  // mma_floor_cycles: the MMA block's own issue floor (a compiled loop's profile); 0 = none.
+  explicit MixedStream(bool neighbours, std::uint64_t mma_floor_cycles = 0)
+      : OneCtaKernel("mixed_stream", 8), neighbours_(neighbours), mma_floor_(mma_floor_cycles) {}
   void next(WarpCursor& c, Instr& out) const override {
     out = Instr{};
     const auto step = c.step++;
@@ -42,6 +44,7 @@ class MixedStream final : public test::OneCtaKernel {
       out.pipe = Pipe::kTensor;
       out.issue_cycles = 64;
       out.flops = 64 * 4096.0;
+      out.hold_ticks = static_cast<std::uint32_t>(cycles_to_ticks(mma_floor_));
     }
   }
   LaunchShape shape() const override {
@@ -53,6 +56,7 @@ class MixedStream final : public test::OneCtaKernel {
 
  private:
   bool neighbours_;
+  std::uint64_t mma_floor_;
 };
 
 double cycles_per_iteration(bool neighbours, bool holds) {
@@ -72,6 +76,18 @@ TEST(Engine, AnMmaSyncHoldsItsSubPartitionsDispatchAsTheSharingBenchmarkMeasured
   // With an HMMA taking one issue cycle the second warp's integer run fits under the first one's
   // HMMAs; only where their HMMA runs meet at the pipe does one wait (1.18x).
   EXPECT_LT(cycles_per_iteration(true, false) / alone, 1.25) << "alone " << alone << ", held " << shared;
+}
+
+TEST(Engine, AWarpHoldingTheDispatchIsSelectedOnlyForItsOwnIssueCycles) {
+  // Alone, the MMA block with a floor of its own (300 cycles, inside its ~395 pipe cycles): 320
+  // instructions an iteration of ~891 cycles are Nsight's `selected` (36 %), not the ~395 cycles the
+  // HMMAs hold the dispatch; the block's floor beyond its 64 issue cycles is `wait`, the pipe after it
+  // `math_pipe_throttle` (silicon's mixed stream alone: selected 37.7 %,
+  // validate/results/h100/sharing/sharing_ncu.csv).
+  MixedStream k(false, 300);
+  const SimResult r = test::run_on_h100(k, {"gpu.sm.mma_sync_holds_dispatch=true"});
+  EXPECT_NEAR(r.stalls.pct(WarpState::kSelected), 100.0 * 320 / 891, 2.0);
+  EXPECT_NEAR(r.stalls.pct(WarpState::kWait), 100.0 * (240 + 236) / 891, 3.0);
 }
 
 TEST(Engine, WhileAnMmaSyncHoldsTheDispatchTheOtherWarpsStallOnDispatchNotSelection) {
