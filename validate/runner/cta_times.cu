@@ -4,7 +4,7 @@
 // than in the model because silicon's CTAs drift apart; the L2 coalescer merges what lockstep CTAs
 // request together). The kernel with STAMP on differs only by its epilogue's stamps; both variants
 // are timed so the stamps' cost is on record.
-//   gms-cta-times [--out DIR] [--ctas-per-sm 1|2] [--pad 8|0|16]
+//   gms-cta-times [--out DIR] [--ctas-per-sm 1|2] [--pad 8|0|16] [--case N]
 //                               ->  DIR/cta_times.jsonl (one line per case) and
 //                                   DIR/<case>_run<r>.csv: cta,sm,gt_start_ns,gt_end_ns,clk_start,clk_end,
 //                                   gt_first_tile_ns (prologue's end), gt_loop_end_ns (epilogue's start)
@@ -12,7 +12,8 @@
 // kernel uses only its own): one warp per sub-partition instead of two, so the K step's time without
 // the other CTA's warps beside it (issue port, tensor pipe, shared path) - what the model's K step
 // misses with them (docs/sm-sharing.md). --pad 0 / 16 runs the kernel with that shared-memory row pad
-// (the padding records' three cases) instead of 8 (all five).
+// (the padding records' three cases) instead of 8 (all five). --case N runs the N-th case alone (0-4 in
+// the order below; a profiler then finds its first plain launch second).
 // CUDA only (%globaltimer, %smid).
 #include <algorithm>
 #include <cstdio>
@@ -93,11 +94,12 @@ void run_case(const GemmCase& c, const std::string& dir, std::ofstream& jsonl, i
 
 int main(int argc, char** argv) {
   std::string dir = ".";
-  int ctas_per_sm = 2, pad = 8;
+  int ctas_per_sm = 2, pad = 8, only = -1;
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--out") dir = argv[i + 1];
     if (std::string(argv[i]) == "--ctas-per-sm") ctas_per_sm = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--pad") pad = std::atoi(argv[i + 1]);
+    if (std::string(argv[i]) == "--case") only = std::atoi(argv[i + 1]);  // one case: a profiler's launch count
   }
   if (pad != 0 && pad != 8 && pad != 16) {
     std::fprintf(stderr, "gms-cta-times: --pad takes 0, 8 or 16 (the padding records' pads)\n");
@@ -114,7 +116,9 @@ int main(int argc, char** argv) {
   const GemmCase cases[] = {{8192, 8192, 8192, gmsv::kGrouped, 8}, {8192, 8192, 8192, gmsv::kRowMajor, 1},
                             {8192, 8192, 8192, gmsv::kColumnMajor, 1}, {16384, 16384, 2048, gmsv::kGrouped, 8},
                             {16384, 16384, 2048, gmsv::kRowMajor, 1}};
-  for (const GemmCase& c : cases) {
+  for (int i = 0; i < static_cast<int>(sizeof(cases) / sizeof(cases[0])); ++i) {
+    const GemmCase& c = cases[i];
+    if (only >= 0 && i != only) continue;
     if (pad == 8)
       gmsv::run_case<8>(c, dir, jsonl, ctas_per_sm);
     else if (c.order_kind != gmsv::kRowMajor)  // the padding records: 8192^3 grouped-8 and column-major, 16384x16384x2048 grouped-8
