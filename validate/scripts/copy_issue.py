@@ -17,6 +17,9 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_result import finish  # noqa: E402
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -54,11 +57,7 @@ def main():
     if a.check:
         if runs[("free", 0, 4)]["cycles_per_iteration"] < 1.5 * runs[("free", 0, 0)]["cycles_per_iteration"]:
             failures.append("the loop of copies alone does not slow with misses")
-        for f in failures:
-            print("FAIL:", f)
-        if failures:
-            sys.exit(1)
-        print("check passed")
+        finish(failures)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,9 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_result import finish  # noqa: E402
+
 HMMA_PER_ITERATION = {"none": 0, "imad": 0, "alu": 0, "mma1": 16, "mma8": 64, "mixed": 64, "ldsm": 0}
 # issue slots an iteration takes besides its HMMAs (ldsm: its 32 ldmatrix and 64 LOP3)
 OTHER_ISSUE_SLOTS_PER_ITERATION = {"imad": 256, "alu": 256, "mixed": 256, "mma1": 0, "mma8": 0, "ldsm": 96}
@@ -84,11 +87,7 @@ def main():
             failures.append(f"mixed pair {pair:.0f} vs the hold's {held:.0f}: more than 10 % apart")
         if pair / alone < 1.35:
             failures.append(f"mixed pair only {pair / alone:.2f}x alone")
-        for f in failures:
-            print("FAIL:", f)
-        if failures:
-            sys.exit(1)
-        print("check passed")
+        finish(failures)
 
 
 if __name__ == "__main__":
