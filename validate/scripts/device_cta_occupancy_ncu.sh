@@ -10,19 +10,16 @@
 #   cta_occupancy_ncu_env.txt  GPU, driver, clocks, ncu, nvcc, command, the build
 set -uo pipefail
 source "$(dirname "$0")/device_env.sh"  # sets OUT (default ./out) and creates it
-BIN=$CTA_TIMES_BIN
 device_build_cta_times device_cta_occupancy_ncu.sh "$OUT/cta_occupancy_ncu_env.txt"
 for n in 2 1; do
-  # the GEMM's second launch = the first plain run of the first case (the first is its warm-up)
-  ncu -k regex:gemm_fp16 --launch-skip 1 --launch-count 1 --section WarpStateStats --section SchedulerStats --section LaunchStats \
-      --section Occupancy --section ComputeWorkloadAnalysis --page raw --csv "$BIN" --out /tmp/ncu_$n --ctas-per-sm $n \
-      > /tmp/ncu_$n.csv 2>> "$OUT/cta_occupancy_ncu_env.txt"
+  ncu_first_gemm_launch --section WarpStateStats --section SchedulerStats --section LaunchStats --section Occupancy \
+      --section ComputeWorkloadAnalysis --page raw --csv -- --out /tmp/ncu_$n --ctas-per-sm $n > /tmp/ncu_$n.csv 2>> "$OUT/cta_occupancy_ncu_env.txt"
 done
 { grep -v '^"gemm\|^gemm' /tmp/ncu_2.csv | grep '^"'; grep -v '^"gemm\|^gemm' /tmp/ncu_1.csv | grep '^"' | tail -n +3; } > "$OUT/cta_occupancy_ncu.csv"
 echo "rows: $(wc -l < "$OUT/cta_occupancy_ncu.csv")"
 for n in 2 1; do
-  ncu -k regex:gemm_fp16 --launch-skip 1 --launch-count 1 --section SourceCounters --section WarpStateStats \
-      --export /tmp/src_$n.ncu-rep "$BIN" --out /tmp/src_$n --ctas-per-sm $n > /dev/null 2>> "$OUT/cta_occupancy_ncu_env.txt"
+  ncu_first_gemm_launch --section SourceCounters --section WarpStateStats --export /tmp/src_$n.ncu-rep \
+      -- --out /tmp/src_$n --ctas-per-sm $n > /dev/null 2>> "$OUT/cta_occupancy_ncu_env.txt"
   ncu --import /tmp/src_$n.ncu-rep --page source --csv --print-source sass > /tmp/src_$n.csv 2>> "$OUT/cta_occupancy_ncu_env.txt"
 done
 cat /tmp/src_2.csv /tmp/src_1.csv | xz -9 > "$OUT/cta_occupancy_source.csv.xz"

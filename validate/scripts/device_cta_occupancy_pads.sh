@@ -22,10 +22,9 @@ for pad in 0 16; do
   done
   tar czf "$OUT/cta_occupancy_pad$pad.tar.gz" -C "$WORK/pad$pad" two one
   for n in 2 1; do
-    # the GEMM's second launch = the first plain run of the first case (the first is its warm-up)
-    ncu -k regex:gemm_fp16 --launch-skip 1 --launch-count 1 --section WarpStateStats --section SchedulerStats \
-        --section LaunchStats --section Occupancy --section ComputeWorkloadAnalysis --section SourceCounters \
-        --export "$WORK/p${pad}_$n.ncu-rep" "$BIN" --out "$WORK" --pad $pad --ctas-per-sm $n > /dev/null 2>> "$ENV"
+    ncu_first_gemm_launch --section WarpStateStats --section SchedulerStats --section LaunchStats --section Occupancy \
+        --section ComputeWorkloadAnalysis --section SourceCounters --export "$WORK/p${pad}_$n.ncu-rep" \
+        -- --out "$WORK" --pad $pad --ctas-per-sm $n > /dev/null 2>> "$ENV"
     ncu --import "$WORK/p${pad}_$n.ncu-rep" --page raw --csv > "$WORK/raw_$n.csv" 2>> "$ENV"
     ncu --import "$WORK/p${pad}_$n.ncu-rep" --page source --csv --print-source sass > "$WORK/src_$n.csv" 2>> "$ENV"
   done

@@ -8,15 +8,14 @@
 #   cta_order_env.txt          GPU, driver, clocks, ncu, nvcc, command, the build
 set -uo pipefail
 source "$(dirname "$0")/device_env.sh"  # sets OUT (default ./out) and creates it
-BIN=$CTA_TIMES_BIN
 device_build_cta_times device_cta_order_ncu.sh "$OUT/cta_order_env.txt"
 : > /tmp/order_src.csv
 for c in 0 1 2; do
-  ncu -k regex:gemm_fp16 --launch-skip 1 --launch-count 1 --section WarpStateStats --section MemoryWorkloadAnalysis \
-      --metrics dram__bytes_read.sum,gpu__time_duration.sum,sm__cycles_elapsed.max --page raw --csv "$BIN" --out /tmp/ord_$c --case $c \
+  ncu_first_gemm_launch --section WarpStateStats --section MemoryWorkloadAnalysis \
+      --metrics dram__bytes_read.sum,gpu__time_duration.sum,sm__cycles_elapsed.max --page raw --csv -- --out /tmp/ord_$c --case $c \
       > /tmp/ord_$c.csv 2>> "$OUT/cta_order_env.txt"
-  ncu -k regex:gemm_fp16 --launch-skip 1 --launch-count 1 --section SourceCounters --section WarpStateStats \
-      --export /tmp/ord_src_$c.ncu-rep "$BIN" --out /tmp/ord_src_$c --case $c > /dev/null 2>> "$OUT/cta_order_env.txt"
+  ncu_first_gemm_launch --section SourceCounters --section WarpStateStats --export /tmp/ord_src_$c.ncu-rep \
+      -- --out /tmp/ord_src_$c --case $c > /dev/null 2>> "$OUT/cta_order_env.txt"
   ncu --import /tmp/ord_src_$c.ncu-rep --page source --csv --print-source sass >> /tmp/order_src.csv 2>> "$OUT/cta_order_env.txt"
 done
 { grep '^"' /tmp/ord_0.csv; grep '^"' /tmp/ord_1.csv | tail -n +3; grep '^"' /tmp/ord_2.csv | tail -n +3; } > "$OUT/cta_order_ncu.csv"

@@ -61,3 +61,12 @@ device_build_cta_times() {
     > "$env_file" 2>&1
   [ -x "$CTA_TIMES_BIN" ] || { echo "build failed"; cat "$env_file"; exit 1; }
 }
+
+# ncu_first_gemm_launch NCU_OPTIONS... -- CTA_TIMES_ARGS...: ncu on `$CTA_TIMES_BIN CTA_TIMES_ARGS`, profiling
+# the GEMM's second launch - the first plain run of the first case run (the first launch is its warm-up).
+ncu_first_gemm_launch() {
+  local opts=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do opts+=("$1"); shift; done
+  shift
+  ncu -k regex:gemm_fp16 --launch-skip 1 --launch-count 1 "${opts[@]}" "$CTA_TIMES_BIN" "$@"
+}
