@@ -101,6 +101,9 @@ struct Engine::Impl {
   bool fills_at_arrival = false, fills_when_idle = false, fills_between = false;
   bool stores_wait_for_way_out = false;  // icnt.stores_wait_for_way_out
   bool mma_holds_dispatch = false;       // sm.mma_sync_holds_dispatch
+  // Whether `in` holds its sub-partition's dispatch while in the tensor pipe: an mma.sync where the GPU
+  // does so (gms-sharing-ubench), never an asynchronous wgmma.
+  bool holds_dispatch(const Instr& in) const { return mma_holds_dispatch && in.pipe == Pipe::kTensor && !in.async_mma; }
   SharedFills fills;
   MioQueue mio;  // shared instructions issued, not yet through the path (sm.mio_queue_*)
   Tick smem_ticks_per_wavefront = 0, smem_latency = 0, smem_latency_per_wavefront = 0;

@@ -140,7 +140,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
         Tick start = std::max(t, sp.pipe_free[p]);
         sp.pipe_free[p] = start + cycles_to_ticks(in.pipe_cycles);
         sp.issue_free = t + kTicksPerCycle;
-        if (mma_holds_dispatch && in.pipe == Pipe::kTensor && !in.async_mma)  // an HMMA: until the pipe takes the next
+        if (holds_dispatch(in))  // an HMMA: until the pipe takes the next
           sp.issue_free = sp.dispatch_held = sp.pipe_free[p];
         w.ready = start + kTicksPerCycle;
         result.flops += in.flops;
@@ -164,7 +164,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       // A block of N instructions holds the sub-partition's issue port N cycles (one a cycle), and
       // its register-bank conflict cycles. An mma.sync holds it for its whole tensor-pipe interval
       // where the GPU's dispatch does (gms-sharing-ubench: another warp issues nothing meanwhile).
-      const bool holds = mma_holds_dispatch && in.pipe == Pipe::kTensor && !in.async_mma;
+      const bool holds = holds_dispatch(in);
       const Tick own = holds ? std::max(cycles_to_ticks(in.issue_cycles), end - start) : cycles_to_ticks(in.issue_cycles);
       sp.issue_free = t + own + cycles_to_ticks(in.other_instructions) + in.port_ticks;
       if (holds) sp.dispatch_held = sp.issue_free;
