@@ -141,8 +141,8 @@ Schema<GpuConfig> make_schema() {
                                 [](G& c) -> auto& { return c.sm.mma_sync_fp16_flops_per_cycle; }));
   p.push_back(bool_param<G>("sm.mma_sync_holds_dispatch", false,
                            "an mma.sync (HMMA.16816) holds its sub-partition's dispatch for its tensor-pipe interval: "
-                           "no other warp of the sub-partition issues meanwhile (false = one issue cycle, as any "
-                           "instruction)",
+                           "no other warp of the sub-partition issues meanwhile, but between two HMMAs one instruction of "
+                           "another warp may (false = one issue cycle, as any instruction)",
                            [](G& c) -> auto& { return c.sm.mma_sync_holds_dispatch; }));
   p.push_back(quantity_param<G>("sm.wgmma_fraction", Q::kReal, "0", 0, 1,
                                 "sustained share of the tensor rate that warpgroup wgmma reaches (0 = the GPU has "

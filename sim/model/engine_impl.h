@@ -26,6 +26,7 @@ struct Engine::Impl {
   struct Gate {
     Tick ready = kNever;        // the warp's `ready` while it is resident and not at a barrier
     std::uint32_t mio_need = 0;  // its next instruction's MIO queue entries (0: not counted there)
+    bool slips = false;          // its next instruction may issue among another warp's held MMAs
   };
   // A change of `ready`, `active` or `at_barrier` is followed by sync_gate (the sub-partition's scan
   // reads the gate, not the warp).
@@ -67,6 +68,9 @@ struct Engine::Impl {
     // Until when an mma.sync block holds the dispatch (sm.mma_sync_holds_dispatch): a warp kept from
     // issuing until then counts as dispatch_stall, not not_selected.
     Tick dispatch_held = 0;
+    // Within a held MMA block: its HMMAs' end (after that, its other instructions), the ticks of one
+    // HMMA, and the earliest another warp's instruction may slip in (after the last one that did).
+    Tick hmma_until = 0, hmma_ticks = 0, open_from = 0;
     std::array<Tick, kPipeCount> pipe_free{};
     int last = -1;
     Tick scheduled = kNever;
@@ -137,7 +141,8 @@ struct Engine::Impl {
   }
   void sync_gate(const Warp& w) {
     *w.gate = Gate{w.active && !w.at_barrier ? w.ready : kNever,
-                   in_mio_queue(w.instr) ? std::max<std::uint32_t>(1, w.instr.issue_cycles) : 0};
+                   in_mio_queue(w.instr) ? std::max<std::uint32_t>(1, w.instr.issue_cycles) : 0,
+                   mma_holds_dispatch && !(w.instr.op == Op::kCompute && w.instr.pipe == Pipe::kTensor)};
   }
 
   // The warp's next instruction, past the waits whose data times are known.
@@ -170,11 +175,15 @@ struct Engine::Impl {
     }
   }
 
+  // The issue port is held by an MMA block (not by a block of other instructions): a warp whose next
+  // instruction is no MMA may go in between its HMMAs (slipped_in).
+  bool mma_held(const SubPart& sp) const { return mma_holds_dispatch && sp.dispatch_held == sp.issue_free; }
   void reschedule(SubPart& sp, std::uint32_t index) {
     Tick next = kNever;
-    for (const Gate& g : sp.gate) next = std::min(next, g.ready);
+    const bool held = mma_held(sp);
+    for (const Gate& g : sp.gate)
+      next = std::min(next, std::max(g.ready, held && g.slips ? sp.open_from : sp.issue_free));
     if (next == kNever) return;
-    next = std::max(next, sp.issue_free);
     if (next < sp.scheduled) {
       sp.scheduled = next;
       events.emplace(next, index);
@@ -194,6 +203,9 @@ struct Engine::Impl {
   CountSnapshot snapshot(Tick t) const;
   // What the warp's current instruction does when its sub-partition issues it at t.
   void issue(SubPart& sp, Warp& w, int warp_index, Tick t);
+  // w issued a block of n instructions (its floor: `floor` ticks) at t inside another warp's MMA hold
+  // (until held_until): interleave them with the HMMAs (engine_issue.cpp).
+  void slipped_in(SubPart& sp, Warp& w, Tick t, Tick held_until, Tick floor, Tick n);
 
   // A shared load or store the MIO queue counts and throttles (sm.mio_queue_*): one issued as compiled,
   // or a block the compiled code issues back to back (mio_burst) - not a block of N that stands for

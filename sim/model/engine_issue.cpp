@@ -13,6 +13,7 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
   // The queue does not change during the scan: warps waiting for as many entries get the same answer.
   std::uint32_t asked = 0;
   Tick room = 0;
+  const bool held = mma_held(sp);
   for (size_t i = 0; i < sp.warps.size(); ++i) {
     Gate& g = sp.gate[i];
 #ifndef NDEBUG  // a change of the warp without sync_gate (debug builds: it costs the scan's cache misses)
@@ -22,7 +23,7 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
                "stale gate of warp " << sp.warps[i] << ": ready " << g.ready << " vs " << c.ready << ", active "
                                      << c.active << ", at barrier " << c.at_barrier << ", MIO " << g.mio_need);
 #endif
-    bool eligible = g.ready <= t;
+    bool eligible = g.ready <= t && (t >= sp.issue_free || (held && g.slips && t >= sp.open_from));
     if (eligible && g.mio_need > 0) {
       if (g.mio_need != asked) {
         asked = g.mio_need;
@@ -40,7 +41,13 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
   int pick = scheduler->pick(sp.views, sp.last);
   if (pick >= 0) {
     sp.last = pick;
-    issue(sp, warps[sp.warps[pick]], sp.warps[pick], t);
+    const Tick held_until = sp.issue_free;
+    Warp& w = warps[sp.warps[pick]];
+    const Instr& in = w.instr;  // the block's floor and instructions, before issue() moves past it
+    const Tick floor = in.hold_ticks + in.short_ticks + in.dispatch_ticks + in.branch_ticks;
+    const Tick n = std::max<std::uint32_t>(1, in.issue_cycles) + in.other_instructions;
+    issue(sp, w, sp.warps[pick], t);
+    if (t < held_until) slipped_in(sp, w, t, held_until, floor, n);
   }
   reschedule(sp, index);
 }
@@ -54,7 +61,8 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
   result.warp_instructions += std::max<std::uint32_t>(1, in.issue_cycles) + in.other_instructions;
   // Ready since `accounted`, picked only now: behind another warp's mma.sync in the tensor pipe, the
   // dispatcher's stall; otherwise the scheduler chose another warp.
-  if (sp.dispatch_held > w.accounted) account(w, WarpState::kDispatchStall, std::min(t, sp.dispatch_held));
+  if (sp.dispatch_held > w.accounted && t >= sp.issue_free)
+    account(w, WarpState::kDispatchStall, std::min(t, sp.dispatch_held));
   account(w, WarpState::kNotSelected, t);
   switch (in.op) {
     case Op::kLoad: {
@@ -140,8 +148,11 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
         Tick start = std::max(t, sp.pipe_free[p]);
         sp.pipe_free[p] = start + cycles_to_ticks(in.pipe_cycles);
         sp.issue_free = t + kTicksPerCycle;
-        if (holds_dispatch(in))  // an HMMA: until the pipe takes the next
-          sp.issue_free = sp.dispatch_held = sp.pipe_free[p];
+        if (holds_dispatch(in)) {  // an HMMA: until the pipe takes the next
+          sp.issue_free = sp.dispatch_held = sp.hmma_until = sp.pipe_free[p];
+          sp.hmma_ticks = cycles_to_ticks(in.pipe_cycles);
+          sp.open_from = t + kTicksPerCycle;
+        }
         w.ready = start + kTicksPerCycle;
         result.flops += in.flops;
         if (in.pipe == Pipe::kTensor) {
@@ -167,7 +178,12 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       const bool holds = holds_dispatch(in);
       const Tick own = holds ? std::max(cycles_to_ticks(in.issue_cycles), end - start) : cycles_to_ticks(in.issue_cycles);
       sp.issue_free = t + own + cycles_to_ticks(in.other_instructions) + in.port_ticks;
-      if (holds) sp.dispatch_held = sp.issue_free;
+      if (holds) {
+        sp.dispatch_held = sp.issue_free;
+        sp.hmma_until = t + own;
+        sp.hmma_ticks = (end - start) / std::max<std::uint32_t>(1, in.issue_cycles);
+        sp.open_from = t + kTicksPerCycle;
+      }
       result.flops += in.flops;
       if (in.pipe == Pipe::kTensor) {
         result.tensor_busy_ticks += static_cast<double>(end - start);
@@ -236,14 +252,50 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
   fetch_next(w);
 }
 
+void Engine::Impl::slipped_in(SubPart& sp, Warp& w, Tick t, Tick held_until, Tick floor, Tick n) {
+  // Another warp held the dispatch with an MMA block. Each of its HMMAs still to come leaves one
+  // dispatch slot, which this block's instructions take in turn (gms-sharing-ubench: an instruction
+  // beside a neighbour's HMMAs waits out their pipe interval); the rest issue after them, one a cycle.
+  // An instruction that waits longer for its slot than its own pace (the block's floor per
+  // instruction) delays the ones after it; the holder is later by the slots it gave.
+  const Tick own = sp.issue_free - t;  // the block's issue ticks, as issue() booked them
+  const Tick left = sp.hmma_until > t ? (sp.hmma_until - t + sp.hmma_ticks - 1) / sp.hmma_ticks : 0;
+  const Tick k = std::min(n, left), slot = sp.hmma_ticks + kTicksPerCycle;
+  const Tick pace = std::max<Tick>(kTicksPerCycle, floor / n);
+  Tick interleaved = t + own, delay = 0;
+  if (k > 0) {  // instruction i issues at the end of the i-th HMMA interval still to come
+    const Tick first = sp.hmma_until - (left - 1) * sp.hmma_ticks, last = first + (k - 1) * slot;
+    interleaved = last + own - (k - 1) * kTicksPerCycle;
+    delay = last > t + (k - 1) * pace ? last - t - (k - 1) * pace : 0;
+  }
+  const Tick done = std::max(t + std::max(floor, own) + delay, interleaved);
+  sp.dispatch_held = held_until + k * kTicksPerCycle;
+  if (sp.hmma_until > t) sp.hmma_until += k * kTicksPerCycle;
+  sp.issue_free = std::max(sp.dispatch_held, interleaved);
+  sp.open_from = k > 0 ? interleaved - (n - k) * kTicksPerCycle : t;
+  if (!w.active || w.at_barrier) return;
+  if (w.blocked_slot >= 0) {
+    w.blocked_from = std::max(w.blocked_from, done);
+  } else if (w.ready < done) {
+    account(w, WarpState::kDispatchStall, done);
+    w.ready = done;
+    sync_gate(w);
+  }
+}
+
 void Engine::Impl::account_floor(Warp& w, const SubPart& sp, const Instr& in, Tick t) {
   // Selected for its own issue cycles: beyond them an mma.sync block holds the port for its pipe
   // interval (sm.mma_sync_holds_dispatch), which is the warp's wait, as Nsight counts it.
   const Tick issuing = t + cycles_to_ticks(std::max<std::uint32_t>(1, in.issue_cycles) + in.other_instructions) + in.port_ticks;
   account(w, WarpState::kSelected, std::min(sp.issue_free, issuing));
-  account(w, WarpState::kWait, t + in.hold_ticks);
-  account(w, WarpState::kShortScoreboard, t + in.hold_ticks + in.short_ticks);
-  account(w, WarpState::kDispatchStall, t + in.hold_ticks + in.short_ticks + in.dispatch_ticks);
+  // An mma.sync block's HMMAs follow one another at the pipe's interval: its `wait` lasts until the
+  // last, with the measured stalls after it.
+  const Tick measured = in.short_ticks + in.dispatch_ticks;
+  Tick waited = t + in.hold_ticks;
+  if (in.op == Op::kCompute && holds_dispatch(in) && sp.hmma_until > waited + measured) waited = sp.hmma_until - measured;
+  account(w, WarpState::kWait, waited);
+  account(w, WarpState::kShortScoreboard, waited + in.short_ticks);
+  account(w, WarpState::kDispatchStall, waited + measured);
   account(w, WarpState::kBranchResolving, floor_end(sp, in, t));
 }
 

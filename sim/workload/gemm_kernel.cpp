@@ -121,6 +121,10 @@ GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::s
     if (cfg.stages > 1) v.insert(v.end(), {{Micro::kCopyA}, {Micro::kCopyB}});
   } else {
     v.push_back({Micro::kBarrier});
+    // The compiled loop issues its integer and address run (the instructions the steps here do not
+    // model) after the barrier, its LDGSTS late in it, then the ldmatrix and HMMA run (the SASS order
+    // in docs/sm-sharing.md): one block, which a neighbour's MMAs interleave with as they do on silicon.
+    if (cfg.issue.instructions > 0) v.push_back({Micro::kIntegerRun});
     if (cfg.stages > 1) v.insert(v.end(), {{Micro::kCopyA}, {Micro::kCopyB}});
     if (spilled) v.insert(v.end(), {{Micro::kSpillStore, 0}, {Micro::kSpillLoad, 0}, {Micro::kWaitSpill, 0}});
     v.push_back({Micro::kRead, 0});
@@ -131,15 +135,21 @@ GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::s
     }
   }
   if (cfg.stages == 1) v.push_back({Micro::kBarrier});  // the single buffer is refilled next
-  plan_issue(v, one_wavefront_shared_latency(gpu.sm), static_cast<double>(gpu.sm.special_register_latency));
+  // One HMMA's interval in the tensor pipe of a sub-partition (cycles), as the engine times it.
+  const double interval = shape_.tensor_rate > 0 && plan_.mma_instructions > 0
+                              ? plan_.flops / plan_.mma_instructions * gpu.sm.subpartitions / shape_.tensor_rate
+                              : 1.0;
+  plan_issue(v, one_wavefront_shared_latency(gpu.sm), static_cast<double>(gpu.sm.special_register_latency), interval);
 }
 
-// The compiled loop's issue profile: the instructions the steps above do not model issue among the
-// MMAs (spread evenly over the K steps), and every instruction of the loop holds its warp the loop's
-// mean stall count.
-void GemmKernel::plan_issue(const std::vector<Step>& steps, double shared_latency_cycles, double special_latency_cycles) {
+// The compiled loop's issue profile: the instructions the steps above do not model issue as the
+// mma.sync loop's integer run, or among wgmma's MMAs (spread evenly over the steps), and every
+// instruction of the loop holds its warp the loop's mean stall count (mma.sync: less the HMMAs' pacing).
+void GemmKernel::plan_issue(const std::vector<Step>& steps, double shared_latency_cycles, double special_latency_cycles,
+                            double mma_interval_cycles) {
   if (cfg_.issue.instructions == 0) return;
-  std::uint32_t modelled = 0, mma_steps = 0;
+  std::uint32_t modelled = 0, mma_steps = 0, integer_runs = 0;
+  for (const Step& s : steps) integer_runs += s.op == Micro::kIntegerRun;
   for (const Step& s : steps) switch (s.op) {
       case Micro::kCopyA: modelled += plan_.copy_instructions_a; break;
       case Micro::kCopyB: modelled += plan_.copy_instructions_b; break;
@@ -160,10 +170,25 @@ void GemmKernel::plan_issue(const std::vector<Step>& steps, double shared_latenc
     throw ConfigError("workload issue.instructions = " + std::to_string(given) + ": the data path alone issues " +
                       std::to_string(modelled) + " warp instructions per K tile (copies, ldmatrix, MMAs, barriers)");
   const std::uint32_t other = given - modelled;
+  if (integer_runs > 0) {  // the mma.sync loop: one run of them (above)
+    integer_run_ = other;
+    mma_steps = 0;
+  }
   for (std::uint32_t i = 0; i < mma_steps; ++i)
     other_per_mma_.push_back(static_cast<std::uint32_t>((static_cast<std::uint64_t>(other) * (i + 1)) / mma_steps -
                                                         (static_cast<std::uint64_t>(other) * i) / mma_steps));
   issue_hold_ = issue_hold_per_instruction(cfg_.issue, shared_latency_cycles, special_latency_cycles);
+  if (integer_runs == 0 || issue_hold_.floor <= 0) return;
+  // The HMMAs follow one another at the tensor pipe's interval, and the profile counts that pacing as
+  // their `wait` (Nsight, the loop alone: 0.79 of the 1.67 wait cycles per issued instruction sit on
+  // HMMAs). The MMA blocks take it from the pipe; the floor of the other blocks keeps only the rest.
+  const double n = cfg_.issue.instructions, per_cycle = static_cast<double>(kTicksPerCycle);
+  const double hmmas = static_cast<double>(plan_.mma_instructions) * plan_.k_steps;
+  const double floor = issue_hold_.floor * n / per_cycle;  // cycles per K tile
+  const double paced = std::min(floor - n, hmmas * std::max(0.0, mma_interval_cycles - 1.0));
+  mma_hold_ = issue_hold_;
+  mma_hold_.floor = per_cycle;
+  issue_hold_.floor = (floor - hmmas - paced) * per_cycle / (n - hmmas);
 }
 
 double GemmKernel::compulsory_bytes() const {
@@ -304,6 +329,11 @@ bool GemmKernel::emit(const WarpCursor& c, const Step& s, std::int64_t kt, Instr
       out.op = Op::kWait;
       out.slot = static_cast<std::uint8_t>(kReadSlot0 + s.k_step % 2);
       return true;
+    case Micro::kIntegerRun:  // a block of the loop's other instructions: the issue port, no FLOPs
+      out.op = Op::kCompute;
+      out.pipe = Pipe::kAlu;
+      out.issue_cycles = integer_run_;
+      return integer_run_ > 0;
     case Micro::kMma:
       out.op = Op::kCompute;
       out.pipe = Pipe::kTensor;
@@ -394,7 +424,7 @@ void GemmKernel::next_data_path(WarpCursor& c, Instr& out) const {
       ++c.step;
     }
     if (emit(c, s, kt, out)) {
-      hold_for_issue(out, issue_hold_);
+      hold_for_issue(out, s.op == Micro::kMma && integer_run_ > 0 ? mma_hold_ : issue_hold_);
       return;
     }
   }

@@ -63,7 +63,7 @@ class GemmKernel final : public Kernel {
   // the group displaces), kSpillLoad reloads chunk g, kWaitSpill waits for it; the group's kMma is
   // then followed by kWaitMmaNow (its own completion: the registers are stored next).
   enum class Micro : std::uint8_t { kWaitCopy, kBarrier, kCopyA, kCopyB, kRead, kWaitRead, kMma, kWaitMma, kSpillStore,
-                                    kSpillLoad, kWaitSpill, kWaitMmaNow };
+                                    kSpillLoad, kWaitSpill, kWaitMmaNow, kIntegerRun };
   struct Step {
     Micro op;
     int k_step = 0;  // kRead / kWaitRead / kMma (mma_sync): the 32-byte K step; spilled wgmma: the MMA group
@@ -83,9 +83,12 @@ class GemmKernel final : public Kernel {
   std::vector<Step> tile_steps_;
   // The loop's issue profile (workload issue.*): other instructions per MMA step, and the ticks
   // each instruction holds its warp (0 = off).
-  void plan_issue(const std::vector<Step>& steps, double shared_latency_cycles, double special_latency_cycles);
+  void plan_issue(const std::vector<Step>& steps, double shared_latency_cycles, double special_latency_cycles,
+                  double mma_interval_cycles);
   std::vector<std::uint32_t> other_per_mma_;
+  std::uint32_t integer_run_ = 0;  // mma.sync: the loop's other instructions, one block per K tile
   IssueHold issue_hold_;  // the issue profile per instruction (issue.*)
+  IssueHold mma_hold_;    // mma.sync with its integer run: the MMA blocks' (their pacing is the pipe's)
 };
 
 }  // namespace gms
