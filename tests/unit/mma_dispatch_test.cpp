@@ -101,23 +101,48 @@ TEST(Engine, WhileAnMmaSyncHoldsTheDispatchTheOtherWarpsStallOnDispatchNotSelect
   EXPECT_EQ(free.stalls.pct(WarpState::kDispatchStall), 0.0);
 }
 
+// Warp 0 and warp 4 share sub-partition 0 (the others exit at once): warp 0 runs `mma_steps`
+// instructions, warp 4 `other_steps`, each as fill() describes it.
+class PairOnOneSubPartition : public test::OneCtaKernel {
+ public:
+  PairOnOneSubPartition(const char* name, std::int64_t mma_steps, std::int64_t other_steps)
+      : OneCtaKernel(name, 8), mma_steps_(mma_steps), other_steps_(other_steps) {}
+  void next(WarpCursor& c, Instr& out) const override {
+    out = Instr{};
+    const auto step = c.step++;
+    const bool mma = c.warp == 0;
+    if ((c.warp != 0 && c.warp != 4) || step >= (mma ? mma_steps_ : other_steps_)) {
+      out.op = Op::kExit;
+      return;
+    }
+    out.op = Op::kCompute;
+    fill(mma, out);
+  }
+
+ protected:
+  virtual void fill(bool mma, Instr& out) const = 0;
+
+ private:
+  std::int64_t mma_steps_, other_steps_;
+};
+
 // Warp 0 issues one block of 64 HMMAs (~395 pipe cycles, the dispatch held throughout); warp 4, on
 // the same sub-partition, three single instructions 150 cycles apart (a barrier, a copy: what a loop
 // issues between its runs). Each goes in after the HMMA in the pipe when it becomes ready, as on
 // silicon (gms-sharing-ubench: a neighbour's HMMA costs an instruction its pipe interval, not the
 // neighbour's whole run), and the HMMAs after it wait one issue cycle longer.
-class SlipBetweenHmmas final : public test::OneCtaKernel {
+class SlipBetweenHmmas final : public PairOnOneSubPartition {
  public:
-  SlipBetweenHmmas() : OneCtaKernel("slip_between_hmmas", 8) {}
-  void next(WarpCursor& c, Instr& out) const override {
-    out = Instr{};
-    const auto step = c.step++;
-    const bool mma = c.warp == 0, single = c.warp == 4;
-    if ((!mma && !single) || step >= (mma ? 1u : 3u)) {
-      out.op = Op::kExit;
-      return;
-    }
-    out.op = Op::kCompute;
+  SlipBetweenHmmas() : PairOnOneSubPartition("slip_between_hmmas", 1, 3) {}
+  LaunchShape shape() const override {
+    LaunchShape s = OneCtaKernel::shape();
+    s.tensor_rate = 2655;
+    s.mma_class = "mma_sync";
+    return s;
+  }
+
+ private:
+  void fill(bool mma, Instr& out) const override {
     if (mma) {
       out.pipe = Pipe::kTensor;
       out.issue_cycles = 64;
@@ -127,12 +152,6 @@ class SlipBetweenHmmas final : public test::OneCtaKernel {
       out.issue_cycles = 1;
       out.hold_ticks = static_cast<std::uint32_t>(cycles_to_ticks(150));
     }
-  }
-  LaunchShape shape() const override {
-    LaunchShape s = OneCtaKernel::shape();
-    s.tensor_rate = 2655;
-    s.mma_class = "mma_sync";
-    return s;
   }
 };
 
@@ -155,18 +174,12 @@ TEST(Engine, AnotherWarpsInstructionGoesInBetweenTheHeldHmmas) {
 // would let either run alone first). Without the hold the integer warp issues in the 5 cycles each HMMA
 // leaves: ~240 cycles for both; with it, one instruction between HMMAs, ~280 cycles for the HMMAs, then
 // the 160 integer instructions left: ~440.
-class TracedPair final : public test::OneCtaKernel {
+class TracedPair final : public PairOnOneSubPartition {
  public:
-  TracedPair() : OneCtaKernel("traced_pair", 8) {}
-  void next(WarpCursor& c, Instr& out) const override {
-    out = Instr{};
-    const auto step = c.step++;
-    const bool mma = c.warp == 0, alu = c.warp == 4;
-    if ((!mma && !alu) || step >= (mma ? 40u : 200u)) {
-      out.op = Op::kExit;
-      return;
-    }
-    out.op = Op::kCompute;
+  TracedPair() : PairOnOneSubPartition("traced_pair", 40, 200) {}
+
+ private:
+  void fill(bool mma, Instr& out) const override {
     out.pipe = mma ? Pipe::kTensor : Pipe::kAlu;
     out.pipe_cycles = mma ? 6 : 1;
     out.latency = mma ? 24 : 4;
