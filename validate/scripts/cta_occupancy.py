@@ -4,6 +4,7 @@ device_cta_occupancy_ncu.sh; validate/results/h100/cta_occupancy): the time a K 
 sub-partition alone, what the other CTA's warps beside it add, and where Nsight counts the difference.
 
   cta_occupancy.py DIR [--pad 8|0|16] [--check] [--model-two CASE=RUN_DIR] [--model-one CASE=RUN_DIR]
+                   [--model-within ALONE_PCT,SHARED_PCT]
 
 Prints, per case, the median per-K-step time of the stamped CTAs with two and with one CTA per SM and
 their ratio; then the warp states per issued instruction of the 8192^3 grouped-8 launch in both
@@ -11,6 +12,8 @@ modes (cta_occupancy_ncu.csv) and, per instruction kind, the main loop's stall s
 second CTA adds (cta_occupancy_source.csv.xz). --model-two / --model-one add a row for a `gpumemsim run
 --record .../CASE.json -o RUN_DIR` replay (with --set gpu.sm.max_ctas=1 for one). --pad 0 / 16 reads
 device_cta_occupancy_pads.sh's files for that pad (cta_occupancy_pad<P>*) instead of pad 8's.
+--model-within A,S: exit 1 unless every model case given both ways has its K step alone within A % and shared
+within S % of silicon's (CI holds the model's 8192^3 grouped-8 replay so: tests/CMakeLists.txt).
 
 --check (pad 8's data): exit 1 unless the driver placed the CTAs per SM asked for, every case's K step takes 1.3-1.6x
 as long shared as alone, and the second CTA brings dispatch stalls (under 0.1 per issued instruction
@@ -98,6 +101,25 @@ def added_by_kind(directory, stem):
     return out
 
 
+def check_model(step, alone_pct, shared_pct):
+    """Exit 1 unless every model case run both ways is within the given % of silicon's K step (alone, shared)."""
+    bad, checked = [], 0
+    for case in [c for c in step["two"] if c.endswith(" (model)") and c in step["one"]]:
+        silicon = case[: -len(" (model)")]
+        if silicon not in step["two"] or silicon not in step["one"]:
+            sys.exit(f"cta_occupancy: no silicon stamps for {silicon}")
+        for mode, pct in (("one", alone_pct), ("two", shared_pct)):
+            err = 100.0 * (step[mode][case] / step[mode][silicon] - 1.0)
+            checked += 1
+            if abs(err) > pct:
+                bad.append(f"{case} {'alone' if mode == 'one' else 'shared'} {err:+.1f} % (within {pct:g} % asked)")
+    if not checked:
+        sys.exit("cta_occupancy: --model-within needs a case given with both --model-two and --model-one")
+    if bad:
+        sys.exit("cta_occupancy: " + "; ".join(bad))
+    print(f"\nmodel check: {checked // 2} case(s) within {alone_pct:g} % alone and {shared_pct:g} % shared of silicon's K step")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dir")
@@ -105,6 +127,7 @@ def main():
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--model-two", action="append", default=[], metavar="CASE=RUN_DIR")
     ap.add_argument("--model-one", action="append", default=[], metavar="CASE=RUN_DIR")
+    ap.add_argument("--model-within", metavar="ALONE_PCT,SHARED_PCT")
     a = ap.parse_args()
     if a.check and a.pad != 8:
         ap.error("--check holds pad 8's data (the other pads share differently: docs/sm-sharing.md)")
@@ -130,6 +153,8 @@ def main():
         print(f"| {case} | {two:.3f} | {one:.3f} | {two / one:.2f} |")
         if "(model)" not in case and not 1.3 <= two / one <= 1.6:
             problems.append(f"{case}: K step {two / one:.2f}x as long shared as alone (1.3-1.6 expected)")
+    if a.model_within:
+        check_model(step, *(float(x) for x in a.model_within.split(",")))
     shared, alone = ncu_states(a.dir, stem)
     print(f"\n8192^3 grouped-8 (pad {a.pad}), warp states per issued instruction (Nsight):\n")
     print("| state | two CTAs per SM | one | the second CTA adds |")
