@@ -259,7 +259,9 @@ void Engine::Impl::slipped_in(SubPart& sp, Warp& w, Tick t, Tick held_until, Tic
   // An instruction that waits longer for its slot than its own pace (the block's floor per
   // instruction) delays the ones after it; the holder is later by the slots it gave.
   const Tick own = sp.issue_free - t;  // the block's issue ticks, as issue() booked them
-  const Tick left = sp.hmma_until > t ? (sp.hmma_until - t + sp.hmma_ticks - 1) / sp.hmma_ticks : 0;
+  // HMMAs still to come (none when the block had no FLOPs to pace: its hold is its issue cycles alone).
+  const Tick left =
+      sp.hmma_until > t && sp.hmma_ticks > 0 ? (sp.hmma_until - t + sp.hmma_ticks - 1) / sp.hmma_ticks : 0;
   const Tick k = std::min(n, left), slot = sp.hmma_ticks + kTicksPerCycle;
   const Tick pace = std::max<Tick>(kTicksPerCycle, floor / n);
   Tick interleaved = t + own, delay = 0;

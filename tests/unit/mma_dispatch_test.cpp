@@ -169,6 +169,26 @@ TEST(Engine, AnotherWarpsInstructionGoesInBetweenTheHeldHmmas) {
   EXPECT_LT(held - free, 3 * 8.0) << "free " << free << ", held " << held;
 }
 
+// An MMA block without FLOPs (a tile masked away) holds the port for its issue cycles alone: a warp
+// that goes in meanwhile finds no HMMA to wait for.
+class EmptyMmaBlock final : public PairOnOneSubPartition {
+ public:
+  EmptyMmaBlock() : PairOnOneSubPartition("empty_mma_block", 1, 3) {}
+
+ private:
+  void fill(bool mma, Instr& out) const override {
+    out.pipe = mma ? Pipe::kTensor : Pipe::kAlu;
+    out.issue_cycles = mma ? 64 : 1;
+    if (!mma) out.hold_ticks = static_cast<std::uint32_t>(cycles_to_ticks(10));
+  }
+};
+
+TEST(Engine, AnMmaBlockWithoutFlopsLetsAnotherWarpInWithoutPacing) {
+  EmptyMmaBlock k;
+  const SimResult r = test::run_on_h100(k, {"gpu.sm.mma_sync_holds_dispatch=true"});
+  EXPECT_LT(static_cast<double>(r.end) / kTicksPerCycle, 100.0);
+}
+
 // Traced instructions: warp 0 issues 40 HMMAs back to back (6 pipe cycles each), warp 4 - on the same
 // sub-partition - 200 independent integer instructions, the two picked in turn (lrr: greedy-then-oldest
 // would let either run alone first). Without the hold the integer warp issues in the 5 cycles each HMMA
