@@ -267,7 +267,7 @@ void Engine::Impl::slipped_in(SubPart& sp, Warp& w, Tick t, Tick held_until, Tic
   Tick interleaved = t + own, delay = 0;
   if (k > 0) {  // instruction i issues at the end of the i-th HMMA interval still to come
     const Tick first = sp.hmma_until - (left - 1) * sp.hmma_ticks, last = first + (k - 1) * slot;
-    interleaved = last + own - (k - 1) * kTicksPerCycle;
+    interleaved = last + kTicksPerCycle + (own > k * kTicksPerCycle ? own - k * kTicksPerCycle : 0);
     delay = last > t + (k - 1) * pace ? last - t - (k - 1) * pace : 0;
   }
   const Tick done = std::max(t + std::max(floor, own) + delay, interleaved);
