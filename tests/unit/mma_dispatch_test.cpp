@@ -6,7 +6,9 @@
 // another: 1.50x).
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/engine.h"
@@ -102,11 +104,14 @@ TEST(Engine, WhileAnMmaSyncHoldsTheDispatchTheOtherWarpsStallOnDispatchNotSelect
 }
 
 // Warp 0 and warp 4 share sub-partition 0 (the others exit at once): warp 0 runs `mma_steps`
-// instructions, warp 4 `other_steps`, each as fill() describes it.
-class PairOnOneSubPartition : public test::OneCtaKernel {
+// instructions, warp 4 `other_steps`, each as `fill` describes it (its argument: warp 0's).
+class PairOnOneSubPartition final : public test::OneCtaKernel {
  public:
-  PairOnOneSubPartition(const char* name, std::int64_t mma_steps, std::int64_t other_steps)
-      : OneCtaKernel(name, 8), mma_steps_(mma_steps), other_steps_(other_steps) {}
+  using Fill = std::function<void(bool mma, Instr& out)>;
+  PairOnOneSubPartition(const char* name, std::int64_t mma_steps, std::int64_t other_steps, Fill fill,
+                        bool mma_sync_rate = false)
+      : OneCtaKernel(name, 8), mma_steps_(mma_steps), other_steps_(other_steps), fill_(std::move(fill)),
+        mma_sync_rate_(mma_sync_rate) {}
   void next(WarpCursor& c, Instr& out) const override {
     out = Instr{};
     const auto step = c.step++;
@@ -116,14 +121,21 @@ class PairOnOneSubPartition : public test::OneCtaKernel {
       return;
     }
     out.op = Op::kCompute;
-    fill(mma, out);
+    fill_(mma, out);
   }
-
- protected:
-  virtual void fill(bool mma, Instr& out) const = 0;
+  LaunchShape shape() const override {
+    LaunchShape s = OneCtaKernel::shape();
+    if (mma_sync_rate_) {  // the kernel's MMA class: mma.sync
+      s.tensor_rate = 2655;
+      s.mma_class = "mma_sync";
+    }
+    return s;
+  }
 
  private:
   std::int64_t mma_steps_, other_steps_;
+  Fill fill_;
+  bool mma_sync_rate_;
 };
 
 // Warp 0 issues one block of 64 HMMAs (~395 pipe cycles, the dispatch held throughout); warp 4, on
@@ -131,32 +143,25 @@ class PairOnOneSubPartition : public test::OneCtaKernel {
 // issues between its runs). Each goes in after the HMMA in the pipe when it becomes ready, as on
 // silicon (gms-sharing-ubench: a neighbour's HMMA costs an instruction its pipe interval, not the
 // neighbour's whole run), and the HMMAs after it wait one issue cycle longer.
-class SlipBetweenHmmas final : public PairOnOneSubPartition {
- public:
-  SlipBetweenHmmas() : PairOnOneSubPartition("slip_between_hmmas", 1, 3) {}
-  LaunchShape shape() const override {
-    LaunchShape s = OneCtaKernel::shape();
-    s.tensor_rate = 2655;
-    s.mma_class = "mma_sync";
-    return s;
-  }
-
- private:
-  void fill(bool mma, Instr& out) const override {
-    if (mma) {
-      out.pipe = Pipe::kTensor;
-      out.issue_cycles = 64;
-      out.flops = 64 * 4096.0;
-    } else {
-      out.pipe = Pipe::kAlu;
-      out.issue_cycles = 1;
-      out.hold_ticks = static_cast<std::uint32_t>(cycles_to_ticks(150));
-    }
-  }
-};
+PairOnOneSubPartition slip_between_hmmas() {
+  return PairOnOneSubPartition(
+      "slip_between_hmmas", 1, 3,
+      [](bool mma, Instr& out) {
+        if (mma) {
+          out.pipe = Pipe::kTensor;
+          out.issue_cycles = 64;
+          out.flops = 64 * 4096.0;
+        } else {
+          out.pipe = Pipe::kAlu;
+          out.issue_cycles = 1;
+          out.hold_ticks = static_cast<std::uint32_t>(cycles_to_ticks(150));
+        }
+      },
+      true);
+}
 
 TEST(Engine, AnotherWarpsInstructionGoesInBetweenTheHeldHmmas) {
-  SlipBetweenHmmas k;
+  const PairOnOneSubPartition k = slip_between_hmmas();
   auto cycles = [&](bool holds) {
     const SimResult r = test::run_on_h100(k, {std::string("gpu.sm.mma_sync_holds_dispatch=") + (holds ? "true" : "false")});
     return static_cast<double>(r.end) / kTicksPerCycle;
@@ -171,20 +176,12 @@ TEST(Engine, AnotherWarpsInstructionGoesInBetweenTheHeldHmmas) {
 
 // An MMA block without FLOPs (a tile masked away) holds the port for its issue cycles alone: a warp
 // that goes in meanwhile finds no HMMA to wait for.
-class EmptyMmaBlock final : public PairOnOneSubPartition {
- public:
-  EmptyMmaBlock() : PairOnOneSubPartition("empty_mma_block", 1, 3) {}
-
- private:
-  void fill(bool mma, Instr& out) const override {
+TEST(Engine, AnMmaBlockWithoutFlopsLetsAnotherWarpInWithoutPacing) {
+  const PairOnOneSubPartition k("empty_mma_block", 1, 3, [](bool mma, Instr& out) {
     out.pipe = mma ? Pipe::kTensor : Pipe::kAlu;
     out.issue_cycles = mma ? 64 : 1;
     if (!mma) out.hold_ticks = static_cast<std::uint32_t>(cycles_to_ticks(10));
-  }
-};
-
-TEST(Engine, AnMmaBlockWithoutFlopsLetsAnotherWarpInWithoutPacing) {
-  EmptyMmaBlock k;
+  });
   const SimResult r = test::run_on_h100(k, {"gpu.sm.mma_sync_holds_dispatch=true"});
   EXPECT_LT(static_cast<double>(r.end) / kTicksPerCycle, 100.0);
 }
@@ -194,21 +191,13 @@ TEST(Engine, AnMmaBlockWithoutFlopsLetsAnotherWarpInWithoutPacing) {
 // would let either run alone first). Without the hold the integer warp issues in the 5 cycles each HMMA
 // leaves: ~240 cycles for both; with it, one instruction between HMMAs, ~280 cycles for the HMMAs, then
 // the 160 integer instructions left: ~440.
-class TracedPair final : public PairOnOneSubPartition {
- public:
-  TracedPair() : PairOnOneSubPartition("traced_pair", 40, 200) {}
-
- private:
-  void fill(bool mma, Instr& out) const override {
+TEST(Engine, ATracedHmmaHoldsTheDispatchUntilThePipeTakesTheNextOne) {
+  const PairOnOneSubPartition k("traced_pair", 40, 200, [](bool mma, Instr& out) {
     out.pipe = mma ? Pipe::kTensor : Pipe::kAlu;
     out.pipe_cycles = mma ? 6 : 1;
     out.latency = mma ? 24 : 4;
     out.flops = mma ? 4096 : 0;
-  }
-};
-
-TEST(Engine, ATracedHmmaHoldsTheDispatchUntilThePipeTakesTheNextOne) {
-  TracedPair k;
+  });
   auto cycles = [&](bool holds) {
     const SimResult r = test::run_on_h100(
         k, {"gpu.sm.warp_scheduler=lrr", std::string("gpu.sm.mma_sync_holds_dispatch=") + (holds ? "true" : "false")});
