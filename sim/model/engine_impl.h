@@ -178,6 +178,14 @@ struct Engine::Impl {
   // The issue port is held by an MMA block (not by a block of other instructions): a warp whose next
   // instruction is no MMA may go in between its HMMAs (slipped_in).
   bool mma_held(const SubPart& sp) const { return mma_holds_dispatch && sp.dispatch_held == sp.issue_free; }
+  // An MMA block or traced HMMA issued at t holds the port until sp.issue_free (set by the caller), its
+  // HMMAs paced `per_hmma` apart until `hmmas_end`; another warp may go in from the next cycle.
+  static void hold_for_hmmas(SubPart& sp, Tick t, Tick hmmas_end, Tick per_hmma) {
+    sp.dispatch_held = sp.issue_free;
+    sp.hmma_until = hmmas_end;
+    sp.hmma_ticks = per_hmma;
+    sp.open_from = t + kTicksPerCycle;
+  }
   void reschedule(SubPart& sp, std::uint32_t index) {
     Tick next = kNever;
     const bool held = mma_held(sp);

@@ -41,13 +41,17 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
   int pick = scheduler->pick(sp.views, sp.last);
   if (pick >= 0) {
     sp.last = pick;
-    const Tick held_until = sp.issue_free;
     Warp& w = warps[sp.warps[pick]];
-    const Instr& in = w.instr;  // the block's floor and instructions, before issue() moves past it
-    const Tick floor = in.hold_ticks + in.short_ticks + in.dispatch_ticks + in.branch_ticks;
-    const Tick n = std::max<std::uint32_t>(1, in.issue_cycles) + in.other_instructions;
-    issue(sp, w, sp.warps[pick], t);
-    if (t < held_until) slipped_in(sp, w, t, held_until, floor, n);
+    const Tick held_until = sp.issue_free;
+    if (t >= held_until) {
+      issue(sp, w, sp.warps[pick], t);
+    } else {  // it goes in between another warp's held HMMAs: its block's floor and size, before issue() moves on
+      const Instr& in = w.instr;
+      const Tick floor = in.hold_ticks + in.short_ticks + in.dispatch_ticks + in.branch_ticks;
+      const Tick n = std::max<std::uint32_t>(1, in.issue_cycles) + in.other_instructions;
+      issue(sp, w, sp.warps[pick], t);
+      slipped_in(sp, w, t, held_until, floor, n);
+    }
   }
   reschedule(sp, index);
 }
@@ -149,9 +153,8 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
         sp.pipe_free[p] = start + cycles_to_ticks(in.pipe_cycles);
         sp.issue_free = t + kTicksPerCycle;
         if (holds_dispatch(in)) {  // an HMMA: until the pipe takes the next
-          sp.issue_free = sp.dispatch_held = sp.hmma_until = sp.pipe_free[p];
-          sp.hmma_ticks = cycles_to_ticks(in.pipe_cycles);
-          sp.open_from = t + kTicksPerCycle;
+          sp.issue_free = sp.pipe_free[p];
+          hold_for_hmmas(sp, t, sp.pipe_free[p], cycles_to_ticks(in.pipe_cycles));
         }
         w.ready = start + kTicksPerCycle;
         result.flops += in.flops;
@@ -178,12 +181,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       const bool holds = holds_dispatch(in);
       const Tick own = holds ? std::max(cycles_to_ticks(in.issue_cycles), end - start) : cycles_to_ticks(in.issue_cycles);
       sp.issue_free = t + own + cycles_to_ticks(in.other_instructions) + in.port_ticks;
-      if (holds) {
-        sp.dispatch_held = sp.issue_free;
-        sp.hmma_until = t + own;
-        sp.hmma_ticks = (end - start) / std::max<std::uint32_t>(1, in.issue_cycles);
-        sp.open_from = t + kTicksPerCycle;
-      }
+      if (holds) hold_for_hmmas(sp, t, t + own, (end - start) / std::max<std::uint32_t>(1, in.issue_cycles));
       result.flops += in.flops;
       if (in.pipe == Pipe::kTensor) {
         result.tensor_busy_ticks += static_cast<double>(end - start);
@@ -272,7 +270,7 @@ void Engine::Impl::slipped_in(SubPart& sp, Warp& w, Tick t, Tick held_until, Tic
   }
   const Tick done = std::max(t + std::max(floor, own) + delay, interleaved);
   sp.dispatch_held = held_until + k * kTicksPerCycle;
-  if (sp.hmma_until > t) sp.hmma_until += k * kTicksPerCycle;
+  sp.hmma_until += k * kTicksPerCycle;  // k > 0 only while HMMAs are still to come
   sp.issue_free = std::max(sp.dispatch_held, interleaved);
   sp.open_from = k > 0 ? interleaved - (n - k) * kTicksPerCycle : t;
   if (!w.active || w.at_barrier) return;

@@ -148,8 +148,8 @@ GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::s
 void GemmKernel::plan_issue(const std::vector<Step>& steps, double shared_latency_cycles, double special_latency_cycles,
                             double mma_interval_cycles) {
   if (cfg_.issue.instructions == 0) return;
-  std::uint32_t modelled = 0, mma_steps = 0, integer_runs = 0;
-  for (const Step& s : steps) integer_runs += s.op == Micro::kIntegerRun;
+  std::uint32_t modelled = 0, mma_steps = 0;
+  const bool integer_run = std::any_of(steps.begin(), steps.end(), [](const Step& s) { return s.op == Micro::kIntegerRun; });
   for (const Step& s : steps) switch (s.op) {
       case Micro::kCopyA: modelled += plan_.copy_instructions_a; break;
       case Micro::kCopyB: modelled += plan_.copy_instructions_b; break;
@@ -170,15 +170,14 @@ void GemmKernel::plan_issue(const std::vector<Step>& steps, double shared_latenc
     throw ConfigError("workload issue.instructions = " + std::to_string(given) + ": the data path alone issues " +
                       std::to_string(modelled) + " warp instructions per K tile (copies, ldmatrix, MMAs, barriers)");
   const std::uint32_t other = given - modelled;
-  if (integer_runs > 0) {  // the mma.sync loop: one run of them (above)
+  if (integer_run)  // the mma.sync loop: one run of them (above)
     integer_run_ = other;
-    mma_steps = 0;
-  }
-  for (std::uint32_t i = 0; i < mma_steps; ++i)
-    other_per_mma_.push_back(static_cast<std::uint32_t>((static_cast<std::uint64_t>(other) * (i + 1)) / mma_steps -
-                                                        (static_cast<std::uint64_t>(other) * i) / mma_steps));
+  else
+    for (std::uint32_t i = 0; i < mma_steps; ++i)
+      other_per_mma_.push_back(static_cast<std::uint32_t>((static_cast<std::uint64_t>(other) * (i + 1)) / mma_steps -
+                                                          (static_cast<std::uint64_t>(other) * i) / mma_steps));
   issue_hold_ = issue_hold_per_instruction(cfg_.issue, shared_latency_cycles, special_latency_cycles);
-  if (integer_runs == 0 || issue_hold_.floor <= 0) return;
+  if (!integer_run || issue_hold_.floor <= 0) return;
   // The HMMAs follow one another at the tensor pipe's interval, and the profile counts that pacing as
   // their `wait` (Nsight, the loop alone: 0.79 of the 1.67 wait cycles per issued instruction sit on
   // HMMAs). The MMA blocks take it from the pipe; the floor of the other blocks keeps only the rest.
@@ -424,7 +423,7 @@ void GemmKernel::next_data_path(WarpCursor& c, Instr& out) const {
       ++c.step;
     }
     if (emit(c, s, kt, out)) {
-      hold_for_issue(out, s.op == Micro::kMma && integer_run_ > 0 ? mma_hold_ : issue_hold_);
+      hold_for_issue(out, s.op == Micro::kMma && mma_hold_.floor > 0 ? mma_hold_ : issue_hold_);
       return;
     }
   }

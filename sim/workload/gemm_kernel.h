@@ -88,7 +88,7 @@ class GemmKernel final : public Kernel {
   std::vector<std::uint32_t> other_per_mma_;
   std::uint32_t integer_run_ = 0;  // mma.sync: the loop's other instructions, one block per K tile
   IssueHold issue_hold_;  // the issue profile per instruction (issue.*)
-  IssueHold mma_hold_;    // mma.sync with its integer run: the MMA blocks' (their pacing is the pipe's)
+  IssueHold mma_hold_;    // mma.sync with its integer run: the MMA blocks' (their pacing is the pipe's; floor 0 = unused)
 };
 
 }  // namespace gms
