@@ -337,7 +337,8 @@ Schema<GpuConfig> make_schema() {
                                 "added to an access served by a far partition",
                                 [](G& c) -> auto& { return c.l2.far_extra_latency; }));
   p.push_back(quantity_param<G>("l2.fabric_bytes_per_cycle", Q::kBytesPerCycle, "0", 0, 1e6,
-                                "bandwidth between partitions, all directions (0 = unlimited)",
+                                "bandwidth of the fabric between the L2 partitions, per direction (data into one partition), per "
+                                "clock.l2 cycle; far data that misses the near partition crosses it (0 = unlimited)",
                                 [](G& c) -> auto& { return c.l2.fabric_bytes_per_cycle; }));
   p.push_back(bool_param<G>("l2.far_read_hits_at_home", false,
                             "a read of a far line that hits the near partition's copy is also counted as a lookup at "

@@ -55,7 +55,9 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   sm_port_ticks_per_byte_ = T / std::min(gpu.sm.lsu_bytes_per_cycle, gpu.icnt.sm_bytes_per_cycle);
   sm_port_ticks_per_request_ = gpu.icnt.sm_requests_per_cycle > 0 ? T / gpu.icnt.sm_requests_per_cycle : 0;
   sm_out_ticks_per_byte_ = gpu.icnt.sm_write_bytes_per_cycle > 0 ? T / gpu.icnt.sm_write_bytes_per_cycle : 0;
-  if (gpu.l2.fabric_bytes_per_cycle > 0) fabric_ = std::make_unique<BandwidthServer>(T / gpu.l2.fabric_bytes_per_cycle);
+  if (gpu.l2.fabric_bytes_per_cycle > 0)
+    fabric_.assign(static_cast<std::size_t>(gpu.l2.partitions),
+                   BandwidthServer(T / (gpu.l2.fabric_bytes_per_cycle * l2_per_sm_cycle)));
 
   Replacement l2_policy = replacement_from_name(gpu.l2.replacement);
   set_l1_bytes(gpu.l1.size);
@@ -238,7 +240,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
     if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, s);
     ready = a.hit ? a.ready : s;
     if (a.miss) {
-      Tick f = fabric_ ? serve_start(*fabric_, s, popc(a.miss) * sector) : s;
+      const Tick f = cross_fabric(my_part, s, popc(a.miss) * sector);  // the home's data comes to this partition
       counters_.l2_far_sectors += popc(a.miss);
       Tick h = home_slice_read(home, line, a.miss, f, sm, cta, hint, nullptr, true) + far_ticks_;
       tags.fill(a.slot, a.miss, h);
@@ -248,7 +250,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
     Tick at = arrive;
     if (far) {
       counters_.l2_far_sectors += popc(mask);
-      if (fabric_) at = serve_start(*fabric_, at, popc(mask) * sector);
+      at = cross_fabric(my_part, at, popc(mask) * sector);
     }
     ready = home_slice_read(home, line, mask, at, sm, cta, hint, &served) + (far ? far_ticks_ : 0);
   }
@@ -452,7 +454,7 @@ MemorySystem::AtHome MemorySystem::to_home_slice(int sm, Addr line, std::uint32_
       arrive = near_hold > 0 ? slices_bw_[near].serve(taken, near_hold) : taken;
       near_pass = true;
     }
-    if (fabric_) arrive = serve_start(*fabric_, arrive, bytes);
+    arrive = cross_fabric(partition_of(home), arrive, bytes);  // the data goes to the home partition
   }
   const Tick in_home = enter(home, arrive);
   return {home, hashed_set(line_index, l2_->sets()), serve_start(slices_bw_[home], in_home, hold),

@@ -200,9 +200,8 @@ class MemorySystem {
   // issued at `now` will use (no simulated effect).
   void prefetch_l2(int sm, Addr line, Tick now) const;
   // Whether `slice` lies in another partition than `part` (the SM's near one).
-  bool is_far(int part, std::uint32_t slice) const {
-    return gpu_.l2.partitions > 1 && static_cast<int>(slice / slices_per_partition_) != part;
-  }
+  bool is_far(int part, std::uint32_t slice) const { return gpu_.l2.partitions > 1 && partition_of(slice) != part; }
+  int partition_of(std::uint32_t slice) const { return static_cast<int>(slice / slices_per_partition_); }
   // The slice of `part` that keeps copies of the far line `line_index` (replicating partitions).
   std::uint32_t replica_slice(int part, std::uint64_t line_index) const {
     return static_cast<std::uint32_t>(part) * slices_per_partition_ +
@@ -288,7 +287,14 @@ class MemorySystem {
   double sm_out_ticks_per_byte_ = 0;  // 0: no limit
   std::vector<Tick> tma_free_;  // per SM: when its copy engine takes the next box
   Tick tma_box_ticks_ = 0;
-  std::unique_ptr<BandwidthServer> fabric_;
+  // Per partition, the fabric's link into it (l2.fabric_bytes_per_cycle, one per direction as
+  // gms-fabric-ubench measures: streams whose every line is far carry twice what one partition's SMs
+  // alone can pull); empty: unlimited.
+  std::vector<BandwidthServer> fabric_;
+  // When `bytes` that cross into partition `to` from `at` on have passed the fabric.
+  Tick cross_fabric(int to, Tick at, std::uint32_t bytes) {
+    return fabric_.empty() ? at : serve_start(fabric_[static_cast<std::size_t>(to)], at, bytes);
+  }
   // Per GPC, its port for read replies (icnt.gpc_bytes_per_cycle); empty: unlimited.
   std::vector<int> gpc_of_sm_;
   std::vector<BandwidthServer> gpc_ports_;
