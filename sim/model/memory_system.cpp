@@ -240,19 +240,20 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
     if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, s);
     ready = a.hit ? a.ready : s;
     if (a.miss) {
-      const Tick f = cross_fabric(my_part, s, popc(a.miss) * sector);  // the home's data comes to this partition
       counters_.l2_far_sectors += popc(a.miss);
-      Tick h = home_slice_read(home, line, a.miss, f, sm, cta, hint, nullptr, true) + far_ticks_;
+      // The home's data crosses into this partition when it is there (after the home's DRAM read on a
+      // miss), on this partition's link.
+      const Tick home_ready = home_slice_read(home, line, a.miss, s, sm, cta, hint, nullptr, true);
+      const Tick h = cross_fabric(my_part, home_ready, popc(a.miss) * sector) + far_ticks_;
       tags.fill(a.slot, a.miss, h);
       ready = std::max(ready, h);
     }
   } else {
-    Tick at = arrive;
+    ready = home_slice_read(home, line, mask, arrive, sm, cta, hint, &served);
     if (far) {
       counters_.l2_far_sectors += popc(mask);
-      at = cross_fabric(my_part, at, popc(mask) * sector);
+      ready = cross_fabric(my_part, ready, popc(mask) * sector) + far_ticks_;
     }
-    ready = home_slice_read(home, line, mask, at, sm, cta, hint, &served) + (far ? far_ticks_ : 0);
   }
   // Open from its arrival (requests queued behind it at the slice merge too) until its data leaves.
   if (may_merge && coalescer_.enabled()) coalescer_.open(first_slice, line_index, mask, arrive, std::max(ready, served));
