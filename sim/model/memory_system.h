@@ -291,7 +291,7 @@ class MemorySystem {
   // gms-fabric-ubench measures: streams whose every line is far carry twice what one partition's SMs
   // alone can pull); empty: unlimited.
   std::vector<BandwidthServer> fabric_;
-  // When `bytes` that cross into partition `to` from `at` on have passed the fabric.
+  // When `bytes` ready to cross into partition `to` at `at` start through its link (after the link's queue).
   Tick cross_fabric(int to, Tick at, std::uint32_t bytes) {
     return fabric_.empty() ? at : serve_start(fabric_[static_cast<std::size_t>(to)], at, bytes);
   }
