@@ -32,24 +32,13 @@
 #include <vector>
 
 #include "../include/gpu_port.h"
+#include "../include/sm_span.h"
 #include "../include/ubench_main.h"
 
 namespace {
 
 constexpr size_t kDramWindow = 16u << 20;  // bytes per SM
 constexpr int kThreads = 1024;
-
-__device__ __forceinline__ unsigned smid() {
-  unsigned s;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-  return s;
-}
-
-__device__ __forceinline__ unsigned long long globaltimer() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
 
 // Each thread keeps `kInFlight` independent 16-byte loads in flight (1: 16 KB an SM at 1,024 threads, which
 // on the H200 reads DRAM at only ~40 GB/s an SM, latency-bound; 4: 64 KB).
@@ -74,15 +63,8 @@ __global__ void fabric_stream(const int4* buf, size_t window, const unsigned cha
 #pragma unroll
     for (int u = 0; u < kInFlight; ++u) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
   }
-  __syncthreads();
-  const unsigned long long t1 = globaltimer(), c1 = clock64();
   if (acc == 0x12345678) pad[0] = acc, *sink = pad[0];
-  if (threadIdx.x == 0) {
-    out[4 * sm] = t0;
-    out[4 * sm + 1] = t1;
-    out[4 * sm + 2] = c0;
-    out[4 * sm + 3] = c1;
-  }
+  end_span(out, sm, t0, c0);
 }
 
 // Reads `lines` (indices of 128-byte lines of `buf`) in the SM's window [start[sm], start[sm] + count[sm]):
@@ -111,15 +93,8 @@ __global__ void list_stream(const int4* buf, const unsigned* lines, const unsign
 #pragma unroll
     for (int u = 0; u < kInFlight; ++u) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
   }
-  __syncthreads();
-  const unsigned long long t1 = globaltimer(), c1 = clock64();
   if (acc == 0x12345678) pad[0] = acc, *sink = pad[0];
-  if (threadIdx.x == 0) {
-    out[4 * sm] = t0;
-    out[4 * sm + 1] = t1;
-    out[4 * sm + 2] = c0;
-    out[4 * sm + 3] = c1;
-  }
+  end_span(out, sm, t0, c0);
 }
 
 // Lines [first, first + n) of `buf`: the active SMs read them (`touch`), or time one load of each

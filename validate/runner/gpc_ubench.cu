@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "../include/gpu_port.h"
+#include "../include/sm_span.h"
 #include "../include/ubench_main.h"
 
 namespace {
@@ -27,18 +28,6 @@ namespace {
 constexpr size_t kWindow = 128u << 10;       // bytes per SM, L2-resident
 constexpr size_t kDramWindow = 16u << 20;    // bytes per SM, from DRAM
 constexpr int kThreads = 1024, kPasses = 64;
-
-__device__ __forceinline__ unsigned smid() {
-  unsigned s;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-  return s;
-}
-
-__device__ __forceinline__ unsigned long long globaltimer() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
 
 __global__ void stream(const int4* buf, size_t window, int passes, const unsigned char* active, unsigned long long* out,
                        int* sink) {
@@ -56,15 +45,8 @@ __global__ void stream(const int4* buf, size_t window, int passes, const unsigne
       asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(w + i));
       acc ^= v.x ^ v.y ^ v.z ^ v.w;
     }
-  __syncthreads();
-  const unsigned long long t1 = globaltimer(), c1 = clock64();
   if (acc == 0x12345678) pad[0] = acc, *sink = pad[0];
-  if (threadIdx.x == 0) {
-    out[4 * sm] = t0;
-    out[4 * sm + 1] = t1;
-    out[4 * sm + 2] = c0;
-    out[4 * sm + 3] = c1;
-  }
+  end_span(out, sm, t0, c0);
 }
 
 // SMs lo..hi of each [lo, hi] range, in the order given.

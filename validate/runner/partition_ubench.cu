@@ -16,18 +16,13 @@
 #include <vector>
 
 #include "../include/event_timer.h"
+#include "../include/sm_span.h"
 #include "../include/ubench_stats.h"
 
 namespace {
 
 constexpr size_t kBufBytes = 1ull << 30, kLine = 128;
 constexpr int kProbe = 4096, kPerSm = 12;
-
-__device__ __forceinline__ unsigned smid() {
-  unsigned s;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-  return s;
-}
 
 // Reads lines[0..n) of `buf` one after another (the next address waits for this one's data, which is
 // 0), timing each with clock64; the dynamic shared memory makes the CTA large enough that one fits an SM.
