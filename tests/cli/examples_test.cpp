@@ -11,7 +11,7 @@ double time_us(const std::filesystem::path& dir) {
   return nlohmann::json::parse(slurp(dir / "stats.json"))["metrics"]["gpu__time_duration.sum"].get<double>() / 1e3;
 }
 
-// configs/workloads/triton-gemm-spill-2048.yaml: 269 us on h100, 9.5x the same tiling
+// configs/workloads/triton-gemm-spill-2048.yaml: 288 us on h100, 10.2x the same tiling
 // without its spills, in the 28 KiB of L1 its carve-out leaves.
 TEST(Examples, SpillingGemmRunsAsItsCommentSays) {
   const auto dir = gms::test::temp_dir("example_spill");
@@ -22,8 +22,8 @@ TEST(Examples, SpillingGemmRunsAsItsCommentSays) {
   r = run(base + " --set workload.spill_bytes_per_thread=0B -o " + (dir / "none").string());
   ASSERT_EQ(r.code, 0) << r.out;
   const double spill = time_us(dir / "spill"), none = time_us(dir / "none");
-  EXPECT_NEAR(spill, 269, 269 * 0.02);
-  EXPECT_NEAR(spill / none, 9.5, 1);
+  EXPECT_NEAR(spill, 288, 288 * 0.02);
+  EXPECT_NEAR(spill / none, 10.2, 1);
   EXPECT_EQ(nlohmann::json::parse(slurp(dir / "spill" / "stats.json"))["occupancy"]["l1_bytes"], 28 * 1024);
   std::filesystem::remove_all(dir);
 }
