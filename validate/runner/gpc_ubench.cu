@@ -29,26 +29,6 @@ constexpr size_t kWindow = 128u << 10;       // bytes per SM, L2-resident
 constexpr size_t kDramWindow = 16u << 20;    // bytes per SM, from DRAM
 constexpr int kThreads = 1024, kPasses = 64;
 
-__global__ void stream(const int4* buf, size_t window, int passes, const unsigned char* active, unsigned long long* out,
-                       int* sink) {
-  extern __shared__ int pad[];
-  const unsigned sm = smid();
-  if (!active[sm]) return;
-  const int4* w = buf + static_cast<size_t>(sm) * (window / sizeof(int4));
-  const int elems = static_cast<int>(window / sizeof(int4));
-  __syncthreads();
-  const unsigned long long t0 = globaltimer(), c0 = clock64();
-  int acc = 0;
-  for (int p = 0; p < passes; ++p)
-    for (int i = threadIdx.x; i < elems; i += blockDim.x) {
-      int4 v;
-      asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(w + i));
-      acc ^= v.x ^ v.y ^ v.z ^ v.w;
-    }
-  if (acc == 0x12345678) pad[0] = acc, *sink = pad[0];
-  end_span(out, sm, t0, c0);
-}
-
 // SMs lo..hi of each [lo, hi] range, in the order given.
 std::vector<int> sm_ranges(std::initializer_list<std::pair<int, int>> ranges) {
   std::vector<int> out;
@@ -82,7 +62,7 @@ int main() {
     GPU_CHECK(gpuMalloc(&out, 4 * 1024 * sizeof(unsigned long long)));
     GPU_CHECK(gpuMalloc(&sink, sizeof(int)));
     const size_t pad = prop.sharedMemPerMultiprocessor / 2 + 1024;
-    GPU_CHECK(cudaFuncSetAttribute(stream, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
+    GPU_CHECK(cudaFuncSetAttribute(window_stream<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
     const std::vector<int> fast = sm_ranges({{16, 17}, {124, 125}, {34, 45}, {78, 89}});
     auto run = [&](const std::string& name, const std::vector<int>& set, bool dram = false, int threads = kThreads) {
       std::vector<unsigned char> a(1024, 0);
@@ -91,7 +71,7 @@ int main() {
       for (int rep = 0; rep < 3; ++rep) {
         // One CTA per SM (the pad admits one). From DRAM: what the previous repetition left in L2 are
         // the windows' last ~380 KB, evicted long before the SMs get there again.
-        stream<<<sms, threads, pad>>>(dram ? big : buf, dram ? kDramWindow : kWindow, dram ? 1 : kPasses, active, out, sink);
+        window_stream<1><<<sms, threads, pad>>>(dram ? big : buf, dram ? kDramWindow : kWindow, dram ? 1 : kPasses, active, out, sink);
         GPU_CHECK_LAUNCH();
         GPU_CHECK(gpuDeviceSynchronize());
         std::vector<unsigned long long> t(4 * 1024);

@@ -23,7 +23,7 @@ map=$(python3 "$here/partition_map.py" "$OUT/fabric_partition.jsonl") || { echo 
 echo "partition map: $map" | tee -a "$OUT/fabric_env.txt"
 "$bin" "$map" | tee "$OUT/fabric_run.jsonl"
 nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >> "$OUT/fabric_env.txt"
-ncu --clock-control none --csv --print-units base -k 'regex:fabric_stream|list_stream' \
+ncu --clock-control none --csv --print-units base -k 'regex:window_stream|list_stream' \
     --metrics gpu__time_duration.sum,dram__bytes_read.sum,lts__t_sectors_srcunit_ltcfabric.sum,lts__t_sectors_op_read.sum,lts__t_sectors_srcunit_tex_op_read.sum \
     "$bin" "$map" > "$OUT/fabric_ncu.csv" 2>> "$OUT/fabric_env.txt"
 echo "ncu exit $?"
