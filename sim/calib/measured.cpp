@@ -94,6 +94,8 @@ const std::vector<std::string>& compared_metrics() {
                                              "lts__t_sector_hit_rate.pct",
                                              "lts__t_sectors_op_read.sum",
                                              "lts__t_sectors_op_red.sum",
+                                             // what crosses the fabric between the L2 partitions (docs/calibration.md)
+                                             "lts__t_sectors_srcunit_ltcfabric.sum",
                                              // L1 (records that carry them: the Triton GEMVs and GEMMs); local = spills
                                              "l1tex__t_sector_hit_rate.pct",
                                              "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
