@@ -20,10 +20,18 @@ device_env_lines() {
 }
 
 device_env() {
-  local script=$1 src=$2 bin=$3 arch
-  shift 3
-  arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+  local script=$1
+  shift
   device_env_lines "$script"
+  device_nvcc "$@"
+}
+
+# device_nvcc SOURCE BINARY [MORE_SOURCES...]: the build line (for the environment file) and the build of
+# SOURCE into BINARY for this GPU's architecture; nvcc's messages on the same stream.
+device_nvcc() {
+  local src=$1 bin=$2 arch
+  shift 2
+  arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
   echo "build: nvcc -O2 -gencode arch=compute_${arch},code=sm_${arch}"
   nvcc -std=c++17 -O2 -gencode=arch=compute_${arch},code=sm_${arch} -o "$bin" "$src" "$@" 2>&1
 }
