@@ -156,6 +156,10 @@ struct DramConfig {
   std::uint64_t latency = 0;   // end to end, unloaded
   std::int64_t interleave = 256;
   int access_granularity = 32;  // bytes fetched per missing sector group
+  // Beyond this backlog (bytes queued at the channels) the DRAM path serves by GPC: an SM of the
+  // smallest GPC gets gpc_share_ratio x the share of an SM of the largest (gms-gpc-ubench contention).
+  std::int64_t gpc_share_backlog = 0;  // 0 = first come, first served at any backlog
+  double gpc_share_ratio = 1;
 };
 
 struct LaunchConfig {

@@ -392,6 +392,16 @@ Schema<GpuConfig> make_schema() {
   p.push_back(quantity_param<G>("dram.access_granularity", Q::kBytes, "32B", 32, 1024,
                                 "bytes fetched into L2 per miss (32 = the sector, 64 = sector pairs)",
                                 [](G& c) -> auto& { return c.dram.access_granularity; }));
+  p.push_back(quantity_param<G>("dram.gpc_share_backlog", Q::kBytes, "0B", 0, kBig,
+                                "the DRAM backlog (bytes queued at the channels, all together) beyond which the DRAM "
+                                "path serves the SMs by GPC, with dram.gpc_share_ratio; below it, first come, first "
+                                "served. Needs icnt.gpc_sms. 0 = first come, first served at any backlog",
+                                [](G& c) -> auto& { return c.dram.gpc_share_backlog; }));
+  p.push_back(quantity_param<G>("dram.gpc_share_ratio", Q::kReal, "1", 1, 4,
+                                "beyond dram.gpc_share_backlog: the DRAM share of an SM of the smallest GPC over that "
+                                "of an SM of the largest, in a stream that keeps the queue deep (a request's wait at "
+                                "its channel scales by its GPC's factor; GPCs in between on a power law of their size)",
+                                [](G& c) -> auto& { return c.dram.gpc_share_ratio; }));
   // --- launch
   p.push_back(quantity_param<G>("launch.kernel_overhead", Q::kCycles, "0", 0, 1e9,
                                 "cycles added to every kernel's duration (launch and drain)",
@@ -477,6 +487,8 @@ void validate_gpu(const Bound<GpuConfig>& b, const std::string& file) {
       fail("icnt.gpc_sms", "its SMs add up to " + std::to_string(sum) + ", sm.count is " + std::to_string(g.sm.count));
     if (g.icnt.gpc_bytes_per_cycle > 0 && gpcs->empty())
       fail("icnt.gpc_bytes_per_cycle", "needs icnt.gpc_sms (which SMs share a GPC's port)");
+    if (g.dram.gpc_share_backlog > 0 && gpcs->empty())
+      fail("dram.gpc_share_backlog", "needs icnt.gpc_sms (which SMs share a GPC)");
   }
   // The DRAM's own share of the latency must stay positive once the far lines' penalty is taken out.
   const double far_in_mean = far_line_share(g.l2) * static_cast<double>(g.l2.far_extra_latency);
