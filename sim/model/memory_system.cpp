@@ -461,9 +461,10 @@ Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool b
 }
 
 MemorySystem::AtHome MemorySystem::to_home_slice(int sm, Addr line, std::uint32_t mask, Tick t, std::uint32_t hold,
-                                                  bool pass_near, std::uint32_t near_hold, std::uint32_t input_bytes) {
+                                                  bool pass_near, std::uint32_t near_hold, std::uint32_t input_bytes,
+                                                  bool home_input_after_near) {
   const std::uint32_t bytes = input_bytes > 0 ? input_bytes : popc(mask) * static_cast<std::uint32_t>(gpu_.l2.sector);
-  // Each slice the data passes takes it through its crossbar input, then holds its pipeline.
+  // A slice the data enters from the crossbar takes it through its input, then holds its pipeline.
   auto enter = [&](std::uint32_t slice, Tick at) { return slice_input_.empty() ? at : slice_input_[slice].serve(at, bytes); };
   Tick arrive = t + icnt_ticks_;
   const std::uint64_t line_index = line >> l2_line_shift_;
@@ -482,7 +483,10 @@ MemorySystem::AtHome MemorySystem::to_home_slice(int sm, Addr line, std::uint32_
     }
     arrive = cross_fabric(partition_of(home), arrive, bytes);  // the data goes to the home partition
   }
-  const Tick in_home = enter(home, arrive);
+  // A store that came over the fabric enters its home slice from the fabric, not through the slice's
+  // crossbar input (gms-fabric-ubench stores, validate/results/h100/fabric_stores: far stores cost
+  // lts__xbar2lts 1.02 cycles per stored sector, as near ones do, though L2 counts them twice).
+  const Tick in_home = near_pass && !home_input_after_near ? arrive : enter(home, arrive);
   return {home, hashed_set(line_index, l2_->sets()), serve_start(slices_bw_[home], in_home, hold),
           near_pass ? taken : in_home, far, near_pass};
 }
@@ -511,7 +515,9 @@ MemorySystem::Reduced MemorySystem::reduce_lines(const AccessCtx& ctx, EachLine&
     const std::uint32_t sectors = popc(mask), hold = sectors * red_bytes_per_sector_;
     const Tick t = sm_port(ctx.sm, ctx.now, sectors * sector);
     // A far reduction passes a near slice first when the GPU counts it in both partitions.
-    const AtHome h = to_home_slice(ctx.sm, line, mask, t, hold, gpu_.l2.far_reductions_in_both_partitions, hold);
+    // Its home's crossbar input too: gms-red-ubench's 77 % busy input at 0.8 passes per slice and cycle
+    // fits a sector's 32 B at both slices as well as ~46 B at the first alone; not separated yet.
+    const AtHome h = to_home_slice(ctx.sm, line, mask, t, hold, gpu_.l2.far_reductions_in_both_partitions, hold, 0, true);
     out.taken = std::max(out.taken, h.taken);
     counters_.l2_red_sectors += sectors;
     if (h.near_pass) {  // counted at the near slice too

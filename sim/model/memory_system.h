@@ -254,8 +254,10 @@ class MemorySystem {
   };
   // `near_hold`: what a far line's pass through a near slice holds of its pipeline (pass_near).
   // `input_bytes`: what it costs each slice input and the fabric (0 = the mask's sectors).
+  // `home_input_after_near`: whether a line that passed a near slice and came over the fabric also takes
+  // its home slice's crossbar input (a far store does not: gms-fabric-ubench stores; reductions keep it).
   AtHome to_home_slice(int sm, Addr line, std::uint32_t mask, Tick t, std::uint32_t hold, bool pass_near,
-                       std::uint32_t near_hold, std::uint32_t input_bytes = 0);
+                       std::uint32_t near_hold, std::uint32_t input_bytes = 0, bool home_input_after_near = false);
   Tick reserve(Tick& free_at, Tick arrive, double ticks) const;
   // Start of service of `bytes` at `server` for a request arriving at `arrive`.
   static Tick serve_start(BandwidthServer& server, Tick arrive, std::uint32_t bytes);
@@ -300,10 +302,12 @@ class MemorySystem {
   }
   // Per GPC, its port for read replies (icnt.gpc_bytes_per_cycle); empty: unlimited.
   std::vector<int> gpc_of_sm_;
-  std::vector<double> dram_wait_scale_;  // per SM (dram.gpc_share_backlog); empty: first come, first served
-  Tick share_unloaded_ticks_ = 0, share_after_ticks_ = 0;
-  double share_mix_ = 1;  // the mean factor of the recent requests past the backlog (gpc_share)
   std::vector<BandwidthServer> gpc_ports_;
+  // The DRAM's share by GPC (gpc_share): per SM its factor (dram.gpc_share_backlog; empty: first come,
+  // first served), the round trip past which it applies, and the recent deep-queue requests' mean factor.
+  std::vector<double> dram_wait_scale_;
+  Tick share_unloaded_ticks_ = 0, share_after_ticks_ = 0;
+  double share_mix_ = 1;
   // Per SM, a ring of the completion ticks of the last `mshrs` line requests: a new miss waits for
   // the oldest one, bounding the requests one SM keeps in flight.
   std::vector<std::vector<Tick>> mshr_ring_;

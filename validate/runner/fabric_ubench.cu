@@ -70,6 +70,31 @@ __global__ void list_stream(const int4* buf, const unsigned* lines, const unsign
   end_span(out, sm, t0, c0);
 }
 
+// The same walk storing instead of loading: 8 lanes a line, 16 bytes each (whole sectors), kInFlight
+// lines a thread group per round (`stores` mode: which slices' crossbar inputs a far store passes).
+template <int kInFlight>
+__global__ void list_store(int4* buf, const unsigned* lines, const unsigned* start, const unsigned* count,
+                           const unsigned char* active, unsigned long long* out) {
+  const unsigned sm = smid();
+  if (!active[sm]) return;
+  const unsigned* l = lines + start[sm];
+  const int n = static_cast<int>(count[sm]), sub = threadIdx.x & 7, per_pass = blockDim.x >> 3;
+  __syncthreads();
+  const unsigned long long t0 = globaltimer(), c0 = clock64();
+  const int4 v = make_int4(static_cast<int>(sm), threadIdx.x, 1, 2);
+  for (int i = threadIdx.x >> 3; i < n; i += kInFlight * per_pass) {
+    unsigned line[kInFlight];
+#pragma unroll
+    for (int u = 0; u < kInFlight; ++u) line[u] = i + u * per_pass < n ? l[i + u * per_pass] : l[i];
+#pragma unroll
+    for (int u = 0; u < kInFlight; ++u)
+      asm volatile("st.global.cg.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(buf + static_cast<size_t>(line[u]) * 8 + sub),
+                   "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
+                   : "memory");
+  }
+  end_span(out, sm, t0, c0);
+}
+
 // Lines [first, first + n) of `buf`: the active SMs read them (`touch`), or time one load of each
 // (lane 0 of each warp, its lines one after another, the next address waiting for this one's data;
 // the store into shared memory needs the data, so the second clock read waits for it).
@@ -107,6 +132,8 @@ __global__ void home_probe(const unsigned* buf, size_t first, int n, const unsig
 }  // namespace
 
 int main(int argc, char** argv) {
+  // `gms-fabric-ubench MAP stores`: after the classification, the near/far sets store instead of load.
+  const bool stores = argc > 2 && std::string(argv[2]) == "stores";
   return ubench_main("gms-fabric-ubench", [&](const gpuDeviceProp& prop) {
     const int sms = prop.multiProcessorCount;
     const std::string map = argc > 1 ? argv[1] : "";
@@ -138,6 +165,7 @@ int main(int argc, char** argv) {
     GPU_CHECK(cudaFuncSetAttribute(window_stream<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
     GPU_CHECK(cudaFuncSetAttribute(window_stream<4>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
     GPU_CHECK(cudaFuncSetAttribute(list_stream<4>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
+    GPU_CHECK(cudaFuncSetAttribute(list_store<4>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
     GPU_CHECK(cudaFuncSetAttribute(home_probe, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
     auto set_active = [&](const std::vector<int>& set) {
       std::vector<unsigned char> a(1024, 0);
@@ -222,7 +250,10 @@ int main(int argc, char** argv) {
       GPU_CHECK(gpuMemcpy(start, st.data(), st.size() * sizeof(unsigned), gpuMemcpyHostToDevice));
       GPU_CHECK(gpuMemcpy(count, ct.data(), ct.size() * sizeof(unsigned), gpuMemcpyHostToDevice));
       for (int rep = 0; rep < 3; ++rep) {
-        list_stream<4><<<sms, kThreads, pad>>>(big, lines, start, count, active, out, sink);
+        if (stores)
+          list_store<4><<<sms, kThreads, pad>>>(big, lines, start, count, active, out);
+        else
+          list_stream<4><<<sms, kThreads, pad>>>(big, lines, start, count, active, out, sink);
         GPU_CHECK_LAUNCH();
         GPU_CHECK(gpuDeviceSynchronize());
         report(name, set, rep, std::vector<double>(set.size(), static_cast<double>(per_sm) * 128));
@@ -232,18 +263,25 @@ int main(int argc, char** argv) {
     std::vector<int> all, halves(part[0].begin(), part[0].begin() + h0), p0h(part[0].begin(), part[0].begin() + h0);
     halves.insert(halves.end(), part[1].begin(), part[1].begin() + h1);
     for (int s = 0; s < sms; ++s) all.push_back(s);
-    mixed("mixed:all x1", all, 1);
-    mixed("mixed:all", all, 4);
-    mixed("mixed:p0", part[0], 4);
-    mixed("mixed:p0h+p1h", halves, 4);
-    mixed("mixed:p0h", p0h, 4);
-    homed("near:all", all, false);
-    homed("far:all", all, true);
-    homed("near:p0", part[0], false);
-    homed("far:p0", part[0], true);
-    homed("far:p1", part[1], true);
-    homed("far:p0h+p1h", halves, true);
-    homed("far:p0h", p0h, true);
+    if (stores) {  // what a store costs the slices' crossbar inputs, near against far (ncu)
+      homed("store near:all", all, false);
+      homed("store far:all", all, true);
+      homed("store near:p0", part[0], false);
+      homed("store far:p0", part[0], true);
+    } else {
+      mixed("mixed:all x1", all, 1);
+      mixed("mixed:all", all, 4);
+      mixed("mixed:p0", part[0], 4);
+      mixed("mixed:p0h+p1h", halves, 4);
+      mixed("mixed:p0h", p0h, 4);
+      homed("near:all", all, false);
+      homed("far:all", all, true);
+      homed("near:p0", part[0], false);
+      homed("far:p0", part[0], true);
+      homed("far:p1", part[1], true);
+      homed("far:p0h+p1h", halves, true);
+      homed("far:p0h", p0h, true);
+    }
     for (void* p : {static_cast<void*>(big), static_cast<void*>(active), static_cast<void*>(rank), static_cast<void*>(out),
                     static_cast<void*>(sink), static_cast<void*>(cycles), static_cast<void*>(lines), static_cast<void*>(start),
                     static_cast<void*>(count)})
