@@ -79,15 +79,7 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   // own share is what makes the mean come out as measured.
   dt.access_ticks = cycles_to_ticks(gpu.dram.latency - gpu.l2.hit_latency) -
                     static_cast<Tick>(far_line_share(gpu.l2) * static_cast<double>(far_ticks_) + 0.5);
-  if (gpu.dram.gpc_share_backlog > 0) {
-    // A line's round trip past the unloaded miss by more than the backlog's time at the DRAM's rate.
-    share_unloaded_ticks_ = cycles_to_ticks(gpu.dram.latency);
-    share_after_ticks_ = static_cast<Tick>(static_cast<double>(gpu.dram.gpc_share_backlog) * T / dt.bytes_per_cycle + 0.5);
-    std::string why;
-    const auto sizes = parse_gpc_sms(gpu.icnt.gpc_sms, &why);
-    SIM_ASSERT(sizes && !sizes->empty(), "dram.gpc_share_backlog without a valid icnt.gpc_sms: " << why);
-    dram_wait_scale_ = gpc_wait_scales(*sizes, gpu.sm.count, gpu.dram.gpc_share_ratio);
-  }
+  gpc_share_ = GpcShare(gpu, dt.bytes_per_cycle);
   dram_ = std::make_unique<Dram>(dt);
 
   slices_bw_.assign(gpu.l2.slices, BandwidthServer(T / (gpu.l2.slice_bytes_per_cycle * l2_per_sm_cycle)));
@@ -145,22 +137,6 @@ void MemorySystem::dram_fill(TagArray& tags, const TagArray::Access& a, Addr lin
   if (timeline_) timeline_->at(sm, at).dram_read_bytes += bytes;
   tags.fill(a.slot, fetch, data);
   *ready = std::max(*ready, data);
-}
-
-Tick MemorySystem::gpc_share(int sm, Tick start, Tick back) {
-  // Beyond dram.gpc_share_backlog the memory serves by GPC (gms-gpc-ubench contention: a fixed share,
-  // whatever the backlog beyond it): the line's wait past the unloaded miss is its GPC's factor x as
-  // long. Its bookings stay where they are; what moves is when this SM sees its data, and so how soon
-  // it asks again - its share of a queue that stays full.
-  if (dram_wait_scale_.empty()) return back;
-  const Tick over = back - start;
-  if (over <= share_unloaded_ticks_ + share_after_ticks_) return back;
-  // A share, not a faster memory: the factors are taken relative to the recent deep-queue requests'
-  // mean factor, so the waits of a queue's requesters keep their sum (SMs of one GPC size alone: all 1).
-  const double own = dram_wait_scale_[static_cast<std::size_t>(sm)];
-  share_mix_ += (own - share_mix_) / 1024;
-  const double scale = own / share_mix_;
-  return start + share_unloaded_ticks_ + static_cast<Tick>(static_cast<double>(over - share_unloaded_ticks_) * scale + 0.5);
 }
 
 Tick MemorySystem::sm_port(int sm, Tick now, std::uint32_t bytes) {
@@ -285,7 +261,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
   // Then the reply crosses the requesting SM's GPC port; replies merged into it do not (their SMs'
   // ports are not charged: the per-GPC shares of silicon's lookups, not of its deliveries, agree).
   if (!gpc_ports_.empty()) ready = gpc_port(sm, ready, popc(mask) * sector);
-  return retire(gpc_share(sm, start, ready + l2_return_ticks_));
+  return retire(gpc_share_.back_for(sm, start, ready + l2_return_ticks_));
 }
 
 Tick MemorySystem::load(const AccessCtx& ctx, const Region& region, bool bypass_l1, EvictHint hint) {

@@ -13,6 +13,7 @@
 #include "model/bandwidth_server.h"
 #include "model/coalescer.h"
 #include "model/dram.h"
+#include "model/gpc_share.h"
 #include "model/mem_counters.h"
 #include "model/request_coalescer.h"
 #include "model/shared_copy.h"
@@ -232,9 +233,6 @@ class MemorySystem {
   }
   // The SM's LSU/port, FCFS: when one line request of `bytes` leaves the SM.
   Tick sm_port(int sm, Tick now, std::uint32_t bytes);
-  // When a line request issued at `start`, its data back at `back` first come first served, is back
-  // for SM `sm` under dram.gpc_share_backlog.
-  Tick gpc_share(int sm, Tick start, Tick back);
   // The SM's way out towards L2 (icnt.sm_write_bytes_per_cycle): store bytes, or one miss request
   // (bytes 0). Returns when this one leaves; `t` unchanged where the GPU has no such limit.
   Tick sm_out(int sm, Tick t, std::uint32_t bytes);
@@ -303,11 +301,7 @@ class MemorySystem {
   // Per GPC, its port for read replies (icnt.gpc_bytes_per_cycle); empty: unlimited.
   std::vector<int> gpc_of_sm_;
   std::vector<BandwidthServer> gpc_ports_;
-  // The DRAM's share by GPC (gpc_share): per SM its factor (dram.gpc_share_backlog; empty: first come,
-  // first served), the round trip past which it applies, and the recent deep-queue requests' mean factor.
-  std::vector<double> dram_wait_scale_;
-  Tick share_unloaded_ticks_ = 0, share_after_ticks_ = 0;
-  double share_mix_ = 1;
+  GpcShare gpc_share_;  // the DRAM's share by GPC (dram.gpc_share_backlog); off by default
   // Per SM, a ring of the completion ticks of the last `mshrs` line requests: a new miss waits for
   // the oldest one, bounding the requests one SM keeps in flight.
   std::vector<std::vector<Tick>> mshr_ring_;

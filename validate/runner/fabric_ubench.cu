@@ -40,11 +40,13 @@ namespace {
 constexpr size_t kDramWindow = 16u << 20;  // bytes per SM
 constexpr int kThreads = 1024;
 
-// Reads `lines` (indices of 128-byte lines of `buf`) in the SM's window [start[sm], start[sm] + count[sm]):
-// 8 lanes a line, 16 bytes each, kInFlight lines a thread group in flight (their indices loaded first).
-template <int kInFlight>
-__global__ void list_stream(const int4* buf, const unsigned* lines, const unsigned* start, const unsigned* count,
-                            const unsigned char* active, unsigned long long* out, int* sink) {
+// Walks `lines` (indices of 128-byte lines of `buf`) in the SM's window [start[sm], start[sm] + count[sm]):
+// 8 lanes a line, 16 bytes each, kInFlight lines a thread group in flight (their indices loaded first),
+// loading them (their XOR into `sink`'s guard) or, kStore (`stores` mode: which slices' crossbar inputs a
+// far store passes), storing whole sectors.
+template <int kInFlight, bool kStore>
+__global__ void list_walk(int4* buf, const unsigned* lines, const unsigned* start, const unsigned* count,
+                          const unsigned char* active, unsigned long long* out, int* sink) {
   extern __shared__ int pad[];
   const unsigned sm = smid();
   if (!active[sm]) return;
@@ -53,45 +55,29 @@ __global__ void list_stream(const int4* buf, const unsigned* lines, const unsign
   __syncthreads();
   const unsigned long long t0 = globaltimer(), c0 = clock64();
   int acc = 0;
+  const int4 w = make_int4(static_cast<int>(sm), threadIdx.x, 1, 2);
   for (int i = threadIdx.x >> 3; i < n; i += kInFlight * per_pass) {
     unsigned line[kInFlight];
 #pragma unroll
     for (int u = 0; u < kInFlight; ++u) line[u] = i + u * per_pass < n ? l[i + u * per_pass] : l[i];
-    int4 v[kInFlight];
+    if constexpr (kStore) {
 #pragma unroll
-    for (int u = 0; u < kInFlight; ++u)
-      asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];"
-                   : "=r"(v[u].x), "=r"(v[u].y), "=r"(v[u].z), "=r"(v[u].w)
-                   : "l"(buf + static_cast<size_t>(line[u]) * 8 + sub));
+      for (int u = 0; u < kInFlight; ++u)
+        asm volatile("st.global.cg.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(buf + static_cast<size_t>(line[u]) * 8 + sub),
+                     "r"(w.x), "r"(w.y), "r"(w.z), "r"(w.w)
+                     : "memory");
+    } else {
+      int4 v[kInFlight];
 #pragma unroll
-    for (int u = 0; u < kInFlight; ++u) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+      for (int u = 0; u < kInFlight; ++u)
+        asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];"
+                     : "=r"(v[u].x), "=r"(v[u].y), "=r"(v[u].z), "=r"(v[u].w)
+                     : "l"(buf + static_cast<size_t>(line[u]) * 8 + sub));
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+    }
   }
   if (acc == 0x12345678) pad[0] = acc, *sink = pad[0];
-  end_span(out, sm, t0, c0);
-}
-
-// The same walk storing instead of loading: 8 lanes a line, 16 bytes each (whole sectors), kInFlight
-// lines a thread group per round (`stores` mode: which slices' crossbar inputs a far store passes).
-template <int kInFlight>
-__global__ void list_store(int4* buf, const unsigned* lines, const unsigned* start, const unsigned* count,
-                           const unsigned char* active, unsigned long long* out) {
-  const unsigned sm = smid();
-  if (!active[sm]) return;
-  const unsigned* l = lines + start[sm];
-  const int n = static_cast<int>(count[sm]), sub = threadIdx.x & 7, per_pass = blockDim.x >> 3;
-  __syncthreads();
-  const unsigned long long t0 = globaltimer(), c0 = clock64();
-  const int4 v = make_int4(static_cast<int>(sm), threadIdx.x, 1, 2);
-  for (int i = threadIdx.x >> 3; i < n; i += kInFlight * per_pass) {
-    unsigned line[kInFlight];
-#pragma unroll
-    for (int u = 0; u < kInFlight; ++u) line[u] = i + u * per_pass < n ? l[i + u * per_pass] : l[i];
-#pragma unroll
-    for (int u = 0; u < kInFlight; ++u)
-      asm volatile("st.global.cg.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(buf + static_cast<size_t>(line[u]) * 8 + sub),
-                   "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
-                   : "memory");
-  }
   end_span(out, sm, t0, c0);
 }
 
@@ -164,8 +150,8 @@ int main(int argc, char** argv) {
     const size_t pad = prop.sharedMemPerMultiprocessor / 2 + 1024;
     GPU_CHECK(cudaFuncSetAttribute(window_stream<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
     GPU_CHECK(cudaFuncSetAttribute(window_stream<4>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
-    GPU_CHECK(cudaFuncSetAttribute(list_stream<4>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
-    GPU_CHECK(cudaFuncSetAttribute(list_store<4>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
+    GPU_CHECK(cudaFuncSetAttribute(list_walk<4, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
+    GPU_CHECK(cudaFuncSetAttribute(list_walk<4, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
     GPU_CHECK(cudaFuncSetAttribute(home_probe, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
     auto set_active = [&](const std::vector<int>& set) {
       std::vector<unsigned char> a(1024, 0);
@@ -251,9 +237,9 @@ int main(int argc, char** argv) {
       GPU_CHECK(gpuMemcpy(count, ct.data(), ct.size() * sizeof(unsigned), gpuMemcpyHostToDevice));
       for (int rep = 0; rep < 3; ++rep) {
         if (stores)
-          list_store<4><<<sms, kThreads, pad>>>(big, lines, start, count, active, out);
+          list_walk<4, true><<<sms, kThreads, pad>>>(big, lines, start, count, active, out, sink);
         else
-          list_stream<4><<<sms, kThreads, pad>>>(big, lines, start, count, active, out, sink);
+          list_walk<4, false><<<sms, kThreads, pad>>>(big, lines, start, count, active, out, sink);
         GPU_CHECK_LAUNCH();
         GPU_CHECK(gpuDeviceSynchronize());
         report(name, set, rep, std::vector<double>(set.size(), static_cast<double>(per_sm) * 128));

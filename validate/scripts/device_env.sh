@@ -78,3 +78,17 @@ ncu_first_gemm_launch() {
   shift
   ncu -k regex:gemm_fp16 --launch-skip 1 --launch-count 1 "${opts[@]}" "$CTA_TIMES_BIN" "$@"
 }
+
+# device_partition_map NAME: builds gms-partition-ubench (its build line into $OUT/NAME_env.txt), runs it
+# twice into $OUT/NAME_partition.jsonl and sets PARTITION_MAP to the map validate/scripts/partition_map.py
+# reads from it (one 0/1 per SM; the floor plan differs between chips), noted in NAME_env.txt; exits 1
+# when either step fails.
+device_partition_map() {
+  local name=$1 pbin=/tmp/gms-partition-ubench rep
+  device_nvcc validate/runner/partition_ubench.cu $pbin >> "$OUT/${name}_env.txt"
+  [ -x $pbin ] || { echo "partition build failed"; exit 1; }
+  for rep in 1 2; do $pbin | sed "s/^{/{\"rep\": $rep, /"; done > "$OUT/${name}_partition.jsonl" 2>> "$OUT/${name}_env.txt"
+  PARTITION_MAP=$(python3 "$(dirname "${BASH_SOURCE[0]}")/partition_map.py" "$OUT/${name}_partition.jsonl") ||
+    { echo "no partition map"; exit 1; }
+  echo "partition map: $PARTITION_MAP" | tee -a "$OUT/${name}_env.txt"
+}

@@ -13,17 +13,13 @@ OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 here=$(dirname "$0")
 source "$here/device_env.sh"
-pbin=/tmp/gms-partition-ubench
 bin=/tmp/gms-fabric-ubench
 device_build_env fabric device_fabric.sh validate/runner/fabric_ubench.cu $bin "LDG|CS2R|S2UR|BAR"
-device_nvcc validate/runner/partition_ubench.cu $pbin >> "$OUT/fabric_env.txt"
-[ -x $pbin ] || { echo "partition build failed"; exit 1; }
-for rep in 1 2; do $pbin | sed "s/^{/{\"rep\": $rep, /"; done > "$OUT/fabric_partition.jsonl" 2>> "$OUT/fabric_env.txt"
-map=$(python3 "$here/partition_map.py" "$OUT/fabric_partition.jsonl") || { echo "no partition map"; exit 1; }
-echo "partition map: $map" | tee -a "$OUT/fabric_env.txt"
+device_partition_map fabric
+map=$PARTITION_MAP
 "$bin" "$map" | tee "$OUT/fabric_run.jsonl"
 nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >> "$OUT/fabric_env.txt"
-ncu --clock-control none --csv --print-units base -k 'regex:window_stream|list_stream' \
+ncu --clock-control none --csv --print-units base -k 'regex:window_stream|list_walk' \
     --metrics gpu__time_duration.sum,dram__bytes_read.sum,lts__t_sectors_srcunit_ltcfabric.sum,lts__t_sectors_op_read.sum,lts__t_sectors_srcunit_tex_op_read.sum \
     "$bin" "$map" > "$OUT/fabric_ncu.csv" 2>> "$OUT/fabric_env.txt"
 echo "ncu exit $?"

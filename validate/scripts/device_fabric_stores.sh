@@ -13,17 +13,13 @@ OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 here=$(dirname "$0")
 source "$here/device_env.sh"
-pbin=/tmp/gms-partition-ubench
 bin=/tmp/gms-fabric-ubench
 device_build_env fabric_stores device_fabric_stores.sh validate/runner/fabric_ubench.cu $bin "STG|CS2R|S2UR|BAR"
-device_nvcc validate/runner/partition_ubench.cu $pbin >> "$OUT/fabric_stores_env.txt"
-[ -x $pbin ] || { echo "partition build failed"; exit 1; }
-for rep in 1 2; do $pbin | sed "s/^{/{\"rep\": $rep, /"; done > "$OUT/fabric_stores_partition.jsonl" 2>> "$OUT/fabric_stores_env.txt"
-map=$(python3 "$here/partition_map.py" "$OUT/fabric_stores_partition.jsonl") || { echo "no partition map"; exit 1; }
-echo "partition map: $map" | tee -a "$OUT/fabric_stores_env.txt"
+device_partition_map fabric_stores
+map=$PARTITION_MAP
 "$bin" "$map" stores | tee "$OUT/fabric_stores_run.jsonl" | grep -v '"gbps"'
 nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >> "$OUT/fabric_stores_env.txt"
-ncu --clock-control none --csv --print-units base -k regex:list_store \
+ncu --clock-control none --csv --print-units base -k regex:list_walk \
     --metrics gpu__time_duration.sum,lts__xbar2lts_cycles_active.sum,lts__xbar2lts_cycles_active.avg.pct_of_peak_sustained_elapsed,lts__t_sectors_op_write.sum,lts__t_sectors_srcunit_ltcfabric.sum,lts__t_sectors_srcunit_tex_op_write.sum,lts__cycles_elapsed.avg,dram__bytes_write.sum \
     "$bin" "$map" stores > "$OUT/fabric_stores_ncu.csv" 2>> "$OUT/fabric_stores_env.txt"
 echo "ncu exit $?"

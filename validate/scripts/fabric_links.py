@@ -11,27 +11,19 @@ link; the link rate is the median of their repetitions. Prints every set's DRAM 
                                                        # clock.l2 cycle) is the measured rate, within 1 %
 """
 import argparse
-import csv
-import json
+import os
 import re
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ncu_launches import json_lines, paired  # noqa: E402
+
 
 def launches(directory):
-    runs = [json.loads(l) for l in open(f"{directory}/fabric_run.jsonl") if l.startswith("{")]
-    runs = [r for r in runs if "set" in r]
-    rows = list(csv.reader(l for l in open(f"{directory}/fabric_ncu.csv") if l.startswith('"')))
-    head, rows = rows[0], rows[1:]
-    by_id = {}
-    for row in rows:
-        d = dict(zip(head, row))
-        by_id.setdefault(int(d["ID"]), {})[d["Metric Name"]] = float(d["Metric Value"].replace(",", ""))
-    profiles = [by_id[k] for k in sorted(by_id)]
-    if len(profiles) != len(runs):
-        sys.exit(f"fabric_links.py: {len(runs)} stream launches but {len(profiles)} profiles in {directory}")
+    runs = [r for r in json_lines(f"{directory}/fabric_run.jsonl") if "set" in r]
     out = {}
-    for run, m in zip(runs, profiles):
+    for run, m in paired(runs, f"{directory}/fabric_ncu.csv", "fabric_links.py"):
         ns = m["gpu__time_duration.sum"]
         out.setdefault(run["set"], []).append((m["dram__bytes_read.sum"] / ns / 1e3,
                                               m["lts__t_sectors_srcunit_ltcfabric.sum"] * 32 / ns / 1e3))

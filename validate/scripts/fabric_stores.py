@@ -12,24 +12,18 @@ cost twice the near stores' cycles per sector.
   fabric_stores.py DIR --check 0.1   # exit 1 unless far and near stores cost the inputs the same, within 10 %
 """
 import argparse
-import csv
-import json
+import os
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ncu_launches import json_lines, paired  # noqa: E402
+
 
 def per_set(path):
-    runs = [r for r in (json.loads(l) for l in open(path) if l.startswith("{")) if "set" in r]
-    rows = list(csv.reader(l for l in open(path) if l.startswith('"')))
-    head, by_id = rows[0], {}
-    for row in rows[1:]:
-        d = dict(zip(head, row))
-        by_id.setdefault(int(d["ID"]), {})[d["Metric Name"]] = float(d["Metric Value"].replace(",", ""))
-    profiles = [by_id[k] for k in sorted(by_id)]
-    if len(profiles) != len(runs):
-        sys.exit(f"fabric_stores.py: {len(runs)} store launches but {len(profiles)} profiles in {path}")
+    runs = [r for r in json_lines(path) if "set" in r]
     out = {}
-    for run, m in zip(runs, profiles):
+    for run, m in paired(runs, path, "fabric_stores.py"):
         tex = m["lts__t_sectors_srcunit_tex_op_write.sum"]
         out.setdefault(run["set"], []).append((m["lts__xbar2lts_cycles_active.sum"] / tex, m["lts__t_sectors_op_write.sum"] / tex,
                                                m["lts__t_sectors_srcunit_ltcfabric.sum"] / tex,

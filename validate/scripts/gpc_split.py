@@ -8,14 +8,12 @@ beside the JSON lines it printed). Prints a markdown table.
 
   gpc_split.py validate/results/h100/gpc
 """
-import csv
-import json
+import os
 import statistics
 import sys
 
-
-def json_lines(path):
-    return [json.loads(l) for l in open(path) if l.startswith("{")]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ncu_launches import json_lines, paired, profiles  # noqa: E402
 
 
 def split_rows(runs):
@@ -35,18 +33,10 @@ def split_rows(runs):
 def ncu_dram_tbps(path):
     """Per set, the median DRAM read TB/s of its launches under ncu."""
     runs = [r for r in json_lines(path) if "set" in r]
-    rows = list(csv.reader(l for l in open(path) if l.startswith('"')))
-    if not rows:
+    if not profiles(path):
         return {}
-    head, by_id = rows[0], {}
-    for row in rows[1:]:
-        d = dict(zip(head, row))
-        by_id.setdefault(int(d["ID"]), {})[d["Metric Name"]] = float(d["Metric Value"].replace(",", ""))
-    profiles = [by_id[k] for k in sorted(by_id)]
-    if len(profiles) != len(runs):
-        sys.exit(f"gpc_split.py: {len(runs)} stream launches but {len(profiles)} profiles in {path}")
     out = {}
-    for run, m in zip(runs, profiles):
+    for run, m in paired(runs, path, "gpc_split.py"):
         out.setdefault(run["set"], []).append(m["dram__bytes_read.sum"] / m["gpu__time_duration.sum"] / 1e3)
     return {k: statistics.median(v) for k, v in out.items()}
 

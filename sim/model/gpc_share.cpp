@@ -1,0 +1,31 @@
+#include "model/gpc_share.h"
+
+#include <string>
+
+#include "common/error.h"
+#include "model/gpc_layout.h"
+
+namespace gms {
+
+GpcShare::GpcShare(const GpuConfig& gpu, double dram_bytes_per_cycle) {
+  if (gpu.dram.gpc_share_backlog <= 0) return;
+  // A line's round trip past the unloaded miss by more than the backlog's time at the DRAM's rate.
+  unloaded_ = cycles_to_ticks(gpu.dram.latency);
+  after_ = static_cast<Tick>(static_cast<double>(gpu.dram.gpc_share_backlog) * kTicksPerCycle / dram_bytes_per_cycle + 0.5);
+  std::string why;
+  const auto sizes = parse_gpc_sms(gpu.icnt.gpc_sms, &why);
+  SIM_ASSERT(sizes && !sizes->empty(), "dram.gpc_share_backlog without a valid icnt.gpc_sms: " << why);
+  scale_ = gpc_wait_scales(*sizes, gpu.sm.count, gpu.dram.gpc_share_ratio);
+}
+
+Tick GpcShare::shared(int sm, Tick start, Tick back) {
+  const Tick over = back - start;
+  if (over <= unloaded_ + after_) return back;
+  // The factors relative to the recent deep-queue requests' mean: the waits of a queue's requesters keep
+  // their sum (SMs of one GPC size alone: all 1).
+  const double own = scale_[static_cast<std::size_t>(sm)];
+  mix_ += (own - mix_) / 1024;
+  return start + unloaded_ + static_cast<Tick>(static_cast<double>(over - unloaded_) * (own / mix_) + 0.5);
+}
+
+}  // namespace gms
