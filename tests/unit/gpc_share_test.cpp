@@ -1,7 +1,7 @@
 // The DRAM's share by GPC (issue 11, gms-gpc-ubench contention): once 512 lines per SM are in flight
 // and the DRAM's queue is deep, the SMs of the two 12-SM GPCs get 16-17 % more of it than those of
 // the 18-SM GPCs on an H100 (6-8 % on an H200), whatever the backlog beyond that; below it nobody is
-// ahead. Modelled as dram.gpc_share_backlog / dram.gpc_share_ratio (MemorySystem::gpc_share).
+// ahead. Modelled as dram.gpc_share_backlog / dram.gpc_share_ratio (sim/model/gpc_share.h).
 #include <gtest/gtest.h>
 
 #include "api/simulation.h"
