@@ -491,8 +491,9 @@ MemorySystem::Reduced MemorySystem::reduce_lines(const AccessCtx& ctx, EachLine&
     const std::uint32_t sectors = popc(mask), hold = sectors * red_bytes_per_sector_;
     const Tick t = sm_port(ctx.sm, ctx.now, sectors * sector);
     // A far reduction passes a near slice first when the GPU counts it in both partitions.
-    // Its home's crossbar input too: gms-red-ubench's 77 % busy input at 0.8 passes per slice and cycle
-    // fits a sector's 32 B at both slices as well as ~46 B at the first alone; not separated yet.
+    // Its home's crossbar input too, though silicon's far reductions take one input, as near ones do
+    // (validate/results/h100/fabric_reductions): without that second input the model replays gms-red-ubench
+    // 1.43x as fast as silicon - it stands in for a limit of the atomic units not yet found.
     const AtHome h = to_home_slice(ctx.sm, line, mask, t, hold, gpu_.l2.far_reductions_in_both_partitions, hold, 0, true);
     out.taken = std::max(out.taken, h.taken);
     counters_.l2_red_sectors += sectors;

@@ -42,9 +42,11 @@ constexpr int kThreads = 1024;
 
 // Walks `lines` (indices of 128-byte lines of `buf`) in the SM's window [start[sm], start[sm] + count[sm]):
 // 8 lanes a line, 16 bytes each, kInFlight lines a thread group in flight (their indices loaded first),
-// loading them (their XOR into `sink`'s guard) or, kStore (`stores` mode: which slices' crossbar inputs a
-// far store passes), storing whole sectors.
-template <int kInFlight, bool kStore>
+// loading them (kLoad: their XOR into `sink`'s guard), storing whole sectors (kStore: `stores` mode, which
+// slices' crossbar inputs a far store passes) or adding 4 bytes at each lane's 16 (kRed: `reductions`
+// mode, the same for RED.ADD - two lanes' adds a sector, as the GEMV's partial sectors).
+enum Walk : int { kLoad = 0, kStore = 1, kRed = 2 };
+template <int kInFlight, int kWalk>
 __global__ void list_walk(int4* buf, const unsigned* lines, const unsigned* start, const unsigned* count,
                           const unsigned char* active, unsigned long long* out, int* sink) {
   extern __shared__ int pad[];
@@ -60,11 +62,17 @@ __global__ void list_walk(int4* buf, const unsigned* lines, const unsigned* star
     unsigned line[kInFlight];
 #pragma unroll
     for (int u = 0; u < kInFlight; ++u) line[u] = i + u * per_pass < n ? l[i + u * per_pass] : l[i];
-    if constexpr (kStore) {
+    if constexpr (kWalk == kStore) {
 #pragma unroll
       for (int u = 0; u < kInFlight; ++u)
         asm volatile("st.global.cg.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(buf + static_cast<size_t>(line[u]) * 8 + sub),
                      "r"(w.x), "r"(w.y), "r"(w.z), "r"(w.w)
+                     : "memory");
+    } else if constexpr (kWalk == kRed) {
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u)
+        asm volatile("red.global.add.u32 [%0], %1;" ::"l"(reinterpret_cast<unsigned*>(buf + static_cast<size_t>(line[u]) * 8 + sub)),
+                     "r"(w.y)
                      : "memory");
     } else {
       int4 v[kInFlight];
@@ -118,8 +126,10 @@ __global__ void home_probe(const unsigned* buf, size_t first, int n, const unsig
 }  // namespace
 
 int main(int argc, char** argv) {
-  // `gms-fabric-ubench MAP stores`: after the classification, the near/far sets store instead of load.
+  // `gms-fabric-ubench MAP stores` / `... reductions`: after the classification, the near/far sets store
+  // (or add) instead of load.
   const bool stores = argc > 2 && std::string(argv[2]) == "stores";
+  const bool reds = argc > 2 && std::string(argv[2]) == "reductions";
   return ubench_main("gms-fabric-ubench", [&](const gpuDeviceProp& prop) {
     const int sms = prop.multiProcessorCount;
     const std::string map = argc > 1 ? argv[1] : "";
@@ -150,8 +160,9 @@ int main(int argc, char** argv) {
     const size_t pad = prop.sharedMemPerMultiprocessor / 2 + 1024;
     GPU_CHECK(cudaFuncSetAttribute(window_stream<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
     GPU_CHECK(cudaFuncSetAttribute(window_stream<4>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
-    GPU_CHECK(cudaFuncSetAttribute(list_walk<4, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
-    GPU_CHECK(cudaFuncSetAttribute(list_walk<4, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
+    GPU_CHECK(cudaFuncSetAttribute(list_walk<4, kLoad>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
+    GPU_CHECK(cudaFuncSetAttribute(list_walk<4, kStore>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
+    GPU_CHECK(cudaFuncSetAttribute(list_walk<4, kRed>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
     GPU_CHECK(cudaFuncSetAttribute(home_probe, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
     auto set_active = [&](const std::vector<int>& set) {
       std::vector<unsigned char> a(1024, 0);
@@ -236,10 +247,12 @@ int main(int argc, char** argv) {
       GPU_CHECK(gpuMemcpy(start, st.data(), st.size() * sizeof(unsigned), gpuMemcpyHostToDevice));
       GPU_CHECK(gpuMemcpy(count, ct.data(), ct.size() * sizeof(unsigned), gpuMemcpyHostToDevice));
       for (int rep = 0; rep < 3; ++rep) {
-        if (stores)
-          list_walk<4, true><<<sms, kThreads, pad>>>(big, lines, start, count, active, out, sink);
+        if (reds)
+          list_walk<4, kRed><<<sms, kThreads, pad>>>(big, lines, start, count, active, out, sink);
+        else if (stores)
+          list_walk<4, kStore><<<sms, kThreads, pad>>>(big, lines, start, count, active, out, sink);
         else
-          list_walk<4, false><<<sms, kThreads, pad>>>(big, lines, start, count, active, out, sink);
+          list_walk<4, kLoad><<<sms, kThreads, pad>>>(big, lines, start, count, active, out, sink);
         GPU_CHECK_LAUNCH();
         GPU_CHECK(gpuDeviceSynchronize());
         report(name, set, rep, std::vector<double>(set.size(), static_cast<double>(per_sm) * 128));
@@ -249,11 +262,12 @@ int main(int argc, char** argv) {
     std::vector<int> all, halves(part[0].begin(), part[0].begin() + h0), p0h(part[0].begin(), part[0].begin() + h0);
     halves.insert(halves.end(), part[1].begin(), part[1].begin() + h1);
     for (int s = 0; s < sms; ++s) all.push_back(s);
-    if (stores) {  // what a store costs the slices' crossbar inputs, near against far (ncu)
-      homed("store near:all", all, false);
-      homed("store far:all", all, true);
-      homed("store near:p0", part[0], false);
-      homed("store far:p0", part[0], true);
+    if (stores || reds) {  // what a store or a reduction costs the slices' crossbar inputs, near against far (ncu)
+      const std::string op = reds ? "red " : "store ";
+      homed(op + "near:all", all, false);
+      homed(op + "far:all", all, true);
+      homed(op + "near:p0", part[0], false);
+      homed(op + "far:p0", part[0], true);
     } else {
       mixed("mixed:all x1", all, 1);
       mixed("mixed:all", all, 4);
