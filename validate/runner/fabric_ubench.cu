@@ -21,6 +21,9 @@
 // One link per direction of capacity C lets far:all read 2C and far:p0 C; one pool of capacity C lets
 // far:all read C. The device script also profiles every stream (ncu: DRAM bytes, far sectors,
 // duration), so what crossed is counted, not assumed.
+// `gms-fabric-ubench MAP stores` / `MAP reductions` (validate/scripts/device_fabric_stores.sh): after the
+// classification, the near and far sets store whole lines / RED.ADD instead of loading, for the slices'
+// crossbar-input cycles a far store or reduction costs (ncu's lts__xbar2lts).
 // Output, JSON lines: the classification's latency histogram, then per set and repetition the SMs'
 // bytes over the span from the first start to the last end (GB/s), per SM its own GB/s, and the first
 // SM's clock while it read.
