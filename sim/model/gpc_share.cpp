@@ -1,11 +1,26 @@
 #include "model/gpc_share.h"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "common/error.h"
 #include "model/gpc_layout.h"
 
 namespace gms {
+
+std::vector<double> gpc_wait_scales(const std::vector<int>& gpc_sms, int sm_count, double ratio) {
+  const std::vector<int> gpc = sm_gpcs(gpc_sms, sm_count);
+  if (gpc.empty()) return {};
+  SIM_ASSERT(ratio >= 1, "a GPC share ratio under 1: " << ratio);
+  const auto [lo, hi] = std::minmax_element(gpc_sms.begin(), gpc_sms.end());
+  // Equal GPCs: nobody is ahead, whatever the ratio.
+  const double a = *lo == *hi ? 0.0 : std::log(ratio) / std::log(static_cast<double>(*hi) / *lo);
+  std::vector<double> out(gpc.size());
+  for (size_t sm = 0; sm < gpc.size(); ++sm)
+    out[sm] = std::pow(static_cast<double>(gpc_sms[static_cast<size_t>(gpc[sm])]) / *hi, a);
+  return out;
+}
 
 GpcShare::GpcShare(const GpuConfig& gpu, double dram_bytes_per_cycle) {
   if (gpu.dram.gpc_share_backlog <= 0) return;

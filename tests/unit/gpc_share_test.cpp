@@ -7,6 +7,7 @@
 #include "api/simulation.h"
 #include "config/gpu_config.h"
 #include "model/gpc_layout.h"
+#include "model/gpc_share.h"
 #include "model/memory_system.h"
 #include "test_util.h"
 

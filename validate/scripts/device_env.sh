@@ -49,12 +49,12 @@ device_build_env() {
   [ -x "$bin" ] || { echo "build failed"; cat "$OUT/${name}_env.txt"; exit 1; }
 }
 
-# device_ubench NAME SCRIPT SOURCE BINARY SASS_PATTERN: device_build_env, then the binary's JSON lines
-# into $OUT/NAME_run.jsonl and the clocks after the run into NAME_env.txt.
+# device_ubench NAME SCRIPT SOURCE BINARY SASS_PATTERN [ARGS...]: device_build_env, then the binary's JSON
+# lines (run with ARGS) into $OUT/NAME_run.jsonl and the clocks after the run into NAME_env.txt.
 device_ubench() {
   local name=$1 bin=$4
-  device_build_env "$@"
-  "$bin" | tee "$OUT/${name}_run.jsonl"
+  device_build_env "${@:1:5}"
+  "$bin" "${@:6}" | tee "$OUT/${name}_run.jsonl"
   nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >> "$OUT/${name}_env.txt"
 }
 

@@ -8,12 +8,9 @@
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
-here=$(dirname "$0")
-source "$here/device_env.sh"
+source "$(dirname "$0")/device_env.sh"
 bin=/tmp/gms-gpc-ubench
-device_build_env gpc_contention device_gpc_contention.sh validate/runner/gpc_ubench.cu $bin "LDG|S2UR|CS2R|BAR"
-"$bin" contention | tee "$OUT/gpc_contention_run.jsonl"
-nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >> "$OUT/gpc_contention_env.txt"
+device_ubench gpc_contention device_gpc_contention.sh validate/runner/gpc_ubench.cu $bin "LDG|S2UR|CS2R|BAR" contention
 ncu --clock-control none --csv --print-units base -k regex:window_stream \
     --metrics gpu__time_duration.sum,dram__bytes_read.sum,lts__t_sectors_srcunit_ltcfabric.sum,lts__t_sectors_srcunit_tex_op_read.sum \
     "$bin" contention > "$OUT/gpc_contention_ncu.csv" 2>> "$OUT/gpc_contention_env.txt"

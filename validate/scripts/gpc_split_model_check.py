@@ -10,7 +10,6 @@ silicon's `ahead / rest` (gpc_split.py).
 --check: exit 1 if any case is further than TOLERANCE from silicon's ratio."""
 import argparse
 import csv
-import json
 import os
 import re
 import statistics
@@ -21,6 +20,7 @@ import tempfile
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import gpc_split  # noqa: E402
+from accelsim_trace import trace_metrics  # noqa: E402
 from gpc_contention_trace import write_trace  # noqa: E402
 
 WINDOW_KB, THREADS = 2048, 1024
@@ -39,25 +39,23 @@ def sm_gpcs(sizes, sms):
     return out
 
 
-def model_ratio(gpumemsim, preset, sets, in_flight, work):
-    trace = write_trace(os.path.join(work, f"x{in_flight}"), 132, THREADS, in_flight, WINDOW_KB)
-    workload, run = os.path.join(work, "w.yaml"), os.path.join(work, f"run{in_flight}")
-    with open(workload, "w") as f:
-        f.write(f"kind: trace\npath: {trace}\n")
-    cmd = [gpumemsim, "run", "-g", preset, "-w", workload, "-q", "-o", run]
-    for kv in sets:
-        cmd += ["--set", kv]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+def gpc_sizes(gpumemsim, preset, sets):
+    """icnt.gpc_sms of `preset` with `sets` applied, as the simulator reads it."""
     shown = subprocess.run([gpumemsim, "config", "show", "--gpu", preset] + sum((["--set", kv] for kv in sets), []),
                            check=True, capture_output=True, text=True).stdout
     listed = re.search(r'gpc_sms: "([0-9, ]+)"', shown)
     if not listed:
         sys.exit(f"gpc_split_model_check: {preset} has no icnt.gpc_sms (set it with --set gpu.icnt.gpc_sms=...)")
-    sizes = [int(n) for n in listed.group(1).split(",")]
+    return [int(n) for n in listed.group(1).split(",")]
+
+
+def model_ratio(gpumemsim, preset, sets, sizes, in_flight, work):
+    work = os.path.join(work, f"x{in_flight}")
+    trace = write_trace(work, 132, THREADS, in_flight, WINDOW_KB)
+    mhz = trace_metrics(gpumemsim, preset, trace, work, sets)["gpumemsim__sm_clock_simulated"] / 1e6
     gpc = sm_gpcs(sizes, sum(sizes))
-    mhz = json.load(open(os.path.join(run, "stats.json")))["metrics"]["gpumemsim__sm_clock_simulated"] / 1e6
     rate = {}
-    for r in csv.DictReader(open(os.path.join(run, "ctas.csv"))):
+    for r in csv.DictReader(open(os.path.join(work, "run", "ctas.csv"))):
         ns = (int(r["end_cycle"]) - int(r["start_cycle"])) / mhz * 1e3
         rate[int(r["sm"])] = WINDOW_KB * 1024 / ns
     small = [v for sm, v in rate.items() if sizes[gpc[sm]] == min(sizes)]
@@ -74,12 +72,13 @@ def main():
     ap.add_argument("--check", type=float)
     a = ap.parse_args()
     _, sets = gpc_split.split_rows(gpc_split.json_lines(os.path.join(a.results, "gpc_contention_run.jsonl")))
+    sizes = gpc_sizes(a.gpumemsim, a.preset, a.sets)
     worst = 0.0
     with tempfile.TemporaryDirectory() as work:
         for n in (1, 2, 4, 8):
             reps = sets[f"dram:all x{n}"]
             silicon = statistics.median(r[2] / r[3] for r in reps)
-            model = model_ratio(a.gpumemsim, a.preset, a.sets, n, work)
+            model = model_ratio(a.gpumemsim, a.preset, a.sets, sizes, n, work)
             worst = max(worst, abs(model - silicon))
             print(f"x{n}: smallest GPCs' SMs over the largest's {model:.3f}, silicon (ahead / rest) {silicon:.3f}")
     if a.check is not None and worst > a.check:
