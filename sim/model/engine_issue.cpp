@@ -285,8 +285,10 @@ void Engine::Impl::slipped_in(SubPart& sp, Warp& w, Tick t, Tick held_until, Tic
 
 void Engine::Impl::account_floor(Warp& w, const SubPart& sp, const Instr& in, Tick t) {
   // Selected for its own issue cycles: beyond them an mma.sync block holds the port for its pipe
-  // interval (sm.mma_sync_holds_dispatch), which is the warp's wait, as Nsight counts it.
-  const Tick issuing = t + cycles_to_ticks(std::max<std::uint32_t>(1, in.issue_cycles) + in.other_instructions) + in.port_ticks;
+  // interval (sm.mma_sync_holds_dispatch), which is the warp's wait, as Nsight counts it. Its
+  // register-bank conflict cycles (port_ticks) hold the port for the other warps; the issuing warp's
+  // own are in the measured dispatch_stall (docs/issue-model.md), so they are not selected either.
+  const Tick issuing = t + cycles_to_ticks(std::max<std::uint32_t>(1, in.issue_cycles) + in.other_instructions);
   account(w, WarpState::kSelected, std::min(sp.issue_free, issuing));
   // An mma.sync block's HMMAs follow one another at the pipe's interval: its `wait` lasts until the
   // last, with the measured stalls after it.
