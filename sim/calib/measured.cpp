@@ -109,6 +109,8 @@ const std::vector<std::string>& compared_metrics() {
                                              "smsp__sass_inst_executed_op_shared_ld.sum",
                                              "smsp__sass_inst_executed_op_shared_st.sum",
                                              "smsp__sass_inst_executed_op_ldgsts.sum",
+                                             // ldmatrix: the data path's operand reads, a staged epilogue's read-back
+                                             "smsp__sass_inst_executed_op_ldsm.sum",
                                              "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum",
                                              "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
                                              "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",

@@ -104,8 +104,9 @@ Schema<WorkloadConfig> make_gemm_schema() {
                             "them out), none = plain rows (+ smem.pad), or a CuTe Swizzle<B,M,S> \"B,M,S\" on element offsets",
                             [](W& c) -> auto& { return c.gemm.smem_swizzle; }));
   p.push_back(choice_param<W>("epilogue", {"coalesced", "fragments"}, "coalesced",
-                              "how the C tile is stored: coalesced = whole rows, 16 bytes a lane (accumulators staged "
-                              "through shared memory: Triton, CUTLASS); fragments = each warp stores its MMA "
+                              "how the C tile is stored: coalesced = whole rows, 16 bytes a lane, the accumulators "
+                              "staged through shared memory first where the tensor-core data path runs (Triton's "
+                              "SASS: per round tile.n / 32 STS.128 and LDSM.x4 a warp between barriers); fragments = each warp stores its MMA "
                               "accumulators from registers (wmma::store_matrix_sync): one instruction per 8 rows x 4 "
                               "lanes x 2 elements, half sectors for a 16-bit C",
                               [](W& c) -> auto& { return c.gemm.epilogue; }));

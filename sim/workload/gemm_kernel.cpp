@@ -36,6 +36,13 @@ constexpr int kMmaSlot0 = kMaxSlots - 2;   // wgmma completion, alternating per 
 // Spill reloads: a slot the data path's own loads leave free (wgmma reads no ldmatrix; mma.sync no wgmma).
 int spill_slot(bool wgmma) { return wgmma ? kReadSlot0 : kMmaSlot0; }
 
+// A coalesced epilogue of the tensor-core data path stages C through shared memory, tile.n / 32
+// instructions of each kind per warp and round (gemm_epilogue.h); 0 = not staged.
+int staged_epilogue_per_round(const GemmConfig& cfg, const GpuConfig& gpu) {
+  if (cfg.epilogue != "coalesced" || !gemm_uses_tensor_cores(cfg, gpu) || resolved_gemm_mma(cfg) == "none") return 0;
+  return static_cast<int>(std::max<std::int64_t>(1, cfg.tile.n / 32));
+}
+
 }  // namespace
 
 bool gemm_uses_tensor_cores(const GemmConfig& cfg, const GpuConfig& gpu) {
@@ -57,7 +64,7 @@ GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::s
       warp_size_(gpu.sm.warp_size),
       ea_(dtype_bytes(cfg.dtype)),
       ec_(c_element_bytes(cfg)),
-      epilogue_(cfg.epilogue, ec_, gpu.sm.warp_size) {
+      epilogue_(cfg.epilogue, ec_, gpu.sm.warp_size, staged_epilogue_per_round(cfg, gpu), kReadSlot0) {
   k_tiles_ = cdiv(cfg.k, cfg.tile.k);
   a_base_ = kHeapBase;
   b_base_ = align_up(a_base_ + static_cast<Addr>(cfg.m * cfg.k * ea_));

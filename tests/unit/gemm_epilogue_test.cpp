@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <vector>
 
 #include "api/simulation.h"
 #include "common/types.h"
@@ -51,6 +52,81 @@ TEST(GemmEpilogue, Fp32FragmentsFillWholeSectorsAndCoalescedRowsTakeOneBlock) {
   GemmEpilogue f16("fragments", 2, 32);
   ASSERT_EQ(f16.blocks(edge), 3);
   EXPECT_EQ(f16.block(edge, 2).region.row_bytes, 8u);
+}
+
+// Triton's wgmma GEMM at 128x128x64, 4 warps, as its SASS has the epilogue: per round 4 STS.128, a
+// barrier, 4 LDSM.16.M88.4, a barrier (none after the last round), then a wait for the reads and the
+// 16 STG.E.128 of the warp's 8 KB.
+TEST(GemmEpilogue, StagedRowsGoThroughSharedMemoryInRounds) {
+  GemmEpilogue e("coalesced", 2, 32, 4, 16);
+  ASSERT_EQ(e.staged_instructions(kShare), 16u);
+  ASSERT_EQ(e.rounds(kShare), 4u);
+  ASSERT_EQ(e.blocks(kShare), 17);
+  const std::vector<Op> round = {Op::kSharedStore, Op::kBarrier, Op::kSharedLoad, Op::kBarrier};
+  std::uint32_t stores = 0, reads = 0, store_wavefronts = 0, read_wavefronts = 0;
+  for (int i = 0; i < e.blocks(kShare); ++i) {
+    const Instr in = e.block(kShare, i);
+    if (i < 15) {
+      EXPECT_EQ(in.op, round[static_cast<size_t>(i % 4)]) << "block " << i;
+    } else if (i == 15) {
+      EXPECT_EQ(in.op, Op::kWait);
+      EXPECT_EQ(in.slot, 16);
+    } else {
+      EXPECT_EQ(in.op, Op::kStore);
+      EXPECT_EQ(in.issue_cycles, 16u);
+      EXPECT_EQ(in.region.row_bytes, kShare.row_bytes);
+      EXPECT_EQ(in.region.rows, kShare.rows);
+    }
+    if (in.op == Op::kSharedStore) {
+      stores += in.issue_cycles;
+      store_wavefronts += in.wavefronts;
+      EXPECT_TRUE(in.mio_burst);
+    }
+    if (in.op == Op::kSharedLoad) {
+      EXPECT_TRUE(in.ldmatrix);
+      EXPECT_EQ(in.slot, 16);
+      reads += in.issue_cycles;
+      read_wavefronts += in.wavefronts;
+    }
+  }
+  EXPECT_EQ(stores, 16u);
+  EXPECT_EQ(reads, 16u);
+  EXPECT_EQ(store_wavefronts, 64u);  // 8 KB in 128-byte wavefronts, conflict-free
+  EXPECT_EQ(read_wavefronts, 64u);
+}
+
+TEST(GemmEpilogue, AShortLastRoundStagesTheRest) {
+  GemmEpilogue e("coalesced", 2, 32, 3, 16);
+  ASSERT_EQ(e.rounds(kShare), 6u);  // 16 = 5 x 3 + 1
+  ASSERT_EQ(e.blocks(kShare), 6 * 4 - 1 + 2);
+  EXPECT_EQ(e.block(kShare, 5 * 4).issue_cycles, 1u);  // the last round's stores
+  EXPECT_EQ(e.block(kShare, 5 * 4 + 2).issue_cycles, 1u);
+  EXPECT_EQ(e.block(kShare, 5 * 4 + 2).wavefronts, 4u);
+  // Unstaged (per round 0) and fragments never touch shared memory.
+  EXPECT_EQ(GemmEpilogue("coalesced", 2, 32).blocks(kShare), 1);
+  EXPECT_EQ(GemmEpilogue("fragments", 2, 32, 4, 16).staged_instructions(kShare), 0u);
+}
+
+// In a simulation: Triton's wgmma tile stages C through shared memory (its records: 64 LDSM per
+// 128x128 CTA, silicon's count exactly); the fragments epilogue stores from registers.
+TEST(GemmEpilogue, AStagedEpilogueCountsItsSharedTraffic) {
+  auto cfg = [](const std::string& epilogue) {
+    return load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"),
+                                     test::source_path("configs/workloads/gemm-8192-grouped8.yaml"),
+                                     {"workload.m=1024", "workload.n=1024", "workload.k=256", "workload.mma=wgmma",
+                                      "workload.epilogue=" + epilogue}});
+  };
+  auto staged_cfg = cfg("coalesced"), frag_cfg = cfg("fragments");
+  auto staged = simulate(staged_cfg), frag = simulate(frag_cfg);
+  const double c_bytes = 1024.0 * 1024 * 2;
+  EXPECT_EQ(metric(staged_cfg, staged, "smsp__sass_inst_executed_op_ldsm.sum"), c_bytes / 512);
+  EXPECT_EQ(metric(staged_cfg, staged, "smsp__sass_inst_executed_op_shared_st.sum"), c_bytes / 512);
+  EXPECT_EQ(metric(staged_cfg, staged, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"), c_bytes / 128);
+  EXPECT_EQ(metric(staged_cfg, staged, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"), c_bytes / 128);
+  EXPECT_EQ(metric(frag_cfg, frag, "smsp__sass_inst_executed_op_ldsm.sum"), 0.0);
+  EXPECT_EQ(metric(frag_cfg, frag, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"), 0.0);
+  // Same bytes to L2 either way: whole rows after the round trip.
+  EXPECT_EQ(metric(staged_cfg, staged, "dram__bytes_write.sum"), metric(frag_cfg, frag, "dram__bytes_write.sum"));
 }
 
 LoadedConfigs wmma(const std::string& epilogue) {
