@@ -42,6 +42,7 @@ struct Engine::Impl {
     std::array<Tick, kMaxSlots> slot_ready{};
     std::uint32_t short_slots = 0;  // bit i: slot i was last filled from shared memory
     std::uint32_t fixed_slots = 0;  // bit i: slot i was last filled by a fixed-latency ALU result
+    std::uint32_t mma_slots = 0;    // bit i: slot i was last filled by a wgmma group's completion
     Tick posted = 0;  // when the L2 has taken its stores and reductions so far (its exit waits: drain)
     std::array<std::uint16_t, kMaxSlots> pending_fills{};  // per slot: copies not yet written to shared memory
     int blocked_slot = -1;  // waits on that slot's pending fills (ready = kNever meanwhile)
@@ -167,6 +168,7 @@ struct Engine::Impl {
         const std::uint32_t bit = 1u << w.instr.slot;
         account(w, (w.short_slots & bit)   ? WarpState::kShortScoreboard
                    : (w.fixed_slots & bit) ? WarpState::kWait
+                   : (w.mma_slots & bit)   ? WarpState::kBarrier
                                            : WarpState::kLongScoreboard,
                 data);
         w.ready = data;
@@ -241,7 +243,11 @@ struct Engine::Impl {
   // Every warp of the CTA has arrived (or exited): all go on from the barrier's release.
   void release_barrier(int sm, int cta_slot, Cta& cta);
 
-  enum class SlotKind { kLong, kShort, kFixed };
+  // What a wait on a slot is, as Nsight samples it: a global load's or copy's data long_scoreboard, a
+  // shared load's short_scoreboard, a fixed-latency result wait, and a wgmma group's completion
+  // (WARPGROUP.DEPBAR) barrier - 86-100 % of its samples in the Triton GEMMs' source profiles
+  // (validate/results/h100/issue/triton{,_tma}_source.csv.xz).
+  enum class SlotKind { kLong, kShort, kFixed, kWarpgroupMma };
   // A scoreboard slot takes the later of its pending data and `done`; its kind names the stall a
   // wait on it counts as.
   static void fill_slot(Warp& w, int slot, Tick done, SlotKind kind) {
@@ -249,6 +255,7 @@ struct Engine::Impl {
     const std::uint32_t bit = 1u << slot;
     w.short_slots = kind == SlotKind::kShort ? w.short_slots | bit : w.short_slots & ~bit;
     w.fixed_slots = kind == SlotKind::kFixed ? w.fixed_slots | bit : w.fixed_slots & ~bit;
+    w.mma_slots = kind == SlotKind::kWarpgroupMma ? w.mma_slots | bit : w.mma_slots & ~bit;
   }
 
   // Reserves `wavefronts` cycles of the SM's shared-memory data path from t on, in the order asked

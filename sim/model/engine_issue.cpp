@@ -189,7 +189,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       }
       const Tick issue_floor = floor_end(sp, in, t);
       if (in.async_mma) {  // wgmma: the warp goes on; a later wait on `slot` joins the MMAs
-        fill_slot(w, in.slot, end, SlotKind::kLong);
+        fill_slot(w, in.slot, end, SlotKind::kWarpgroupMma);
         w.ready = issue_floor;
         account_floor(w, sp, in, t);
         break;
