@@ -12,8 +12,10 @@ constexpr std::uint32_t kElementsPerLane = 2;      // adjacent columns 2(l % 4),
 constexpr std::uint32_t kCoalescedLaneBytes = 16;  // STG.E.128
 // STS.128 and LDSM.16.M88.4 both move 512 bytes a warp in four 128-byte wavefronts; the staging is
 // laid out conflict-free (the H100's 128x256 Triton records: 512 wavefronts of each per CTA, the
-// instructions' 4 x 128 exactly; where two CTAs share an SM silicon counts 5-40 % more, which no
-// address pattern explains - the other CTA's copies landing in the same banks).
+// instructions' 4 x 128 exactly; where CTAs share an SM silicon counts 30-90 % more, differently for
+// two CTA orders of the same addresses, which no address pattern explains - likely the other CTAs'
+// copies landing in the same banks). ldmatrix reads 16-bit matrices: a 32-bit C reads its rows back
+// with LDS.128 instead (no such kernel measured), the same bytes per instruction.
 constexpr std::uint32_t kStagedWavefronts = 4;
 // Staged blocks of a round: its stores, a barrier, its reads, a barrier (not after the last round).
 enum StagedPart { kStage = 0, kStageSync = 1, kReadBack = 2, kReuseSync = 3, kPartsPerRound = 4 };
@@ -22,6 +24,7 @@ std::uint64_t cdiv(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
 GemmEpilogue::GemmEpilogue(const std::string& mode, int c_bytes, int warp_size, int staged_per_round, int read_slot)
     : fragments_(mode == "fragments"),
+      read_ldmatrix_(c_bytes == 2),
       fragment_row_bytes_(kLanesPerFragmentRow * kElementsPerLane * static_cast<std::uint32_t>(c_bytes)),
       rows_per_instruction_(static_cast<std::uint32_t>(warp_size) / kLanesPerFragmentRow),
       warp_size_(warp_size),
@@ -97,7 +100,7 @@ Instr GemmEpilogue::staged(const Region& c, int i) const {
       break;
     case kReadBack:
       out.op = Op::kSharedLoad;
-      out.ldmatrix = true;
+      out.ldmatrix = read_ldmatrix_;
       out.slot = static_cast<std::uint8_t>(read_slot_);
       break;
     default:  // kStageSync, kReuseSync

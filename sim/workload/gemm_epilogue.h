@@ -32,7 +32,7 @@ class GemmEpilogue {
   // Block i of them: the instructions, and for the stores the region they write.
   Instr block(const Region& c, int i) const;
 
-  // Staging (0 without): rounds for a share of `bytes`, and a round's instructions of each kind.
+  // Staging of the share `c` (0 without): its shared-memory instructions of each kind, in how many rounds.
   std::uint32_t staged_instructions(const Region& c) const;
   std::uint32_t rounds(const Region& c) const;
 
@@ -41,6 +41,7 @@ class GemmEpilogue {
   Instr staged(const Region& c, int i) const;
 
   bool fragments_;
+  bool read_ldmatrix_;  // staged read-back by ldmatrix (16-bit C) or LDS.128
   std::uint32_t fragment_row_bytes_;  // fragments: bytes of one row one instruction writes (4 lanes x 2 elements)
   std::uint32_t rows_per_instruction_;  // fragments: rows one instruction covers (warp size / 4)
   int warp_size_;

@@ -102,6 +102,10 @@ TEST(GemmEpilogue, AShortLastRoundStagesTheRest) {
   EXPECT_EQ(e.block(kShare, 5 * 4).issue_cycles, 1u);  // the last round's stores
   EXPECT_EQ(e.block(kShare, 5 * 4 + 2).issue_cycles, 1u);
   EXPECT_EQ(e.block(kShare, 5 * 4 + 2).wavefronts, 4u);
+  // A 32-bit C reads its rows back with LDS.128 (ldmatrix reads 16-bit matrices).
+  const Instr fp32_read = GemmEpilogue("coalesced", 4, 32, 4, 16).block(kShare, 2);
+  EXPECT_EQ(fp32_read.op, Op::kSharedLoad);
+  EXPECT_FALSE(fp32_read.ldmatrix);
   // Unstaged (per round 0) and fragments never touch shared memory.
   EXPECT_EQ(GemmEpilogue("coalesced", 2, 32).blocks(kShare), 1);
   EXPECT_EQ(GemmEpilogue("fragments", 2, 32, 4, 16).staged_instructions(kShare), 0u);
