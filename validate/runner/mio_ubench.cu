@@ -1,7 +1,7 @@
 // gms-mio-ubench: how many shared-memory instructions a sub-partition holds before its warps stall
 // in `mio_throttle` (the MIO instruction queue in front of the SM's shared-memory data path).
 // Each timed warp issues 64 independent LDS.32 (volatile: ptxas may not merge them into LDS.128)
-// whose lanes read WAYS rows of each bank (WAYS wavefronts, WAYS path cycles each) back to back,
+// whose lanes read WAYS rows of each of 32 / WAYS banks (WAYS wavefronts, WAYS path cycles each) back to back,
 // reading the clock after each one; no loaded value is used until the end. While the queue has
 // room an LDS issues at once and the clock read after it follows a few cycles later; once the queue
 // is full each LDS waits for one to leave, so the issue times step by the path's pace. The knee is
@@ -11,8 +11,10 @@
 //           on each sub-partition), "w0..w7" (two on each). A queue per sub-partition gives every
 //           timed warp of "w0..w3" the knee of "w0" and the two of "w0,w4" half of it together; a
 //           queue per SM divides the knee among all timed warps.
-//   WAYS    32, and 16 / 8 on the four-sub-partition layouts: a bound counted in instructions stalls
-//           at the same count whatever the wavefronts, one counted in queued path work later.
+//   WAYS    32, and 16 / 8 / 4 / 2 / 1 on the four- and eight-warp layouts: a bound counted in
+//           instructions stalls at the same count whatever the wavefronts, one counted in queued path
+//           work later. (Until 2026-11-27 the address ignored WAYS: every variant read 32 rows of one
+//           bank, so the 8- and 16-way rows of the first record were 32-way loads too.)
 // Prints one JSON object per layout and timed warp: the clock (%clock) after each LDS relative to the
 // first (the median over 5 runs and the SMs), and the knee: the number of LDS issued before the first gap
 // of more than 16 cycles. CUDA only (%clock, inline PTX).
@@ -38,8 +40,10 @@ __device__ __forceinline__ void timed_loads(const unsigned* base, unsigned* t, u
   unsigned v[kLds];
 #pragma unroll
   for (int i = 0; i < kLds; ++i) {
-    // Lane l reads word (l * 32 + i % 32): one bank ((5 i) % 32) for all lanes, 32 rows: 32 wavefronts.
-    const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(base + lane * 32 + ((i * 5) & 31)));
+    // Lane l reads row l % WAYS, word l / WAYS + (5 i) % 32 of it: the WAYS lanes of each group share a
+    // bank (32 / WAYS banks, WAYS distinct rows each): WAYS wavefronts, every lane its own word.
+    const unsigned word = (lane % WAYS) * 32 + lane / WAYS + ((i * 5) & 31);
+    const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(base + word));
     asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v[i]) : "r"(addr) : "memory");
     asm volatile("mov.u32 %0, %%clock;" : "=r"(t[i]) :: "memory");
   }
@@ -50,8 +54,8 @@ __device__ __forceinline__ void timed_loads(const unsigned* base, unsigned* t, u
 // mask: bit w set = warp w is timed. Warps not timed do nothing after the fill.
 template <int WAYS>
 __global__ void mio_queue(unsigned mask, long long* out, unsigned* sink) {
-  __shared__ __align__(128) unsigned buf[32 * 32];
-  for (int i = threadIdx.x; i < 32 * 32; i += blockDim.x) buf[i] = i;
+  __shared__ __align__(128) unsigned buf[34 * 32];  // row 31, word 31 + 31 at most
+  for (int i = threadIdx.x; i < 34 * 32; i += blockDim.x) buf[i] = i;
   __syncthreads();
   const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
   if (!((mask >> warp) & 1u)) return;
@@ -119,5 +123,13 @@ int main() {
     measure<8>("w0..w7", 0xffu, sms, dev, sink, prop.name);
     measure<16>("w0..w3", 0xfu, sms, dev, sink, prop.name);
     measure<16>("w0..w7", 0xffu, sms, dev, sink, prop.name);
+    measure<4>("w0..w3", 0xfu, sms, dev, sink, prop.name);
+    measure<4>("w0..w7", 0xffu, sms, dev, sink, prop.name);
+    measure<2>("w0..w3", 0xfu, sms, dev, sink, prop.name);
+    measure<2>("w0..w7", 0xffu, sms, dev, sink, prop.name);
+    measure<1>("w0..w3", 0xfu, sms, dev, sink, prop.name);
+    measure<1>("w0..w7", 0xffu, sms, dev, sink, prop.name);
+    measure<4>("w0", 0x1u, sms, dev, sink, prop.name);
+    measure<4>("w0,w4", 0x11u, sms, dev, sink, prop.name);
   });
 }

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # One device call: gms-mio-ubench (validate/runner/mio_ubench.cu) - how many shared-memory
 # instructions a sub-partition holds before its warps stall in mio_throttle.
-#   mio_run.jsonl  per layout and timed warp: the clock after each of 64 conflicted LDS, the knee
+#   mio_run.jsonl  per conflict degree, layout and timed warp: the clock after each of 64 LDS, the knee
+#   mio_ncu.csv    every launch once under ncu: shared-load instructions, wavefronts and bank conflicts
+#                  (what each conflict degree really is)
 #   mio_env.txt    GPU, driver, clocks, ncu, command, the build, the timed loop's SASS
 set -uo pipefail
 source "$(dirname "$0")/device_env.sh"
 device_ubench mio device_mio.sh validate/runner/mio_ubench.cu /tmp/gms-mio-ubench "Function|LDS|CS2R"
+ncu --metrics smsp__sass_inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum \
+  --csv --page raw /tmp/gms-mio-ubench > "$OUT/mio_ncu.csv" 2>> "$OUT/mio_env.txt"
+echo "mio ncu exit $?" | tee -a "$OUT/mio_env.txt"

@@ -7,10 +7,15 @@ summed per sub-partition and per SM, and the path's steady pace per SM (cycles p
 instructions still outstanding when the queue first fills are those issued minus those the path
 finished meanwhile (the pace from the first LDS's issue).
 
+An entry leaves the queue some time after the path has finished its instruction (its data's way back):
+counted at the path's finish, the SM holds fewer the faster the path drains (fewer wavefronts per LDS).
+With one warp on each sub-partition (layout w0..w3) the stall points at 4-32 wavefronts fit
+outstanding = B - L / wavefronts: the queue's size B and the release latency L (cycles); the
+sub-partition's size is the one- and two-warp layouts' stall point (32 wavefronts) plus L / 32.
+
 usage: mio_queue.py FILE.jsonl [--check PRESET]
-  --check: exit 1 unless the preset's sm.mio_queue_per_subpartition and sm.mio_queue_per_sm are
-           within 2 of what the file gives (the one- and two-warp layouts on one sub-partition; the
-           layouts on all four)
+  --check: exit 1 unless the preset's sm.mio_queue_per_sm and sm.mio_queue_per_subpartition are within
+           2 of B and the sub-partition's size, and sm.mio_release_latency within 10 cycles of L
 """
 import argparse
 import collections
@@ -19,9 +24,14 @@ import re
 import sys
 
 
-def first_stall(clocks):
+def first_stall(clocks, warps_per_subpartition):
+    """The first LDS that waited for the queue: a step between clock reads of more than 1.5x the
+    unthrottled one (8 cycles an LDS and its clock read per warp, times the warps sharing its
+    sub-partition's issue port), after the fourth. (A fixed 16 missed the 4-way loads' stall,
+    whose throttled step with four warps is exactly 16.)"""
+    limit = 1.5 * 8 * warps_per_subpartition
     for i in range(4, len(clocks)):
-        if clocks[i] - clocks[i - 1] > 16:
+        if clocks[i] - clocks[i - 1] > limit:
             return i, clocks[i - 1]
     return len(clocks), clocks[-1]
 
@@ -41,8 +51,9 @@ def main():
           "SM pace (cycles/LDS)  finished by then  outstanding per SM")
     for (ways, name), rows in layouts.items():
         issued, at, by_sp = [], [], collections.Counter()
+        sharing = collections.Counter(d["subpartition"] for d in rows)
         for d in rows:
-            n, t = first_stall(d["clock_after_lds"])
+            n, t = first_stall(d["clock_after_lds"], sharing[d["subpartition"]])
             issued.append(n)
             at.append(t)
             by_sp[d["subpartition"]] += n
@@ -50,24 +61,40 @@ def main():
         pace = 1.0 / sum(1.0 / d["steady_cycles_per_lds"] for d in rows)
         finished = max(at) / pace
         total = sum(issued)
-        (per_sp if name in ("w0", "w0,w4") else per_sm).append(total - finished)
+        stalled = all(n < len(d["clock_after_lds"]) - 8 for n, d in zip(issued, rows))
+        # Loads of 1-2 wavefronts drain as fast as four warps issue them: no stall, no bound from them.
+        if stalled and name in ("w0", "w0,w4"):
+            per_sp.append((ways, total - finished))
+        elif stalled and name == "w0..w3":
+            per_sm.append((ways, total - finished))
         print(f"{ways:4}  {name:8} {len(rows):11}  {','.join(map(str, issued)):40}  {max(by_sp.values()):17}  {total:6}  "
-              f"{pace:20.1f}  {finished:16.1f}  {total - finished:18.1f}")
+              f"{pace:20.1f}  {finished:16.1f}  {total - finished:18.1f}" + ("" if stalled else "  (no stall)"))
 
 
     if not per_sp or not per_sm:
         print(f"mio_queue.py: {path} lacks the one-sub-partition or the four-sub-partition layouts", file=sys.stderr)
         return 2
-    sp, sm = sum(per_sp) / len(per_sp), sum(per_sm) / len(per_sm)
-    print(f"outstanding at the first stall: {sp:.1f} per sub-partition, {sm:.1f} per SM (means)")
+    # Least squares of outstanding = B - L x (1 / wavefronts) over the w0..w3 stall points.
+    xs, ys = [1.0 / w for w, _ in per_sm], [o for _, o in per_sm]
+    if len(set(xs)) >= 2:
+        mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+        slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+        release, sm = -slope, my - slope * mx
+    else:  # one conflict degree (the first record): no latency to see
+        release, sm = 0.0, ys[0]
+    sp = sum(o + release / w for w, o in per_sp) / len(per_sp)
+    print(f"queue: {sm:.1f} per SM, {sp:.1f} per sub-partition, entries freed {release:.0f} cycles after the path "
+          f"(fit over {len(per_sm)} conflict degrees; residuals " +
+          ", ".join(f"{o - (sm - release / w):+.1f}" for w, o in per_sm) + ")")
     if a.check:
         text = open(a.check).read()
-        for key, measured in (("mio_queue_per_subpartition", sp), ("mio_queue_per_sm", sm)):
+        for key, measured, tolerance in (("mio_queue_per_subpartition", sp, 2), ("mio_queue_per_sm", sm, 2),
+                                         ("mio_release_latency", release, 10)):
             m = re.search(rf"^\s*{key}:\s*([0-9]+)", text, re.M)
             if not m:
                 print(f"CHECK FAILED: {a.check} sets no sm.{key}", file=sys.stderr)
                 return 1
-            if abs(int(m.group(1)) - measured) > 2:
+            if abs(int(m.group(1)) - measured) > tolerance:
                 print(f"CHECK FAILED: {a.check}: {key} {m.group(1)}, measured {measured:.1f}", file=sys.stderr)
                 return 1
             print(f"check passed: {a.check}: {key} {m.group(1)}, measured {measured:.1f}")
