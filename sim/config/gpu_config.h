@@ -40,6 +40,7 @@ struct SmConfig {
   std::uint64_t special_register_latency = 0;  // cycles from an S2R's issue to its data; 0 = not modelled
   std::uint32_t mio_queue_per_sm = 0;            // shared instructions issued, not yet through the path; 0 = unbounded
   std::uint32_t mio_queue_per_subpartition = 0;  // the same per sub-partition
+  std::uint64_t mio_release_latency = 0;         // cycles: a shared instruction's entry frees this long after the path
   double copy_fill_bytes_per_cycle = 0; // cp.async bytes written into shared memory per data-path cycle; 0 = as
                                         // shared stores (the copy's destination wavefronts)
 };

@@ -197,6 +197,10 @@ Schema<GpuConfig> make_schema() {
   p.push_back(quantity_param<G>("sm.mio_queue_per_subpartition", Q::kInteger, "0", 0, 4096,
                                 "the same bound per sub-partition (both apply); 0 = unbounded",
                                 [](G& c) -> auto& { return c.sm.mio_queue_per_subpartition; }));
+  p.push_back(quantity_param<G>("sm.mio_release_latency", Q::kCycles, "0cycles", 0, 100000,
+                                "cycles from the data path finishing a shared instruction to its MIO queue entry "
+                                "being free (its data's way back to the warp); 0 = free when the path is through",
+                                [](G& c) -> auto& { return c.sm.mio_release_latency; }));
   p.push_back(quantity_param<G>("sm.copy_fill_bytes_per_cycle", Q::kBytesPerCycle, "0", 0, 1e6,
                                 "bytes of a cp.async that bypasses L1 (LDGSTS.BYPASS) written into shared memory per "
                                 "cycle of the data path, whatever the destination's banks; 0 = the copy costs the "

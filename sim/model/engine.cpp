@@ -13,7 +13,8 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
       mem(shared ? *shared : *own_mem),
       path(g.sm.count, g.sm.shared_fills == "between"),
       fills(g.sm.count),
-      mio(g.sm.count, g.sm.subpartitions, g.sm.mio_queue_per_sm, g.sm.mio_queue_per_subpartition) {
+      mio(g.sm.count, g.sm.subpartitions, g.sm.mio_queue_per_sm, g.sm.mio_queue_per_subpartition,
+          cycles_to_ticks(g.sm.mio_release_latency)) {
   mem.set_l1_bytes(occ.l1_bytes);
   fills_at_arrival = g.sm.shared_fills != "issue";
   fills_when_idle = g.sm.shared_fills == "idle";

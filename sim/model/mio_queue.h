@@ -8,6 +8,11 @@
 // ~57-59 on the SM (one warp on each of the four). Both bounds are kept: `per_subpartition` and
 // `per_sm` instructions (0 = unbounded, the model before the measurement).
 //
+// An entry frees `release` ticks after the path has finished its instruction (sm.mio_release_latency):
+// the same ubench with 4-32 wavefronts per LDS (validate/results/h100/mio, rerun 2026-11-27) stalls with
+// ~61 per SM issued and not freed when the entries leave ~42 cycles after the path - 49-60 counted
+// at the path's finish, fewer the faster the path drains them.
+//
 // The path serves instructions first come, first served per SM, so the finish times pushed here
 // are non-decreasing per SM and per sub-partition: each bound is a FIFO of finish times.
 //
@@ -27,8 +32,8 @@ namespace gms {
 
 class MioQueue {
  public:
-  MioQueue(int sms, int subpartitions, std::uint32_t per_sm, std::uint32_t per_subpartition)
-      : per_sm_(per_sm), per_sp_(per_subpartition), nsp_(subpartitions),
+  MioQueue(int sms, int subpartitions, std::uint32_t per_sm, std::uint32_t per_subpartition, Tick release = 0)
+      : per_sm_(per_sm), per_sp_(per_subpartition), nsp_(subpartitions), release_(release),
         sm_(per_sm ? static_cast<std::size_t>(sms) : 0),
         sp_(per_subpartition ? static_cast<std::size_t>(sms) * static_cast<std::size_t>(subpartitions) : 0) {}
 
@@ -50,12 +55,12 @@ class MioQueue {
   }
 
   // `instructions` issued together, the first starting on the path at `start` and the block
-  // finishing at `end` (evenly spaced): each leaves the queue when the path has finished it.
+  // finishing at `end` (evenly spaced): each leaves the queue `release` after the path has finished it.
   void push(int sm, int sp, std::uint32_t instructions, Tick start, Tick end) {
     if (!bounded() || instructions == 0) return;
     const Tick each = (end - start) / instructions;
     for (std::uint32_t k = 1; k <= instructions; ++k) {
-      const Tick done = k == instructions ? end : start + k * each;
+      const Tick done = (k == instructions ? end : start + k * each) + release_;
       if (per_sm_) sm_[static_cast<std::size_t>(sm)].push_back(done);
       if (per_sp_) sp_[static_cast<std::size_t>(sp)].push_back(done);
     }
@@ -72,6 +77,7 @@ class MioQueue {
 
   std::uint32_t per_sm_, per_sp_;
   int nsp_;
+  Tick release_;
   std::vector<std::deque<Tick>> sm_, sp_;
 };
 

@@ -36,6 +36,21 @@ TEST(MioQueue, ASubPartitionWaitsForItsOldestOnceFull) {
   EXPECT_EQ(q.room_at(0, 0, 1, 40 * kCycle), 40 * kCycle);  // one has finished by then
 }
 
+// An entry frees its release latency after the path has finished its instruction (gms-mio-ubench:
+// 47 cycles, the stall points at 4-32 wavefronts per LDS): the 31st waits for the first to finish
+// and come back.
+TEST(MioQueue, AnEntryFreesItsReleaseLatencyAfterThePath) {
+  MioQueue q(1, 4, 0, 30, 47 * kCycle);
+  for (int i = 0; i < 30; ++i) q.push(0, 0, 1, i * 32 * kCycle, (i + 1) * 32 * kCycle);
+  EXPECT_EQ(q.room_at(0, 0, 1, 30 * kCycle), (32 + 47) * kCycle);
+  EXPECT_EQ(q.room_at(0, 0, 1, 79 * kCycle), 79 * kCycle);
+  // A block of 4 issued together frees its entries one by one, each its latency after the path.
+  MioQueue b(1, 4, 0, 4, 47 * kCycle);
+  b.push(0, 0, 4, 0, 16 * kCycle);
+  EXPECT_EQ(b.room_at(0, 0, 1, 0), (4 + 47) * kCycle);
+  EXPECT_EQ(b.room_at(0, 0, 4, 0), (16 + 47) * kCycle);
+}
+
 TEST(MioQueue, TheSmBoundCountsEverySubPartition) {
   MioQueue q(2, 4, 8, 30);
   for (int i = 0; i < 8; ++i) q.push(0, i % 4, 1, i * 32 * kCycle, (i + 1) * 32 * kCycle);

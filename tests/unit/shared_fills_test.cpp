@@ -145,21 +145,22 @@ TEST(Engine, IdleFillsMakeThePadZeroGemmWaitOnItsCopies) {
 }
 
 // sm.copy_fill_bytes_per_cycle: warp 0 copies 64 x 512 bytes into shared memory past L1 (cp.async.cg,
-// 4 destination wavefronts each) while warp 1 keeps the data path busy with 4,000 one-wavefront
-// loads. The path's time per copy is its bytes at the rate (gms-fill-ubench: ~2 cycles on the H100)
-// instead of its 4 wavefronts, so warp 1 finishes 64 x 2 cycles earlier; copies through L1 keep
-// their store wavefronts.
+// 4 destination wavefronts each) while warp 1 keeps the data path busy with 2,000 two-wavefront
+// loads (one warp's 31 MIO entries, each freed 47 cycles after the path, cannot keep it busy with
+// one-wavefront loads). The path's time per copy is its bytes at the rate (gms-fill-ubench: ~2
+// cycles on the H100) instead of its 4 wavefronts, so warp 1 finishes 64 x 2 cycles earlier; copies
+// through L1 keep their store wavefronts.
 class CopiesBesideSharedLoads final : public test::OneCtaKernel {
  public:
   explicit CopiesBesideSharedLoads(bool bypass_l1) : OneCtaKernel("copies_beside_shared_loads", 2), bypass_(bypass_l1) {}
   void next(WarpCursor& c, Instr& out) const override {
     out = Instr{};
     const int step = static_cast<int>(c.step++);
-    const int n = c.warp == 0 ? 64 : 4000;
+    const int n = c.warp == 0 ? 64 : 2000;
     if (step < n) {
       out.issue_cycles = 1;
       out.slot = 1;
-      out.wavefronts = c.warp == 0 ? 4 : 1;
+      out.wavefronts = c.warp == 0 ? 4 : 2;
       if (c.warp == 0) {
         out.op = Op::kLoad;
         out.async_copy = true;
