@@ -51,7 +51,21 @@ __device__ __forceinline__ void timed_loads(const unsigned* base, unsigned* t, u
   for (int i = 0; i < kLds; ++i) acc += v[i];
 }
 
-// mask: bit w set = warp w is timed. Warps not timed do nothing after the fill.
+// The same with warp shuffles (SHFL.BFLY) instead of loads: does a shuffle take an MIO entry, and what
+// is its pace once the queue is full? (Triton's GEMV reductions issue 32-52 a warp beside their LDS/STS.)
+__device__ __forceinline__ void timed_shuffles(unsigned* t, unsigned& acc) {
+  const unsigned x = threadIdx.x * 2654435761u;
+  unsigned v[kLds];
+#pragma unroll
+  for (int i = 0; i < kLds; ++i) {
+    asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(v[i]) : "r"(x), "r"((i & 15) + 1) : "memory");
+    asm volatile("mov.u32 %0, %%clock;" : "=r"(t[i]) :: "memory");
+  }
+#pragma unroll
+  for (int i = 0; i < kLds; ++i) acc += v[i];
+}
+
+// mask: bit w set = warp w is timed. Warps not timed do nothing after the fill. WAYS 0: shuffles.
 template <int WAYS>
 __global__ void mio_queue(unsigned mask, long long* out, unsigned* sink) {
   __shared__ __align__(128) unsigned buf[34 * 32];  // row 31, word 31 + 31 at most
@@ -61,7 +75,10 @@ __global__ void mio_queue(unsigned mask, long long* out, unsigned* sink) {
   if (!((mask >> warp) & 1u)) return;
   unsigned t[kLds];
   unsigned acc = 0;
-  timed_loads<WAYS>(buf, t, acc);
+  if constexpr (WAYS == 0)
+    timed_shuffles(t, acc);
+  else
+    timed_loads<WAYS>(buf, t, acc);
   if (lane == 0) {
     long long* o = out + (static_cast<long long>(blockIdx.x) * (kThreads / 32) + warp) * kLds;
     for (int i = 0; i < kLds; ++i) o[i] = static_cast<long long>(t[i] - t[0]);
@@ -98,9 +115,9 @@ void measure(const char* name, unsigned mask, int sms, long long* dev, unsigned*
       }
     std::string ts;
     for (int i = 0; i < kLds; ++i) ts += (i ? ", " : "") + std::to_string(static_cast<long long>(t[i]));
-    std::printf("{\"measure\": \"mio_queue\", \"conflict_ways\": %d, \"layout\": \"%s\", \"warp\": %d, \"subpartition\": %d, \"lds_before_first_gap\": %d, "
+    std::printf("{\"measure\": \"%s\", \"conflict_ways\": %d, \"layout\": \"%s\", \"warp\": %d, \"subpartition\": %d, \"lds_before_first_gap\": %d, "
                 "\"steady_cycles_per_lds\": %.2f, \"clock_after_lds\": [%s], \"gpu\": \"%s\"}\n",
-                WAYS, name, w, w % 4, knee, (t[kLds - 1] - t[kLds - 9]) / 8.0, ts.c_str(), gpu);
+                WAYS == 0 ? "mio_queue_shfl" : "mio_queue", WAYS, name, w, w % 4, knee, (t[kLds - 1] - t[kLds - 9]) / 8.0, ts.c_str(), gpu);
   }
 }
 
@@ -131,5 +148,9 @@ int main() {
     measure<1>("w0..w7", 0xffu, sms, dev, sink, prop.name);
     measure<4>("w0", 0x1u, sms, dev, sink, prop.name);
     measure<4>("w0,w4", 0x11u, sms, dev, sink, prop.name);
+    measure<0>("w0", 0x1u, sms, dev, sink, prop.name);
+    measure<0>("w0,w4", 0x11u, sms, dev, sink, prop.name);
+    measure<0>("w0..w3", 0xfu, sms, dev, sink, prop.name);
+    measure<0>("w0..w7", 0xffu, sms, dev, sink, prop.name);
   });
 }

@@ -43,8 +43,12 @@ def main():
     a = ap.parse_args()
     path = a.run
     layouts = collections.OrderedDict()
+    shuffles = collections.OrderedDict()
     for line in open(path):
         d = json.loads(line)
+        if d.get("measure", "mio_queue") == "mio_queue_shfl":  # warp shuffles: reported apart, not fitted
+            shuffles.setdefault(d["layout"], []).append(d)
+            continue
         layouts.setdefault((d.get("conflict_ways", 32), d["layout"]), []).append(d)
     per_sp, per_sm = [], []
     print("ways  layout   timed warps  issued before the first stall (per warp)  per sub-partition  per SM  "
@@ -70,6 +74,15 @@ def main():
         print(f"{ways:4}  {name:8} {len(rows):11}  {','.join(map(str, issued)):40}  {max(by_sp.values()):17}  {total:6}  "
               f"{pace:20.1f}  {finished:16.1f}  {total - finished:18.1f}" + ("" if stalled else "  (no stall)"))
 
+
+    if shuffles:
+        print("SHFL.BFLY instead of LDS (the median step between a warp's clock reads: 8 cycles is its own issue):\n"
+              "layout   timed warps  issued before the first stall (per warp)  per SM  median step per warp (cycles)")
+        for name, rows in shuffles.items():
+            sharing = collections.Counter(d["subpartition"] for d in rows)
+            issued = [first_stall(d["clock_after_lds"], sharing[d["subpartition"]])[0] for d in rows]
+            steps = sorted(c[i] - c[i - 1] for d in rows for c in [d["clock_after_lds"]] for i in range(4, len(c) - 8))
+            print(f"{name:8} {len(rows):11}  {','.join(map(str, issued)):40}  {sum(issued):6}  {steps[len(steps) // 2]:14}")
 
     if not per_sp or not per_sm:
         print(f"mio_queue.py: {path} lacks the one-sub-partition or the four-sub-partition layouts", file=sys.stderr)
