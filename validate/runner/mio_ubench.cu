@@ -15,6 +15,8 @@
 //           instructions stalls at the same count whatever the wavefronts, one counted in queued path
 //           work later. (Until 2026-11-27 the address ignored WAYS: every variant read 32 rows of one
 //           bank, so the 8- and 16-way rows of the first record were 32-way loads too.)
+//   WAYS 0  warp shuffles (SHFL.BFLY) in place of the loads, "measure": "mio_queue_shfl": whether a shuffle
+//           waits for the queue (ncu counts each as one shared-memory wavefront).
 // Prints one JSON object per layout and timed warp: the clock (%clock) after each LDS relative to the
 // first (the median over 5 runs and the SMs), and the knee: the number of LDS issued before the first gap
 // of more than 16 cycles. CUDA only (%clock, inline PTX).
