@@ -28,6 +28,20 @@ struct Engine::Impl {
     std::uint32_t mio_need = 0;  // its next instruction's MIO queue entries (0: not counted there)
     bool slips = false;          // its next instruction may issue among another warp's held MMAs
   };
+  // What a wait on a slot is, as Nsight samples it: a global load's or copy's data long_scoreboard, a
+  // shared load's short_scoreboard, a fixed-latency result wait, and a wgmma group's completion
+  // (WARPGROUP.DEPBAR) barrier - 86-100 % of its samples in the Triton GEMMs' source profiles
+  // (validate/results/h100/issue/triton{,_tma}_source.csv.xz).
+  enum class SlotKind : std::uint8_t { kLong = 0, kShort, kFixed, kWarpgroupMma };
+  static constexpr WarpState wait_state(SlotKind kind) {
+    switch (kind) {
+      case SlotKind::kShort: return WarpState::kShortScoreboard;
+      case SlotKind::kFixed: return WarpState::kWait;
+      case SlotKind::kWarpgroupMma: return WarpState::kBarrier;
+      case SlotKind::kLong: break;
+    }
+    return WarpState::kLongScoreboard;
+  }
   // A change of `ready`, `active` or `at_barrier` is followed by sync_gate (the sub-partition's scan
   // reads the gate, not the warp).
   struct Warp {
@@ -40,9 +54,7 @@ struct Engine::Impl {
     bool active = false;
     bool at_barrier = false;
     std::array<Tick, kMaxSlots> slot_ready{};
-    std::uint32_t short_slots = 0;  // bit i: slot i was last filled from shared memory
-    std::uint32_t fixed_slots = 0;  // bit i: slot i was last filled by a fixed-latency ALU result
-    std::uint32_t mma_slots = 0;    // bit i: slot i was last filled by a wgmma group's completion
+    std::array<SlotKind, kMaxSlots> slot_kind{};  // what last filled each slot (a wait on it counts as)
     Tick posted = 0;  // when the L2 has taken its stores and reductions so far (its exit waits: drain)
     std::array<std::uint16_t, kMaxSlots> pending_fills{};  // per slot: copies not yet written to shared memory
     int blocked_slot = -1;  // waits on that slot's pending fills (ready = kNever meanwhile)
@@ -165,12 +177,7 @@ struct Engine::Impl {
       Tick data = w.slot_ready[w.instr.slot];
       if (data > w.ready) {
         account(w, WarpState::kSelected, w.ready);  // the previous instruction's own time
-        const std::uint32_t bit = 1u << w.instr.slot;
-        account(w, (w.short_slots & bit)   ? WarpState::kShortScoreboard
-                   : (w.fixed_slots & bit) ? WarpState::kWait
-                   : (w.mma_slots & bit)   ? WarpState::kBarrier
-                                           : WarpState::kLongScoreboard,
-                data);
+        account(w, wait_state(w.slot_kind[w.instr.slot]), data);
         w.ready = data;
       }
       kernel.next(w.cursor, w.instr);
@@ -243,19 +250,11 @@ struct Engine::Impl {
   // Every warp of the CTA has arrived (or exited): all go on from the barrier's release.
   void release_barrier(int sm, int cta_slot, Cta& cta);
 
-  // What a wait on a slot is, as Nsight samples it: a global load's or copy's data long_scoreboard, a
-  // shared load's short_scoreboard, a fixed-latency result wait, and a wgmma group's completion
-  // (WARPGROUP.DEPBAR) barrier - 86-100 % of its samples in the Triton GEMMs' source profiles
-  // (validate/results/h100/issue/triton{,_tma}_source.csv.xz).
-  enum class SlotKind { kLong, kShort, kFixed, kWarpgroupMma };
   // A scoreboard slot takes the later of its pending data and `done`; its kind names the stall a
-  // wait on it counts as.
+  // wait on it counts as (wait_state).
   static void fill_slot(Warp& w, int slot, Tick done, SlotKind kind) {
     w.slot_ready[slot] = std::max(w.slot_ready[slot], done);
-    const std::uint32_t bit = 1u << slot;
-    w.short_slots = kind == SlotKind::kShort ? w.short_slots | bit : w.short_slots & ~bit;
-    w.fixed_slots = kind == SlotKind::kFixed ? w.fixed_slots | bit : w.fixed_slots & ~bit;
-    w.mma_slots = kind == SlotKind::kWarpgroupMma ? w.mma_slots | bit : w.mma_slots & ~bit;
+    w.slot_kind[slot] = kind;
   }
 
   // Reserves `wavefronts` cycles of the SM's shared-memory data path from t on, in the order asked
