@@ -17,6 +17,9 @@
 //           bank, so the 8- and 16-way rows of the first record were 32-way loads too.)
 //   WAYS 0  warp shuffles (SHFL.BFLY) in place of the loads, "measure": "mio_queue_shfl": whether a shuffle
 //           waits for the queue (ncu counts each as one shared-memory wavefront).
+//   shfl_latency  one warp shuffles in a chain (each SHFL.BFLY takes the last one's result; "with_fadd": an FADD
+//           of the shuffled value between them, a tree reduction's level): cycles per hop, the difference
+//           of two chain lengths (the loop's own instructions overlap the waits).
 // Prints one JSON object per layout and timed warp: the clock (%clock) after each LDS relative to the
 // first (the median over 5 runs and the SMs), and the knee: the number of LDS issued before the first gap
 // of more than 16 cycles. CUDA only (%clock, inline PTX).
@@ -88,7 +91,49 @@ __global__ void mio_queue(unsigned mask, long long* out, unsigned* sink) {
   if (acc == 0x12345u) *sink = acc;
 }
 
+// One warp: `hops` shuffles, each of the last one's result; WITH_FADD adds the shuffled value to the
+// running sum first (FADD, then SHFL of the sum), as a reduction level does.
+template <bool WITH_FADD>
+__global__ void shfl_chain(int hops, long long* cycles, unsigned* sink) {
+  unsigned v = threadIdx.x * 2654435761u;
+  float f = static_cast<float>(threadIdx.x);
+  const long long t0 = clock64();
+  for (int i = 0; i < hops; i += 16) {
+#pragma unroll
+    for (int j = 0; j < 16; ++j) {
+      if constexpr (WITH_FADD) {
+        float o;
+        asm volatile("shfl.sync.bfly.b32 %0, %1, 1, 0x1f, 0xffffffff;" : "=f"(o) : "f"(f));
+        f += o;
+      } else {
+        asm volatile("shfl.sync.bfly.b32 %0, %1, 1, 0x1f, 0xffffffff;" : "=r"(v) : "r"(v));
+      }
+    }
+  }
+  const long long t1 = clock64();
+  if (threadIdx.x == 0) *cycles = t1 - t0;
+  if (v == 0x12345u || f == 1234.5f) *sink = v;
+}
+
 using ubench::median;
+
+template <bool WITH_FADD>
+void shfl_latency(long long* dev, unsigned* sink, const char* gpu) {
+  auto cycles = [&](int hops) {
+    std::vector<double> runs;
+    for (int rep = 0; rep < 7; ++rep) {
+      shfl_chain<WITH_FADD><<<1, 32>>>(hops, dev, sink);
+      GPU_CHECK_LAUNCH();
+      long long c = 0;
+      GPU_CHECK(gpuMemcpy(&c, dev, sizeof c, gpuMemcpyDeviceToHost));
+      runs.push_back(static_cast<double>(c));
+    }
+    return median(runs);
+  };
+  const double per_hop = (cycles(8192) - cycles(4096)) / 4096.0;
+  std::printf("{\"measure\": \"shfl_latency\", \"with_fadd\": %s, \"cycles_per_hop\": %.2f, \"hops\": \"8192 - 4096\", \"gpu\": \"%s\"}\n",
+              WITH_FADD ? "true" : "false", per_hop, gpu);
+}
 
 template <int WAYS>
 void measure(const char* name, unsigned mask, int sms, long long* dev, unsigned* sink, const char* gpu) {
@@ -154,5 +199,7 @@ int main() {
     measure<0>("w0,w4", 0x11u, sms, dev, sink, prop.name);
     measure<0>("w0..w3", 0xfu, sms, dev, sink, prop.name);
     measure<0>("w0..w7", 0xffu, sms, dev, sink, prop.name);
+    shfl_latency<false>(dev, sink, prop.name);
+    shfl_latency<true>(dev, sink, prop.name);
   });
 }

@@ -49,6 +49,9 @@ def main():
         if d.get("measure", "mio_queue") == "mio_queue_shfl":  # warp shuffles: reported apart, not fitted
             shuffles.setdefault(d["layout"], []).append(d)
             continue
+        if d.get("measure", "mio_queue") == "shfl_latency":  # a dependent chain: printed as measured
+            print(f"shuffle latency ({'with' if d['with_fadd'] else 'without'} an FADD between): {d['cycles_per_hop']} cycles a hop")
+            continue
         layouts.setdefault((d.get("conflict_ways", 32), d["layout"]), []).append(d)
     per_sp, per_sm = [], []
     print("ways  layout   timed warps  issued before the first stall (per warp)  per sub-partition  per SM  "
