@@ -176,6 +176,11 @@ Schema<GpuConfig> make_schema() {
                                 "data path: a load of w wavefronts has its data shared_latency + w x (1 + this) cycles "
                                 "after it starts",
                                 [](G& c) -> auto& { return c.sm.shared_latency_per_wavefront; }));
+  p.push_back(quantity_param<G>("sm.shuffle_latency", Q::kCycles, "0cycles", 0, 10000,
+                                "warp shuffle (SHFL) latency after its pass of the shared-memory data path: a chain "
+                                "of dependent shuffles takes this + 1 cycle a hop. 0 = as a conflict-free shared load "
+                                "(shared_latency + shared_latency_per_wavefront)",
+                                [](G& c) -> auto& { return c.sm.shuffle_latency; }));
   p.push_back(choice_param<G>("sm.shared_fills", {"issue", "arrival", "idle", "between"}, "arrival",
                               "when a cp.async (LDGSTS) writes its data into shared memory, taking wavefronts of the "
                               "data path: issue = booked as the instruction issues; arrival = when its data is back "

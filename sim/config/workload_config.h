@@ -82,6 +82,8 @@ struct GemvConfig {
   int reduction_smem_loads = -1;     // its LDS/LDSM instructions per warp, as compiled (-1 = one)
   int reduction_smem_ldmatrix = 0;   // of those, LDSM (counted as ldmatrix, last in the reduction)
   int reduction_barriers = 1;        // its CTA barriers per warp: the rounds of stores, barrier, loads
+  int reduction_shuffles = 0;        // its warp shuffles (SHFL) per warp: MIO instructions, one wavefront each
+  int reduction_shuffle_levels = 0;  // shuffles on its longest dependency chain (each waited for)
   std::int64_t instructions_per_warp = 0;  // all a warp executes, as compiled (0 = only the program's own)
   std::int64_t spill_bytes_per_thread = -1;  // local-memory frame; -1 = registers beyond the maximum
   std::int64_t spill_stored_per_thread = 0;  // local bytes stored per thread (STL); 0 = the frame once

@@ -185,6 +185,19 @@ Schema<WorkloadConfig> make_gemv_schema() {
                                 "are spread evenly over that many rounds of stores, barrier, loads (a round's loads "
                                 "waited for before the next round's stores)",
                                 [](W& c) -> auto& { return c.gemv.reduction_barriers; }));
+  p.push_back(quantity_param<W>("reduction_shuffles", Q::kInteger, "0", 0, 4096,
+                                "warp shuffles (SHFL) each warp issues in the reduction, as compiled (Triton's tl.sum: "
+                                "8-52). Each is an MIO instruction with one pass of the shared-memory data path, which "
+                                "Nsight counts as a wavefront: they are part of reduction_smem_wavefronts, the rest "
+                                "is spread over the stores and loads. 0 = none (shuffles, if any, issue as other "
+                                "instructions)",
+                                [](W& c) -> auto& { return c.gemv.reduction_shuffles; }));
+  p.push_back(quantity_param<W>("reduction_shuffle_levels", Q::kInteger, "0", 0, 4096,
+                                "shuffles on the reduction's longest dependency chain (through registers, and "
+                                "through shared memory across a barrier): each level is a block of shuffles the "
+                                "warp waits for before the next; the levels are spread over the rounds, the "
+                                "shuffles over the levels. Required with reduction_shuffles",
+                                [](W& c) -> auto& { return c.gemv.reduction_shuffle_levels; }));
   p.push_back(quantity_param<W>("instructions_per_warp", Q::kInteger, "0", 0, 1e9,
                                 "instructions each warp executes, as compiled (a straight-line kernel: its SASS up "
                                 "to EXIT). Those beyond the program's own loads, math, reduction and atomics "
@@ -280,13 +293,22 @@ void validate_gemv(const Bound<WorkloadConfig>& b, const std::string& file) {
   if ((g.spill_stored_per_thread > 0 || g.spill_loaded_per_thread > 0) && g.spill_bytes_per_thread <= 0)
     fail(g.spill_stored_per_thread > 0 ? "spill_traffic.stored" : "spill_traffic.loaded",
          "spill traffic needs the frame it goes through (spill_bytes_per_thread)");
-  if (g.reduction_smem_wavefronts > 0 && g.reduction_smem_stores == 0 && g.reduction_smem_loads == 0)
+  if (g.reduction_shuffles > g.reduction_smem_wavefronts)
+    fail("reduction_shuffles", std::to_string(g.reduction_shuffles) + " shuffles, but reduction_smem_wavefronts (which " +
+                                   "counts their wavefronts, as Nsight does) is " + std::to_string(g.reduction_smem_wavefronts));
+  if ((g.reduction_shuffles > 0) != (g.reduction_shuffle_levels > 0))
+    fail(g.reduction_shuffles > 0 ? "reduction_shuffle_levels" : "reduction_shuffles",
+         "reduction_shuffles and reduction_shuffle_levels go together (both 0, or both set)");
+  if (g.reduction_shuffle_levels > g.reduction_shuffles)
+    fail("reduction_shuffle_levels", "more levels than shuffles (" + std::to_string(g.reduction_shuffles) + ")");
+  const int smem_wavefronts = g.reduction_smem_wavefronts - g.reduction_shuffles;  // the stores' and loads'
+  if (smem_wavefronts > 0 && g.reduction_smem_stores == 0 && g.reduction_smem_loads == 0)
     fail("reduction_smem_stores", "the reduction's wavefronts need a store or a load to run on (both are 0)");
   if (g.reduction_smem_ldmatrix > std::max(0, g.reduction_smem_loads))
     fail("reduction_smem_ldmatrix", "more ldmatrix than the reduction's loads (reduction_smem_loads)");
-  if (g.reduction_smem_wavefronts == 0 && (g.reduction_smem_stores > 0 || g.reduction_smem_loads > 0))
+  if (smem_wavefronts == 0 && (g.reduction_smem_stores > 0 || g.reduction_smem_loads > 0))
     fail(g.reduction_smem_stores > 0 ? "reduction_smem_stores" : "reduction_smem_loads",
-         "shared instructions without reduction_smem_wavefronts to spread over them");
+         "shared instructions without reduction_smem_wavefronts (beyond the shuffles') to spread over them");
   if (g.loads_in_flight > 0 && g.spill_bytes_per_thread > 0)
     fail("loads_in_flight", "a compiled window keeps its rows in registers: it cannot be combined with a spill frame");
   if (!g.local_program.empty()) validate_local_program(g, [&](const std::string& why) { fail("local_program", why); });

@@ -24,19 +24,21 @@ struct SharedCounters {
   std::uint64_t ld_instructions = 0, st_instructions = 0, ldgsts_instructions = 0, ldsm_instructions = 0;
   std::uint64_t ld_wavefronts = 0, st_wavefronts = 0, ldgsts_wavefronts = 0;
   std::uint64_t ld_conflicts = 0, st_conflicts = 0;
+  std::uint64_t shfl_instructions = 0, shfl_wavefronts = 0;  // warp shuffles: MIO, one data-path pass each
   template <class Self, class Other, class F>
   static void each(Self& a, Other& b, F&& f) {
     f(a.ld_instructions, b.ld_instructions), f(a.st_instructions, b.st_instructions);
     f(a.ldgsts_instructions, b.ldgsts_instructions), f(a.ldsm_instructions, b.ldsm_instructions);
     f(a.ld_wavefronts, b.ld_wavefronts), f(a.st_wavefronts, b.st_wavefronts), f(a.ldgsts_wavefronts, b.ldgsts_wavefronts);
     f(a.ld_conflicts, b.ld_conflicts), f(a.st_conflicts, b.st_conflicts);
+    f(a.shfl_instructions, b.shfl_instructions), f(a.shfl_wavefronts, b.shfl_wavefronts);
   }
   SharedCounters& operator+=(const SharedCounters& o) {
     each(*this, o, [](std::uint64_t& x, const std::uint64_t& y) { x += y; });
     return *this;
   }
 };
-static_assert(sizeof(SharedCounters) == 9 * sizeof(std::uint64_t), "a new counter must be listed in SharedCounters::each");
+static_assert(sizeof(SharedCounters) == 11 * sizeof(std::uint64_t), "a new counter must be listed in SharedCounters::each");
 
 struct CtaRecord {
   std::int64_t launch_index = 0;

@@ -123,7 +123,7 @@ struct Engine::Impl {
   bool holds_dispatch(const Instr& in) const { return mma_holds_dispatch && in.pipe == Pipe::kTensor && !in.async_mma; }
   SharedFills fills;
   MioQueue mio;  // shared instructions issued, not yet through the path (sm.mio_queue_*)
-  Tick smem_ticks_per_wavefront = 0, smem_latency = 0, smem_latency_per_wavefront = 0;
+  Tick smem_ticks_per_wavefront = 0, smem_latency = 0, smem_latency_per_wavefront = 0, shuffle_latency = 0;
   double fill_ticks_per_byte = 0;  // sm.copy_fill_bytes_per_cycle as ticks per byte; 0: copies cost store wavefronts
   EventQueue events;
   std::int64_t next_launch = 0, retired = 0;

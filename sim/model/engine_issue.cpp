@@ -101,8 +101,15 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       // (validate/results/h100/smem, ldsm_latency), while it holds the path one cycle per wavefront.
       // A block of several loads waits on its last one: the wavefronts of one instruction count.
       const Tick per_instruction = in.wavefronts * smem_latency_per_wavefront / std::max<std::uint32_t>(1, in.issue_cycles);
-      Tick done = shared_instruction(sp, in, t) + smem_latency + per_instruction;
+      const Tick passed = shared_instruction(sp, in, t);
+      const Tick done = passed + (in.shuffle ? shuffle_latency : smem_latency + per_instruction);
       fill_slot(w, in.slot, done, SlotKind::kShort);
+      if (in.shuffle) {  // the path like a conflict-free LDS, its own latency (sm.shuffle_latency)
+        result.shared.shfl_instructions += in.issue_cycles;
+        result.shared.shfl_wavefronts += in.wavefronts;
+        hold(sp, w, in, t);
+        break;
+      }
       (in.ldmatrix ? result.shared.ldsm_instructions : result.shared.ld_instructions) += in.issue_cycles;
       result.shared.ld_wavefronts += in.wavefronts;
       result.shared.ld_conflicts += in.conflicts;

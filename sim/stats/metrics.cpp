@@ -121,8 +121,9 @@ std::vector<Metric> compute_metrics(const SimResult& r, const GpuConfig& gpu, co
       {"smsp__sass_inst_executed_op_ldsm.sum", static_cast<double>(r.shared.ldsm_instructions), "inst",
        "ldmatrix warp instructions (LDSM; their wavefronts count as shared loads)"},
       {"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
-       static_cast<double>(r.shared.ld_wavefronts + r.shared.st_wavefronts + r.shared.ldgsts_wavefronts), "wavefront",
-       "all shared-memory wavefronts (loads, stores and the shared side of LDGSTS)"},
+       static_cast<double>(r.shared.ld_wavefronts + r.shared.st_wavefronts + r.shared.ldgsts_wavefronts +
+                           r.shared.shfl_wavefronts),
+       "wavefront", "all shared-memory data-path wavefronts (loads, stores, the shared side of LDGSTS, warp shuffles)"},
       {"smsp__inst_executed_pipe_tensor_op_hmma.sum", static_cast<double>(r.mma_instructions), "inst",
        "tensor-pipe warp instructions (HMMA, and on Hopper HGMMA too, counted per warp)"},
       {"smsp__inst_executed_pipe_tensor_op_gmma.sum", s.mma_class == "wgmma" ? static_cast<double>(r.mma_instructions) : 0.0,

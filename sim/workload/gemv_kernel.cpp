@@ -15,7 +15,7 @@ std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 // Per-warp program state: `phase` walks the order tokens (and the spill steps around them), then
 // the epilogue.
 enum Phase { kBody = 0, kSmemStore = 1, kSync = 2, kSmemLoad = 3, kReduce = 4, kExitPhase = 5, kWindowFill = 6, kWindow = 7, kOther = 8,
-             kProgram = 9 };
+             kProgram = 9, kShuffle = 10 };
 // Scoreboard slot of the reduction's shared loads (the steps use 0 .. k_steps-1 <= 15; a compiled
 // window 0 .. loads_in_flight-1 <= 15), and of the x loads in a compiled window.
 constexpr int kReduceSlot = 16;
@@ -251,8 +251,11 @@ namespace {
 std::int64_t share(std::int64_t total, std::int64_t parts, std::int64_t lo, std::int64_t hi) {
   return total * hi / parts - total * lo / parts;
 }
-// A reduction round starts with its stores; without any, at its barrier.
-int reduction_round_start(const GemvKernel::ReductionShape& shape) { return shape.stores > 0 ? kSmemStore : kSync; }
+// A reduction round starts with its shuffles (those of the previous round's loads, or of the
+// warp's own partial sums before the first stores), then its stores; without either, at its barrier.
+int reduction_round_start(const GemvKernel::ReductionShape& shape) {
+  return shape.shuffles > 0 ? kShuffle : shape.stores > 0 ? kSmemStore : kSync;
+}
 }  // namespace
 
 void GemvKernel::begin_epilogue(WarpCursor& c) const {
@@ -271,7 +274,9 @@ std::uint32_t GemvKernel::reduce_instructions(std::int64_t cols, std::int64_t e)
 
 GemvKernel::ReductionShape GemvKernel::reduction_shape() const {
   ReductionShape r;
-  const std::int64_t wavefronts = cfg_.reduction_smem_wavefronts;
+  r.shuffles = cfg_.reduction_shuffles;
+  r.shuffle_levels = cfg_.reduction_shuffle_levels;
+  const std::int64_t wavefronts = cfg_.reduction_smem_wavefronts - r.shuffles;  // Nsight counts a shuffle as one
   if (wavefronts <= 0) return r;
   r.stores = cfg_.reduction_smem_stores < 0 ? 1 : cfg_.reduction_smem_stores;
   r.loads = cfg_.reduction_smem_loads < 0 ? 1 : cfg_.reduction_smem_loads;
@@ -284,7 +289,7 @@ GemvKernel::ReductionShape GemvKernel::reduction_shape() const {
 
 std::int64_t GemvKernel::epilogue_instructions(const WarpCursor& c) const {
   const ReductionShape shape = reduction_shape();
-  std::int64_t n = cfg_.reduction_barriers + 1 + shape.stores + shape.loads;  // barriers, EXIT, shared ops
+  std::int64_t n = cfg_.reduction_barriers + 1 + shape.stores + shape.loads + shape.shuffles;  // barriers, EXIT, MIO ops
   if (c.warp == 0) {  // the block's atomics
     const std::int64_t cols = std::min<std::int64_t>(cfg_.block_n, cfg_.n - c.tile_n * cfg_.block_n);
     for (int e = 0; e < cfg_.reduction_lane_elements; ++e) n += cfg_.m * reduce_instructions(cols, e);
@@ -292,11 +297,40 @@ std::int64_t GemvKernel::epilogue_instructions(const WarpCursor& c) const {
   return n;
 }
 
-// Rounds r = 0 .. reduction_barriers - 1 of: the round's share of the stores, a barrier, its share
-// of the loads, a wait for them; each share is one block of instructions issued back to back, as
-// the SASS has them (one instruction each made the 1x8192x28672 sweep 2.8x slower to simulate).
-// `step` is the round, `sub` the part of its loads (0 LDS, 1 LDSM, 2 the wait).
+// Levels [L r / R, L (r + 1) / R) of round r (L levels, R rounds); level l issues its share of the
+// shuffles as one block (a tree level's independent shuffles, back to back in the SASS), then waits
+// for them: the next level shuffles their sums. `sub` counts 2 per level (the block, the wait).
+bool GemvKernel::shuffle_next(WarpCursor& c, Instr& out) const {
+  const ReductionShape shape = reduction_shape();
+  const std::int64_t rounds = cfg_.reduction_barriers, levels = shape.shuffle_levels;
+  const std::int64_t first = levels * c.step / rounds, count = share(levels, rounds, c.step, c.step + 1);
+  if (c.sub < 2 * count) {
+    const std::int64_t level = first + c.sub / 2;
+    out = Instr{};
+    out.slot = kReduceSlot;
+    if (c.sub++ % 2 == 1) {
+      out.op = Op::kWait;
+      return true;
+    }
+    const std::int64_t n = share(shape.shuffles, levels, level, level + 1);
+    out.op = Op::kSharedLoad;
+    out.shuffle = true;
+    out.issue_cycles = static_cast<std::uint32_t>(n);
+    out.wavefronts = static_cast<std::uint32_t>(n);
+    out.mio_burst = true;
+    return true;
+  }
+  c.phase = shape.stores > 0 ? kSmemStore : kSync;
+  c.sub = 0;
+  return false;
+}
+
+// Rounds r = 0 .. reduction_barriers - 1 of: the round's shuffle levels, its share of the stores, a
+// barrier, its share of the loads, a wait for them; each share is one block of instructions issued
+// back to back, as the SASS has them (one instruction each made the 1x8192x28672 sweep 2.8x slower
+// to simulate). `step` is the round, `sub` the part of its loads (0 LDS, 1 LDSM, 2 the wait).
 bool GemvKernel::reduction_next(WarpCursor& c, Instr& out) const {
+  if (c.phase == kShuffle) return shuffle_next(c, out);
   const ReductionShape shape = reduction_shape();
   const std::int64_t rounds = cfg_.reduction_barriers;
   const std::int64_t stores = shape.stores, loads = shape.loads;
@@ -457,7 +491,7 @@ void GemvKernel::next_instruction(WarpCursor& c, Instr& out) const {
       }
       continue;
     }
-    if (c.phase == kSmemStore || c.phase == kSync || c.phase == kSmemLoad) {
+    if (c.phase == kShuffle || c.phase == kSmemStore || c.phase == kSync || c.phase == kSmemLoad) {
       if (reduction_next(c, out)) return;
       continue;
     }

@@ -36,9 +36,11 @@ class GemvKernel final : public Kernel {
   // once, the accumulators, and a fixed share for addresses and indices.
   static int estimate_registers(const GemvConfig& cfg, int warp_size, int live_steps);
 
-  // The reduction's shared instructions per warp and the wavefronts each half spreads over them.
+  // The reduction's shared instructions per warp and the wavefronts each half spreads over them
+  // (those beyond its shuffles', one each), and its shuffles in dependent levels.
   struct ReductionShape {
     std::int64_t stores = 0, loads = 0, store_wavefronts = 0, load_wavefronts = 0;
+    std::int64_t shuffles = 0, shuffle_levels = 0;
   };
 
  private:
@@ -63,6 +65,8 @@ class GemvKernel final : public Kernel {
   void begin_epilogue(WarpCursor& c) const;
   // The next instruction of a reduction round; false when the phase moved on and nothing was emitted.
   bool reduction_next(WarpCursor& c, Instr& out) const;
+  // The shuffle levels of round `round` first: a block of shuffles, then a wait for it, per level.
+  bool shuffle_next(WarpCursor& c, Instr& out) const;
   ReductionShape reduction_shape() const;
   // Warp instructions of the atomics for lane element e of a row of `cols` outputs (0: none).
   std::uint32_t reduce_instructions(std::int64_t cols, std::int64_t e) const;

@@ -64,6 +64,9 @@ struct Instr {
   // completion fills slot `slot` of every warp of the CTA (the mbarrier they all wait on).
   std::uint16_t tma_boxes = 0;
   bool ldmatrix = false;    // kSharedLoad: ldmatrix (counted as LDSM as well as shared loads)
+  // kSharedLoad: warp shuffles (SHFL), one wavefront each: MIO instructions that pass the shared-memory
+  // data path (Nsight counts their wavefronts) but are not shared loads.
+  bool shuffle = false;
   // kCompute on the tensor pipe: `issue_cycles` counts MMA instructions; an asynchronous MMA
   // (wgmma) lets the warp go on and marks scoreboard slot `slot` when it completes. A synchronous
   // one (mma.sync) holds the sub-partition's dispatch while in the pipe where sm.mma_sync_holds_dispatch

@@ -141,6 +141,47 @@ TEST(Gemv, TheCompiledReductionIssuesItsInstructionsAndWaitsInTheMioQueue) {
             metric(split, rs, "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct"));
 }
 
+TEST(Gemv, TheReductionsShufflesAreMioInstructionsInDependentLevels) {
+  // The same program with its 32 SHFL (4 on one dependency chain, sass_shuffle_levels.py): as MIO
+  // instructions they take 32 of the 1,108 wavefronts Nsight counts (one each) and leave the stores'
+  // and loads' the rest; the instruction count is the compiled one either way. Each level waits a
+  // shuffle's latency, so more levels of the same shuffles take longer.
+  std::vector<std::string> compiled = {"workload.reduction_smem_wavefronts=1108", "workload.block.k=32",
+                                       "workload.reduction_smem_stores=34", "workload.reduction_smem_loads=34",
+                                       "workload.reduction_barriers=9", "workload.instructions_per_warp=551"};
+  auto alu = seed001("h100", "llcc", compiled);
+  auto shuffled = compiled;
+  shuffled.push_back("workload.reduction_shuffles=32");
+  shuffled.push_back("workload.reduction_shuffle_levels=4");
+  auto mio = seed001("h100", "llcc", shuffled);
+  auto chained = shuffled;
+  chained.push_back("workload.reduction_shuffle_levels=32");
+  auto chain = seed001("h100", "llcc", chained);
+  auto ra = simulate(alu), rm = simulate(mio), rc = simulate(chain);
+  const double warps = metric(alu, ra, "launch__grid_size") * 4;
+  EXPECT_EQ(metric(mio, rm, "smsp__inst_executed.sum"), warps * 551);
+  EXPECT_EQ(metric(mio, rm, "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"), warps * 1108);
+  EXPECT_EQ(metric(alu, ra, "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"), warps * 1108);
+  EXPECT_EQ(metric(mio, rm, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") +
+                metric(mio, rm, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
+            warps * (1108 - 32));
+  EXPECT_EQ(metric(mio, rm, "smsp__sass_inst_executed_op_shared_ld.sum"), warps * 34);  // shuffles are not LDS
+  EXPECT_GT(metric(chain, rc, "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct"),
+            metric(mio, rm, "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct"));
+  EXPECT_GT(metric(chain, rc, "gpu__time_duration.sum"), metric(mio, rm, "gpu__time_duration.sum"));
+}
+
+TEST(Gemv, ShufflesNeedTheirWavefrontsAndLevels) {
+  EXPECT_THROW(seed001("h100", "llcc", {"workload.reduction_smem_wavefronts=16", "workload.reduction_shuffles=32",
+                                        "workload.reduction_shuffle_levels=4"}),
+               ConfigError);
+  EXPECT_THROW(seed001("h100", "llcc", {"workload.reduction_smem_wavefronts=64", "workload.reduction_shuffles=32"}),
+               ConfigError);
+  EXPECT_THROW(seed001("h100", "llcc", {"workload.reduction_smem_wavefronts=64", "workload.reduction_shuffles=4",
+                                        "workload.reduction_shuffle_levels=5"}),
+               ConfigError);
+}
+
 TEST(Gemv, AnExplicitSpillFrameIsStoredAndLoadedOncePerThread) {
   // Triton's 1-warp BLOCK_N 256 program compiles to 64 registers and 892 four-byte spill slots:
   // no register count over the limit, yet 3,568 B of local traffic each way per thread. (Each stored

@@ -27,7 +27,8 @@ Both are facts of the compiled code, as registers per thread are. The listings:
   waits and instructions, so that the model reloads a slot as far from its store as the code does.
 * The in-CTA reduction as compiled (workload reduction_smem_stores / reduction_smem_loads /
   reduction_smem_ldmatrix / reduction_barriers: its STS, LDS + LDSM, the LDSM and BAR.SYNC per
-  warp) and instructions_per_warp: its instructions up to the last EXIT (warps leaving at an
+  warp; reduction_shuffles / reduction_shuffle_levels: its SHFL and the most of them on one
+  dependency chain, validate/scripts/sass_shuffle_levels.py) and instructions_per_warp: its instructions up to the last EXIT (warps leaving at an
   earlier, predicated EXIT execute fewer: --check allows that many). Only for straight-line kernels
   (no branch but the self-loop after EXIT: every count is per warp) whose records carry
   reduction_smem_wavefronts (not this project's CUDA kernel: its profiles count no instructions to
@@ -48,6 +49,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from record_files import finish_check, records, save  # noqa: E402
 from sass_local_program import access_width, local_program  # noqa: E402
 from sass_loads_in_flight import INSTR, functions, loads_in_flight  # noqa: E402
+from sass_shuffle_levels import shuffle_levels  # noqa: E402
 
 CUDA_SASS = "validate/results/h100/issue/gms-validate.sm90.sass.xz"
 ORDERS = {"llcc": 0, "lclc": 1}  # gemv_kernel.cuh: enum GemvOrder
@@ -131,7 +133,9 @@ def reduction_of(listing, member, fragment):
     # Straight-line: no branch before the last EXIT; earlier EXITs are predicated (the warps that
     # have no columns to reduce leave early and skip the instructions between it and the last).
     straight = bool(exits) and all(i > exits[-1] for i in branches)
+    shuffles, levels = shuffle_levels(lines)
     return {"stores": base.count("STS"), "loads": base.count("LDS") + base.count("LDSM"), "lds": base.count("LDS"),
+            "shuffles": shuffles, "shuffle_levels": levels,
             "barriers": base.count("BAR"), "instructions": exits[-1] + 1 if straight else None,
             "early_exit_skips": exits[-1] - exits[0] if straight else 0}
 
@@ -144,10 +148,12 @@ def reduction_inputs(rec, src):
     # the CUDA kernel's records have neither those nor instruction counts to hold these against.
     if r["instructions"] is None or not rec["workload"].get("reduction_smem_wavefronts"):
         return {}, 0
-    return {"reduction_smem_stores": r["stores"], "reduction_smem_loads": r["loads"],
+    keys = {"reduction_smem_stores": r["stores"], "reduction_smem_loads": r["loads"],
             "reduction_smem_ldmatrix": r["loads"] - r["lds"],
-            "reduction_barriers": max(1, r["barriers"]), "instructions_per_warp": r["instructions"]}, \
-        r["early_exit_skips"]
+            "reduction_barriers": max(1, r["barriers"]), "instructions_per_warp": r["instructions"]}
+    if r["shuffles"]:  # MIO instructions with a wavefront each (sass_shuffle_levels.py)
+        keys.update(reduction_shuffles=r["shuffles"], reduction_shuffle_levels=r["shuffle_levels"])
+    return keys, r["early_exit_skips"]
 
 
 def ncu_per_warp(rec):
@@ -228,6 +234,10 @@ def main():
                 if rec["workload"].get(k) != v:
                     print(f"{path}: {k} {rec['workload'].get(k)}, its code gives {v}")
                     stale += 1
+            shfl = rec.get("measured", {}).get("sass_ops", {}).get("SHFL")
+            if shfl is not None and reduction and reduction.get("reduction_shuffles", 0) != shfl:
+                print(f"{path}: {reduction.get('reduction_shuffles', 0)} shuffles in the SASS, the record's sass_ops say {shfl}")
+                stale += 1
             per_warp = ncu_per_warp(rec)
             if reduction and per_warp:
                 # Nsight counts LDSM under neither shared_ld nor shared_st: the LDS alone are its loads.
