@@ -20,11 +20,18 @@
 //   shfl_latency  one warp shuffles in a chain (each SHFL.BFLY takes the last one's result; "with_fadd": an FADD
 //           of the shuffled value between them, a tree reduction's level): cycles per hop, the difference
 //           of two chain lengths (the loop's own instructions overlap the waits).
+//   mio_startup  does a new warp's first MIO instruction wait while other CTAs keep the shared path busy (ncu
+//           puts 15-22 % of the small Triton GEMVs' samples on their first S2R, validate/results/h100/gemv_source)?
+//           CTAs of 4 warps, 16 an SM, 8 waves; each warp reads the clock, issues its first MIO instruction
+//           (S2R of its thread index, or a SHFL), reads the clock, a second S2R, the clock, then runs ROUNDS
+//           rounds of 8 eight-way conflicted STS, a barrier, 8 LDS, a barrier (a GEMV reduction's traffic):
+//           each instruction's issue delay per warp, in the first wave and in the later ones.
 // Prints one JSON object per layout and timed warp: the clock (%clock) after each LDS relative to the
 // first (the median over 5 runs and the SMs), and the knee: the number of LDS issued before the first gap
 // of more than 16 cycles. CUDA only (%clock, inline PTX).
 #include <algorithm>
 #include <cstdio>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -115,7 +122,89 @@ __global__ void shfl_chain(int hops, long long* cycles, unsigned* sink) {
   if (v == 0x12345u || f == 1234.5f) *sink = v;
 }
 
+// A new warp times its first MIO instruction's issue (clock, the instruction, clock: no dependency between
+// them) and then a second S2R's, then keeps the shared path busy as a GEMV reduction does. FIRST 0: the
+// first is S2R SR_TID.X; 1: a SHFL.BFLY (of a value no MIO instruction produced). out[4 * (CTA x 4 + warp)
+// + {0, 1, 2, 3}] = its first clock, the first instruction's issue delay in cycles, the second S2R's, its SM.
+constexpr int kStartupWarps = 4;
+template <int FIRST>
+__global__ void mio_startup(int rounds, unsigned* out, unsigned* sink) {
+  unsigned t0, first, t1, cta, t2;
+  asm volatile("mov.u32 %0, %%clock;" : "=r"(t0) :: "memory");
+  if constexpr (FIRST == 0)
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(first) :: "memory");
+  else
+    asm volatile("shfl.sync.bfly.b32 %0, %1, 1, 0x1f, 0xffffffff;" : "=r"(first) : "r"(t0) : "memory");
+  asm volatile("mov.u32 %0, %%clock;" : "=r"(t1) :: "memory");
+  asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(cta) :: "memory");
+  asm volatile("mov.u32 %0, %%clock;" : "=r"(t2) :: "memory");
+  unsigned tid;
+  asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid) :: "memory");
+  __shared__ __align__(128) unsigned buf[8 * 32 + 64];
+  const unsigned lane = tid & 31;
+  unsigned acc = tid + first;
+  for (int r = 0; r < rounds; ++r) {
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {  // lanes 8 apart share a bank: 8 rows of 32 words, 8 wavefronts a store
+      const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(buf + (lane % 8) * 32 + lane / 8 + 4 * i));
+      asm volatile("st.volatile.shared.u32 [%0], %1;" :: "r"(addr), "r"(acc + i) : "memory");
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      unsigned v;
+      const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(buf + (lane % 8) * 32 + lane / 8 + 4 * i));
+      asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v) : "r"(addr) : "memory");
+      acc += v;
+    }
+    __syncthreads();
+  }
+  unsigned sm;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+  if (lane == 0) {
+    unsigned* o = out + 4 * (cta * kStartupWarps + tid / 32);
+    o[0] = t0;
+    o[1] = t1 - t0;
+    o[2] = t2 - t1;
+    o[3] = sm;
+  }
+  if (acc == 0x12345u) *sink = acc;
+}
+
 using ubench::median;
+
+template <int FIRST>
+void mio_startup_run(int sms, int rounds, unsigned* sink, const char* gpu) {
+  const int ctas = sms * 16 * 8;  // 8 waves of 16 CTAs an SM
+  unsigned* dev;
+  GPU_CHECK(gpuMalloc(&dev, sizeof(unsigned) * 4 * ctas * kStartupWarps));
+  std::vector<unsigned> host(static_cast<size_t>(4) * ctas * kStartupWarps);
+  std::vector<double> first[2], later[2];  // [0]: the first instruction, [1]: the second S2R
+  for (int rep = 0; rep < 3; ++rep) {
+    mio_startup<FIRST><<<ctas, 32 * kStartupWarps>>>(rounds, dev, sink);
+    GPU_CHECK_LAUNCH();
+    GPU_CHECK(gpuMemcpy(host.data(), dev, sizeof(unsigned) * host.size(), gpuMemcpyDeviceToHost));
+    for (int c = 0; c < ctas; ++c)
+      for (int w = 0; w < kStartupWarps; ++w)
+        for (int k = 0; k < 2; ++k)
+          (c < sms * 16 ? first : later)[k].push_back(static_cast<double>(host[4 * (static_cast<size_t>(c) * kStartupWarps + w) + 1 + k]));
+  }
+  auto pct = [](std::vector<double> v, double q) {
+    std::sort(v.begin(), v.end());
+    return v[static_cast<size_t>(q * (v.size() - 1))];
+  };
+  auto stats = [&](const std::vector<double>& v) {
+    char b[160];
+    std::snprintf(b, sizeof b, "{\"median\": %.0f, \"p90\": %.0f, \"mean\": %.1f}", median(v), pct(v, 0.9),
+                  std::accumulate(v.begin(), v.end(), 0.0) / v.size());
+    return std::string(b);
+  };
+  std::printf("{\"measure\": \"mio_startup\", \"first\": \"%s\", \"rounds\": %d, \"ctas\": %d, \"first_wave\": %s, "
+              "\"later_waves\": %s, \"second_s2r_first_wave\": %s, \"second_s2r_later_waves\": %s, \"gpu\": \"%s\"}\n",
+              FIRST == 0 ? "S2R" : "SHFL", rounds, ctas, stats(first[0]).c_str(), stats(later[0]).c_str(),
+              stats(first[1]).c_str(), stats(later[1]).c_str(), gpu);
+  GPU_CHECK(gpuFree(dev));
+}
 
 template <bool WITH_FADD>
 void shfl_latency(long long* dev, unsigned* sink, const char* gpu) {
@@ -201,5 +290,7 @@ int main() {
     measure<0>("w0..w7", 0xffu, sms, dev, sink, prop.name);
     shfl_latency<false>(dev, sink, prop.name);
     shfl_latency<true>(dev, sink, prop.name);
+    for (int rounds : {0, 4, 16, 64}) mio_startup_run<0>(sms, rounds, sink, prop.name);
+    for (int rounds : {0, 16}) mio_startup_run<1>(sms, rounds, sink, prop.name);
   });
 }

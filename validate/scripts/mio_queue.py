@@ -52,6 +52,12 @@ def main():
         if d.get("measure", "mio_queue") == "shfl_latency":  # a dependent chain: printed as measured
             print(f"shuffle latency ({'with' if d['with_fadd'] else 'without'} an FADD between): {d['cycles_per_hop']} cycles a hop")
             continue
+        if d.get("measure", "mio_queue") == "mio_startup":  # a new warp's first MIO instruction: printed as measured
+            print(f"startup, first {d['first']}, {d['rounds']:>2} rounds of shared traffic: issue delay median / p90 / mean "
+                  f"{d['first_wave']['median']:.0f} / {d['first_wave']['p90']:.0f} / {d['first_wave']['mean']:.0f} cycles "
+                  f"(first wave), {d['later_waves']['median']:.0f} / {d['later_waves']['p90']:.0f} / "
+                  f"{d['later_waves']['mean']:.0f} (later waves); the second S2R {d['second_s2r_later_waves']['median']:.0f}")
+            continue
         layouts.setdefault((d.get("conflict_ways", 32), d["layout"]), []).append(d)
     per_sp, per_sm = [], []
     print("ways  layout   timed warps  issued before the first stall (per warp)  per sub-partition  per SM  "
