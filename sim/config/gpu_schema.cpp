@@ -181,6 +181,12 @@ Schema<GpuConfig> make_schema() {
                                 "of dependent shuffles takes this + 1 cycle a hop. 0 = as a conflict-free shared load "
                                 "(shared_latency + shared_latency_per_wavefront)",
                                 [](G& c) -> auto& { return c.sm.shuffle_latency; }));
+  p.push_back(quantity_param<G>("sm.mio_start_backlog", Q::kInteger, "-1", -1, 4096,
+                                "a new warp's first MIO instructions (its start S2R, workload start_special_reads) "
+                                "issue only once the SM's MIO queue holds at most this many entries: behind other "
+                                "warps' shared-memory traffic a new warp waits (gms-mio-ubench mio_startup: ~20,000 "
+                                "cycles on the H100 under continuous traffic). -1 = it never waits",
+                                [](G& c) -> auto& { return c.sm.mio_start_backlog; }));
   p.push_back(choice_param<G>("sm.shared_fills", {"issue", "arrival", "idle", "between"}, "arrival",
                               "when a cp.async (LDGSTS) writes its data into shared memory, taking wavefronts of the "
                               "data path: issue = booked as the instruction issues; arrival = when its data is back "

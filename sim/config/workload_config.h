@@ -84,6 +84,7 @@ struct GemvConfig {
   int reduction_barriers = 1;        // its CTA barriers per warp: the rounds of stores, barrier, loads
   int reduction_shuffles = 0;        // its warp shuffles (SHFL) per warp: MIO instructions, one wavefront each
   int reduction_shuffle_levels = 0;  // shuffles on its longest dependency chain (each waited for)
+  int start_special_reads = 0;       // S2R each warp issues before its first load: its first MIO instructions
   std::int64_t instructions_per_warp = 0;  // all a warp executes, as compiled (0 = only the program's own)
   std::int64_t spill_bytes_per_thread = -1;  // local-memory frame; -1 = registers beyond the maximum
   std::int64_t spill_stored_per_thread = 0;  // local bytes stored per thread (STL); 0 = the frame once

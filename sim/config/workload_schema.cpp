@@ -198,6 +198,12 @@ Schema<WorkloadConfig> make_gemv_schema() {
                                 "warp waits for before the next; the levels are spread over the rounds, the "
                                 "shuffles over the levels. Required with reduction_shuffles",
                                 [](W& c) -> auto& { return c.gemv.reduction_shuffle_levels; }));
+  p.push_back(quantity_param<W>("start_special_reads", Q::kInteger, "0", 0, 64,
+                                "special-register reads (S2R: thread and CTA index) each warp issues before its first "
+                                "load, as compiled (Triton's GEMVs: 1-2). They are the warp's first MIO "
+                                "instructions, which wait while the SM's MIO queue is busy "
+                                "(sm.mio_start_backlog); 0 = the warp starts with its loads",
+                                [](W& c) -> auto& { return c.gemv.start_special_reads; }));
   p.push_back(quantity_param<W>("instructions_per_warp", Q::kInteger, "0", 0, 1e9,
                                 "instructions each warp executes, as compiled (a straight-line kernel: its SASS up "
                                 "to EXIT). Those beyond the program's own loads, math, reduction and atomics "

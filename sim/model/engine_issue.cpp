@@ -24,6 +24,16 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
                                      << c.active << ", at barrier " << c.at_barrier << ", MIO " << g.mio_need);
 #endif
     bool eligible = g.ready <= t && (t >= sp.issue_free || (held && g.slips && t >= sp.open_from));
+    if (eligible && g.mio_need > 0 && start_backlog >= 0 && warps[sp.warps[i]].instr.warp_start) {
+      // A new warp's first MIO instructions wait for the SM's queue to drain (gms-mio-ubench mio_startup).
+      const Tick drained = mio.drained_to(sp.sm, static_cast<int>(index), static_cast<std::size_t>(start_backlog), t);
+      if (drained > t) {
+        Warp& w = warps[sp.warps[i]];
+        account(w, WarpState::kMioThrottle, drained);
+        w.ready = g.ready = drained;
+        eligible = false;
+      }
+    }
     if (eligible && g.mio_need > 0) {
       if (g.mio_need != asked) {
         asked = g.mio_need;
@@ -104,6 +114,10 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       const Tick passed = shared_instruction(sp, in, t);
       const Tick done = passed + (in.shuffle ? shuffle_latency : smem_latency + per_instruction);
       fill_slot(w, in.slot, done, SlotKind::kShort);
+      if (in.warp_start) {  // S2R: no data-path pass (wavefronts 0), an MIO entry each
+        hold(sp, w, in, t);
+        break;
+      }
       if (in.shuffle) {  // the path like a conflict-free LDS, its own latency (sm.shuffle_latency)
         result.shared.shfl_instructions += in.issue_cycles;
         result.shared.shfl_wavefronts += in.wavefronts;

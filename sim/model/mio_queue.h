@@ -54,6 +54,14 @@ class MioQueue {
     return at;
   }
 
+  // When the SM's queue holds at most `backlog` entries, asked at t (t itself if it does now). Without a
+  // per-SM bound, the sub-partition's queue.
+  Tick drained_to(int sm, int sp, std::size_t backlog, Tick t) {
+    auto& q = per_sm_ ? sm_[static_cast<std::size_t>(sm)] : sp_[static_cast<std::size_t>(sp)];
+    while (!q.empty() && q.front() <= t) q.pop_front();
+    return q.size() <= backlog ? t : q[q.size() - backlog - 1];
+  }
+
   // `instructions` issued together, the first starting on the path at `start` and the block
   // finishing at `end` (evenly spaced): each leaves the queue `release` after the path has finished it.
   void push(int sm, int sp, std::uint32_t instructions, Tick start, Tick end) {

@@ -15,7 +15,7 @@ std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 // Per-warp program state: `phase` walks the order tokens (and the spill steps around them), then
 // the epilogue.
 enum Phase { kBody = 0, kSmemStore = 1, kSync = 2, kSmemLoad = 3, kReduce = 4, kExitPhase = 5, kWindowFill = 6, kWindow = 7, kOther = 8,
-             kProgram = 9, kShuffle = 10 };
+             kProgram = 9, kShuffle = 10, kStart = 11 };
 // Scoreboard slot of the reduction's shared loads (the steps use 0 .. k_steps-1 <= 15; a compiled
 // window 0 .. loads_in_flight-1 <= 15), and of the x loads in a compiled window.
 constexpr int kReduceSlot = 16;
@@ -120,7 +120,7 @@ void GemvKernel::start_warp(WarpCursor& c, std::int64_t launch_index, int warp) 
   c.tile_m = t.m;
   c.tile_n = t.n;
   c.warp = warp;
-  c.phase = program_.steps.empty() ? kBody : kProgram;
+  c.phase = cfg_.start_special_reads > 0 ? kStart : program_.steps.empty() ? kBody : kProgram;
 }
 
 Instr GemvKernel::load(Addr base, std::uint32_t rows, std::uint32_t row_bytes, std::uint64_t stride, int slot,
@@ -402,6 +402,16 @@ void GemvKernel::next_instruction(WarpCursor& c, Instr& out) const {
   const Addr spill_base =
       local_base_ + static_cast<Addr>(c.cta * W + c.warp) * std::max<std::uint64_t>(spill_warp_bytes, 1) * cfg_.k_steps;
   while (true) {
+    if (c.phase == kStart) {  // the thread and CTA index (S2R): the warp's first MIO instructions
+      out = Instr{};
+      out.op = Op::kSharedLoad;
+      out.warp_start = true;
+      out.slot = kReduceSlot;
+      out.issue_cycles = static_cast<std::uint32_t>(cfg_.start_special_reads);
+      out.mio_burst = true;
+      c.phase = program_.steps.empty() ? kBody : kProgram;
+      return;
+    }
     if (c.phase == kProgram) {
       if (program_next(c, out)) return;
       continue;

@@ -67,6 +67,9 @@ struct Instr {
   // kSharedLoad: warp shuffles (SHFL), one wavefront each: MIO instructions that pass the shared-memory
   // data path (Nsight counts their wavefronts) but are not shared loads.
   bool shuffle = false;
+  // kSharedLoad: a warp's start special-register reads (S2R): MIO instructions without a data-path pass,
+  // the first of the warp (they wait for the SM's MIO queue to drain to sm.mio_start_backlog).
+  bool warp_start = false;
   // kCompute on the tensor pipe: `issue_cycles` counts MMA instructions; an asynchronous MMA
   // (wgmma) lets the warp go on and marks scoreboard slot `slot` when it completes. A synchronous
   // one (mma.sync) holds the sub-partition's dispatch while in the pipe where sm.mma_sync_holds_dispatch

@@ -11,14 +11,15 @@ namespace {
 
 enum Flag : std::uint16_t {
   kBypassL1 = 1, kAsyncCopy = 2, kLdmatrix = 4, kAsyncMma = 8, kWritesSlot = 16, kReturns = 32, kLocal = 64,
-  kHasLanes = 128, kLaneList = 256, kHasFlops = 512, kMioBurst = 1024, kShuffle = 2048,
+  kHasLanes = 128, kLaneList = 256, kHasFlops = 512, kMioBurst = 1024, kShuffle = 2048, kWarpStart = 4096,
 };
 
 void encode_instr(ByteWriter& w, const Instr& in) {
   std::uint16_t f = (in.bypass_l1 ? kBypassL1 : 0) | (in.async_copy ? kAsyncCopy : 0) | (in.ldmatrix ? kLdmatrix : 0) |
                     (in.async_mma ? kAsyncMma : 0) | (in.writes_slot ? kWritesSlot : 0) | (in.returns ? kReturns : 0) |
                     (in.local ? kLocal : 0) | (in.lanes.present() ? kHasLanes : 0) | (in.lanes.addr ? kLaneList : 0) |
-                    (in.flops != 0 ? kHasFlops : 0) | (in.mio_burst ? kMioBurst : 0) | (in.shuffle ? kShuffle : 0);
+                    (in.flops != 0 ? kHasFlops : 0) | (in.mio_burst ? kMioBurst : 0) | (in.shuffle ? kShuffle : 0) |
+                    (in.warp_start ? kWarpStart : 0);
   w.u8(static_cast<std::uint8_t>(in.op));
   w.varint(f);
   w.u8(in.slot);
@@ -54,7 +55,7 @@ void encode_instr(ByteWriter& w, const Instr& in) {
 std::int64_t decode_instr(ByteReader& r, Instr& in, std::vector<Addr>& addresses) {
   in = Instr{};
   in.op = static_cast<Op>(r.bounded(0, static_cast<std::uint64_t>(Op::kExit), "operation") & 0xff);  // one byte
-  const std::uint64_t f = r.bounded(0, 4095, "flags");
+  const std::uint64_t f = r.bounded(0, 8191, "flags");
   in.slot = static_cast<std::uint8_t>(r.bounded(0, kMaxSlots - 1, "scoreboard slot"));
   in.pipe = static_cast<Pipe>(r.bounded(0, kPipeCount - 1, "pipe"));
   in.hint = static_cast<EvictHint>(r.bounded(0, 2, "eviction hint"));
@@ -72,6 +73,7 @@ std::int64_t decode_instr(ByteReader& r, Instr& in, std::vector<Addr>& addresses
   in.local = f & kLocal;
   in.mio_burst = f & kMioBurst;
   in.shuffle = f & kShuffle;
+  in.warp_start = f & kWarpStart;
   in.wavefronts = static_cast<std::uint32_t>(r.bounded(0, 1u << 24, "wavefronts"));
   in.conflicts = static_cast<std::uint32_t>(r.bounded(0, 1u << 24, "conflicts"));
   in.pipe_cycles = static_cast<std::uint16_t>(r.bounded(0, 0xffff, "pipe cycles"));

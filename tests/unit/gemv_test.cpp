@@ -110,6 +110,15 @@ TEST(Gemv, InCtaReductionWavefrontsRunOnTheSharedPipeAndCanBoundTime) {
   EXPECT_EQ(metric(tri, rt, "dram__bytes_read.sum"), metric(none, rn, "dram__bytes_read.sum"));
 }
 
+namespace {
+// Triton's BLOCK_N 256, BLOCK_K 32, 4-warp program's reduction as compiled (its SASS and profile):
+// 1,108 shared wavefronts a warp over 34 STS and 34 LDS + LDSM in 9 rounds, 551 instructions a warp.
+std::vector<std::string> triton_bn256_compiled() {
+  return {"workload.reduction_smem_wavefronts=1108", "workload.block.k=32", "workload.reduction_smem_stores=34",
+          "workload.reduction_smem_loads=34", "workload.reduction_barriers=9", "workload.instructions_per_warp=551"};
+}
+}  // namespace
+
 TEST(Gemv, TheCompiledReductionIssuesItsInstructionsAndWaitsInTheMioQueue) {
   // Triton's BLOCK_N 256, 4-warp program as compiled: 34 STS, 34 LDS + LDSM, 9 barriers, 551
   // instructions per warp (validate/results/h100/triton_gemv, from its SASS).
@@ -146,9 +155,7 @@ TEST(Gemv, TheReductionsShufflesAreMioInstructionsInDependentLevels) {
   // instructions they take 32 of the 1,108 wavefronts Nsight counts (one each) and leave the stores'
   // and loads' the rest; the instruction count is the compiled one either way. Each level waits a
   // shuffle's latency, so more levels of the same shuffles take longer.
-  std::vector<std::string> compiled = {"workload.reduction_smem_wavefronts=1108", "workload.block.k=32",
-                                       "workload.reduction_smem_stores=34", "workload.reduction_smem_loads=34",
-                                       "workload.reduction_barriers=9", "workload.instructions_per_warp=551"};
+  const std::vector<std::string> compiled = triton_bn256_compiled();
   auto alu = seed001("h100", "llcc", compiled);
   auto shuffled = compiled;
   shuffled.push_back("workload.reduction_shuffles=32");
@@ -169,6 +176,29 @@ TEST(Gemv, TheReductionsShufflesAreMioInstructionsInDependentLevels) {
   EXPECT_GT(metric(chain, rc, "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct"),
             metric(mio, rm, "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct"));
   EXPECT_GT(metric(chain, rc, "gpu__time_duration.sum"), metric(mio, rm, "gpu__time_duration.sum"));
+}
+
+TEST(Gemv, ANewWarpsFirstSpecialReadsWaitForTheMioQueueToDrain) {
+  // Triton's BLOCK_N 256 4-warp program with its 2 start S2R: a new warp may issue them only once the
+  // SM's MIO queue holds at most sm.mio_start_backlog entries - the other CTAs' reductions keep it busy
+  // (gms-mio-ubench mio_startup). The wait is mio_throttle; the instructions are the compiled ones.
+  std::vector<std::string> compiled = triton_bn256_compiled();
+  compiled.push_back("workload.start_special_reads=2");
+  auto with = [&](const char* backlog) {
+    auto kv = compiled;
+    kv.push_back(std::string("gpu.sm.mio_start_backlog=") + backlog);
+    return seed001("h100", "llcc", kv);
+  };
+  auto off = with("-1"), half = with("31"), empty = with("0");
+  auto ro = simulate(off), rh = simulate(half), re = simulate(empty);
+  const double warps = metric(off, ro, "launch__grid_size") * 4;
+  EXPECT_EQ(metric(off, ro, "smsp__inst_executed.sum"), warps * 551);
+  EXPECT_EQ(metric(half, rh, "smsp__inst_executed.sum"), warps * 551);
+  EXPECT_EQ(metric(empty, re, "smsp__inst_executed.sum"), warps * 551);
+  const char* mio = "smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct";
+  EXPECT_GT(metric(half, rh, mio), metric(off, ro, mio));
+  EXPECT_GE(metric(empty, re, mio), metric(half, rh, mio));
+  EXPECT_GT(metric(empty, re, "gpu__time_duration.sum"), metric(off, ro, "gpu__time_duration.sum"));
 }
 
 TEST(Gemv, ShufflesNeedTheirWavefrontsAndLevels) {

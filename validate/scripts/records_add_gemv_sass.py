@@ -28,7 +28,8 @@ Both are facts of the compiled code, as registers per thread are. The listings:
 * The in-CTA reduction as compiled (workload reduction_smem_stores / reduction_smem_loads /
   reduction_smem_ldmatrix / reduction_barriers: its STS, LDS + LDSM, the LDSM and BAR.SYNC per
   warp; reduction_shuffles / reduction_shuffle_levels: its SHFL and the most of them on one
-  dependency chain, validate/scripts/sass_shuffle_levels.py) and instructions_per_warp: its instructions up to the last EXIT (warps leaving at an
+  dependency chain, validate/scripts/sass_shuffle_levels.py; start_special_reads: the S2R before the
+  first LDG, a warp's first MIO instructions) and instructions_per_warp: its instructions up to the last EXIT (warps leaving at an
   earlier, predicated EXIT execute fewer: --check allows that many). Only for straight-line kernels
   (no branch but the self-loop after EXIT: every count is per warp) whose records carry
   reduction_smem_wavefronts (not this project's CUDA kernel: its profiles count no instructions to
@@ -134,8 +135,9 @@ def reduction_of(listing, member, fragment):
     # have no columns to reduce leave early and skip the instructions between it and the last).
     straight = bool(exits) and all(i > exits[-1] for i in branches)
     shuffles, levels = shuffle_levels(lines)
+    first_load = next((i for i, b in enumerate(base) if b == "LDG"), len(base))
     return {"stores": base.count("STS"), "loads": base.count("LDS") + base.count("LDSM"), "lds": base.count("LDS"),
-            "shuffles": shuffles, "shuffle_levels": levels,
+            "shuffles": shuffles, "shuffle_levels": levels, "start_s2r": base[:first_load].count("S2R"),
             "barriers": base.count("BAR"), "instructions": exits[-1] + 1 if straight else None,
             "early_exit_skips": exits[-1] - exits[0] if straight else 0}
 
@@ -153,6 +155,8 @@ def reduction_inputs(rec, src):
             "reduction_barriers": max(1, r["barriers"]), "instructions_per_warp": r["instructions"]}
     if r["shuffles"]:  # MIO instructions with a wavefront each (sass_shuffle_levels.py)
         keys.update(reduction_shuffles=r["shuffles"], reduction_shuffle_levels=r["shuffle_levels"])
+    if r["start_s2r"]:  # the warp's first MIO instructions, before its first load
+        keys.update(start_special_reads=r["start_s2r"])
     return keys, r["early_exit_skips"]
 
 
