@@ -110,14 +110,13 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       // with 4 / 8 / 16 wavefronts has a latency of 26.6 + 2 cycles per wavefront on the H100
       // (validate/results/h100/smem, ldsm_latency), while it holds the path one cycle per wavefront.
       // A block of several loads waits on its last one: the wavefronts of one instruction count.
-      const Tick per_instruction = in.wavefronts * smem_latency_per_wavefront / std::max<std::uint32_t>(1, in.issue_cycles);
       const Tick passed = shared_instruction(sp, in, t);
-      const Tick done = passed + (in.shuffle ? shuffle_latency : smem_latency + per_instruction);
-      fill_slot(w, in.slot, done, SlotKind::kShort);
-      if (in.warp_start) {  // S2R: no data-path pass (wavefronts 0), an MIO entry each
+      if (in.warp_start) {  // S2R: an MIO entry each, no data-path pass; the program waits on none of them
         hold(sp, w, in, t);
         break;
       }
+      const Tick per_instruction = in.wavefronts * smem_latency_per_wavefront / std::max<std::uint32_t>(1, in.issue_cycles);
+      fill_slot(w, in.slot, passed + (in.shuffle ? shuffle_latency : smem_latency + per_instruction), SlotKind::kShort);
       if (in.shuffle) {  // the path like a conflict-free LDS, its own latency (sm.shuffle_latency)
         result.shared.shfl_instructions += in.issue_cycles;
         result.shared.shfl_wavefronts += in.wavefronts;

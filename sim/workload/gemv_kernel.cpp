@@ -406,7 +406,6 @@ void GemvKernel::next_instruction(WarpCursor& c, Instr& out) const {
       out = Instr{};
       out.op = Op::kSharedLoad;
       out.warp_start = true;
-      out.slot = kReduceSlot;
       out.issue_cycles = static_cast<std::uint32_t>(cfg_.start_special_reads);
       out.mio_burst = true;
       c.phase = program_.steps.empty() ? kBody : kProgram;
