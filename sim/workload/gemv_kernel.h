@@ -44,6 +44,15 @@ class GemvKernel final : public Kernel {
   };
 
  private:
+  // Per-warp program state: `phase` walks the order tokens (and the spill steps around them), then
+  // the epilogue.
+  enum Phase : int { kBody = 0, kSmemStore = 1, kSync = 2, kSmemLoad = 3, kReduce = 4, kExitPhase = 5, kWindowFill = 6,
+                     kWindow = 7, kOther = 8, kProgram = 9, kShuffle = 10, kStart = 11 };
+  // Scoreboard slot of the reduction's shared loads (the steps use 0 .. k_steps-1 <= 15; a compiled
+  // window 0 .. loads_in_flight-1 <= 15), and of the x loads in a compiled window.
+  static constexpr int kReduceSlot = 16;
+  static constexpr int kWindowXSlot = 17;
+  int reduction_round_start() const;  // the phase a reduction round starts in
   static EvictHint hint_of(const std::string& workload_value);  // evict.activations / evict.weights
   Instr load(Addr base, std::uint32_t rows, std::uint32_t row_bytes, std::uint64_t stride, int slot, bool bypass,
              EvictHint hint) const;
