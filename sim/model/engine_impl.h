@@ -27,6 +27,7 @@ struct Engine::Impl {
     Tick ready = kNever;        // the warp's `ready` while it is resident and not at a barrier
     std::uint32_t mio_need = 0;  // its next instruction's MIO queue entries (0: not counted there)
     bool slips = false;          // its next instruction may issue among another warp's held MMAs
+    bool starts = false;         // its next instruction is its start S2R (waits for the queue to drain)
   };
   // What a wait on a slot is, as Nsight samples it: a global load's or copy's data long_scoreboard, a
   // shared load's short_scoreboard, a fixed-latency result wait, and a wgmma group's completion
@@ -156,7 +157,8 @@ struct Engine::Impl {
   void sync_gate(const Warp& w) {
     *w.gate = Gate{w.active && !w.at_barrier ? w.ready : kNever,
                    in_mio_queue(w.instr) ? std::max<std::uint32_t>(1, w.instr.issue_cycles) : 0,
-                   mma_holds_dispatch && !(w.instr.op == Op::kCompute && w.instr.pipe == Pipe::kTensor)};
+                   mma_holds_dispatch && !(w.instr.op == Op::kCompute && w.instr.pipe == Pipe::kTensor),
+                   w.instr.warp_start};
   }
 
   // The warp's next instruction, past the waits whose data times are known.

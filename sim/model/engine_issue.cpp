@@ -19,12 +19,13 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
 #ifndef NDEBUG  // a change of the warp without sync_gate (debug builds: it costs the scan's cache misses)
     const Warp& c = warps[sp.warps[i]];
     SIM_ASSERT(g.ready == (c.active && !c.at_barrier ? c.ready : kNever) &&
-                   g.mio_need == (in_mio_queue(c.instr) ? std::max<std::uint32_t>(1, c.instr.issue_cycles) : 0),
+                   g.mio_need == (in_mio_queue(c.instr) ? std::max<std::uint32_t>(1, c.instr.issue_cycles) : 0) &&
+                   g.starts == c.instr.warp_start,
                "stale gate of warp " << sp.warps[i] << ": ready " << g.ready << " vs " << c.ready << ", active "
                                      << c.active << ", at barrier " << c.at_barrier << ", MIO " << g.mio_need);
 #endif
     bool eligible = g.ready <= t && (t >= sp.issue_free || (held && g.slips && t >= sp.open_from));
-    if (eligible && g.mio_need > 0 && start_backlog >= 0 && warps[sp.warps[i]].instr.warp_start) {
+    if (eligible && g.starts && g.mio_need > 0 && start_backlog >= 0) {
       // A new warp's first MIO instructions wait for the SM's queue to drain (gms-mio-ubench mio_startup).
       const Tick drained = mio.drained_to(sp.sm, static_cast<int>(index), static_cast<std::size_t>(start_backlog), t);
       if (drained > t) {

@@ -58,8 +58,7 @@ class MioQueue {
   // per-SM bound, the sub-partition's queue.
   Tick drained_to(int sm, int sp, std::size_t backlog, Tick t) {
     auto& q = per_sm_ ? sm_[static_cast<std::size_t>(sm)] : sp_[static_cast<std::size_t>(sp)];
-    while (!q.empty() && q.front() <= t) q.pop_front();
-    return q.size() <= backlog ? t : q[q.size() - backlog - 1];
+    return room(q, static_cast<std::uint32_t>(backlog) + 1, 1, t);  // room for one more under backlog + 1
   }
 
   // `instructions` issued together, the first starting on the path at `start` and the block
