@@ -94,6 +94,7 @@ GemvKernel::GemvKernel(const GemvConfig& cfg, const GpuConfig& gpu) : cfg_(cfg),
   shape_.shared_carveout = cfg.shared_carveout;
   shape_.shared_mem_per_cta = static_cast<std::int64_t>(cfg.warps) * warp_size_ * 8 * 4;  // cross-warp reduction
   shape_.math_dtype = "fp32";  // gemlite casts to fp32 and multiplies on the FMA pipes
+  reduction_ = reduction_shape();
 }
 
 TileCoord GemvKernel::tile_of(std::int64_t launch_index) const {

@@ -74,9 +74,9 @@ class GemvKernel final : public Kernel {
   void begin_epilogue(WarpCursor& c) const;
   // The next instruction of a reduction round; false when the phase moved on and nothing was emitted.
   bool reduction_next(WarpCursor& c, Instr& out) const;
-  // The shuffle levels of round `round` first: a block of shuffles, then a wait for it, per level.
+  // A reduction round's shuffle levels, first in it: a block of shuffles, then a wait for it, per level.
   bool shuffle_next(WarpCursor& c, Instr& out) const;
-  ReductionShape reduction_shape() const;
+  ReductionShape reduction_shape() const;  // from the workload, once (reduction_)
   // Warp instructions of the atomics for lane element e of a row of `cols` outputs (0: none).
   std::uint32_t reduce_instructions(std::int64_t cols, std::int64_t e) const;
   // Instructions the epilogue issues from the reduction on (stores, barriers, loads, atomics, EXIT).
@@ -84,6 +84,7 @@ class GemvKernel final : public Kernel {
 
   GemvConfig cfg_;
   int warp_size_;
+  ReductionShape reduction_;  // every warp's reduction, the same
   int e_, ey_;  // element bytes of x/W and of y
   std::int64_t grid_n_, grid_k_;
   Addr x_base_, w_base_, y_base_, local_base_;

@@ -17,7 +17,7 @@ std::int64_t share(std::int64_t total, std::int64_t parts, std::int64_t lo, std:
 // A reduction round starts with its shuffles (those of the previous round's loads, or of the
 // warp's own partial sums before the first stores), then its stores; without either, at its barrier.
 int GemvKernel::reduction_round_start() const {
-  const ReductionShape shape = reduction_shape();
+  const ReductionShape& shape = reduction_;
   return shape.shuffles > 0 ? kShuffle : shape.stores > 0 ? kSmemStore : kSync;
 }
 
@@ -51,7 +51,7 @@ GemvKernel::ReductionShape GemvKernel::reduction_shape() const {
 }
 
 std::int64_t GemvKernel::epilogue_instructions(const WarpCursor& c) const {
-  const ReductionShape shape = reduction_shape();
+  const ReductionShape& shape = reduction_;
   std::int64_t n = cfg_.reduction_barriers + 1 + shape.stores + shape.loads + shape.shuffles;  // barriers, EXIT, MIO ops
   if (c.warp == 0) {  // the block's atomics
     const std::int64_t cols = std::min<std::int64_t>(cfg_.block_n, cfg_.n - c.tile_n * cfg_.block_n);
@@ -64,7 +64,7 @@ std::int64_t GemvKernel::epilogue_instructions(const WarpCursor& c) const {
 // shuffles as one block (a tree level's independent shuffles, back to back in the SASS), then waits
 // for them: the next level shuffles their sums. `sub` counts 2 per level (the block, the wait).
 bool GemvKernel::shuffle_next(WarpCursor& c, Instr& out) const {
-  const ReductionShape shape = reduction_shape();
+  const ReductionShape& shape = reduction_;
   const std::int64_t rounds = cfg_.reduction_barriers, levels = shape.shuffle_levels;
   const std::int64_t first = levels * c.step / rounds, count = share(levels, rounds, c.step, c.step + 1);
   if (c.sub < 2 * count) {
@@ -94,7 +94,7 @@ bool GemvKernel::shuffle_next(WarpCursor& c, Instr& out) const {
 // to simulate). `step` is the round, `sub` the part of its loads (0 LDS, 1 LDSM, 2 the wait).
 bool GemvKernel::reduction_next(WarpCursor& c, Instr& out) const {
   if (c.phase == kShuffle) return shuffle_next(c, out);
-  const ReductionShape shape = reduction_shape();
+  const ReductionShape& shape = reduction_;
   const std::int64_t rounds = cfg_.reduction_barriers;
   const std::int64_t stores = shape.stores, loads = shape.loads;
   const std::int64_t r = c.step;
