@@ -17,7 +17,8 @@ Branches are not followed: meant for unrolled kernels such as seed 001's GEMV.
 import argparse
 import lzma
 import re
-import sys
+
+from sass_loads_in_flight import functions
 
 # guard predicate, opcode, operands
 LINE = re.compile(r"\s+/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z0-9_.]+)\s*([^;]*);")
@@ -80,8 +81,6 @@ def main():
     ap.add_argument("listing")
     ap.add_argument("--kernel", default="", help="only functions whose mangled name contains this")
     args = ap.parse_args()
-    sys.path.insert(0, __file__.rsplit("/", 1)[0])
-    from sass_loads_in_flight import functions  # noqa: E402
     opener = lzma.open if args.listing.endswith(".xz") else open
     with opener(args.listing, "rt") as f:
         text = f.read()
