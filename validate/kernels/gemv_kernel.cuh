@@ -24,7 +24,18 @@ struct GemvShape {
 // bandwidth under the DRAM's own limit): the whole kernel; its loads alone (each step's data folded
 // by XOR where the compute would use it); loads and compute (no cross-warp reduction, no atomics);
 // everything but the atomics (plain stores of the reduced sums).
-enum GemvPart : int { kGemvFull = 0, kGemvLoads = 1, kGemvCompute = 2, kGemvStores = 3 };
+// Three more take the atomics apart (what a RED costs the GEMV: its count, its sectors, the same
+// sectors added to again by one warp): redspread adds each e to a 1 KB window of its own (the same
+// 8 lines and 32 sectors per instruction, one element per sector, but no sector taken twice by a
+// CTA; y is 8 x N there); redcoalesced lets instruction e's 32 lanes add 32 consecutive elements (one
+// line, 8 elements per sector: an eighth of the requests and sector passes); redonce issues only
+// e = 0 (an eighth of everything, the same pattern); redprivate adds as full does but each K block
+// of programs to a y of its own (no line taken by two programs; y is K / (2 BK) x N there). Their
+// sums land in the wrong columns: timing only.
+enum GemvPart : int {
+  kGemvFull = 0, kGemvLoads = 1, kGemvCompute = 2, kGemvStores = 3,
+  kGemvRedSpread = 4, kGemvRedCoalesced = 5, kGemvRedOnce = 6, kGemvRedPrivate = 7
+};
 
 // Row groups hold partial sums of the same columns: reduce them in shared memory, then one
 // atomic per column (kGemvStores: a plain store). ORDER only keeps each kernel's shared array its own.
@@ -42,11 +53,21 @@ __device__ __forceinline__ void gemv_add_partials(float (&acc)[GROUPS][8], float
         for (int e = 0; e < 8; ++e) acc[g][e] += red[rg * S::kColGroups + col_group][g * 8 + e];
     for (int g = 0; g < S::kGroupsPerThread; ++g)
       for (int e = 0; e < 8; ++e) {
-        float* out = y + n0 + (col_group + g * THREADS) * 8 + e;
-        if constexpr (PART == kGemvStores)
+        const int c = col_group + g * THREADS;  // the thread's column group within the block
+        float* out = y + n0 + c * 8 + e;
+        if constexpr (PART == kGemvStores) {
           *out = acc[g][e];
-        else
+        } else if constexpr (PART == kGemvRedSpread) {
+          atomicAdd(y + 8 * n0 + e * BN + c * 8, acc[g][e]);
+        } else if constexpr (PART == kGemvRedCoalesced) {
+          atomicAdd(y + n0 + e * S::kColGroups + c, acc[g][e]);
+        } else if constexpr (PART == kGemvRedOnce) {
+          if (e == 0) atomicAdd(out, acc[g][e]);
+        } else if constexpr (PART == kGemvRedPrivate) {
+          atomicAdd(out + static_cast<size_t>(blockIdx.y) * gridDim.x * BN, acc[g][e]);
+        } else {
           atomicAdd(out, acc[g][e]);
+        }
       }
   }
 }

@@ -10,8 +10,10 @@
 // sets rotated as the runner does so that no launch finds its W in L2), achieved GB/s of the
 // compulsory bytes, registers. Where `loads` already runs at the GEMV's rate the access pattern holds
 // it (DRAM pages, the order of requests); where it runs at the DRAM's limit the SM side does.
-// `gms-gemv-parts-ubench [REPS] [large]`: REPS = 0 launches each case and part once, untimed (for a
-// profiler); `large` runs only the 1x8192x28672 shape.
+// `gms-gemv-parts-ubench [REPS] [large|atomics]`: REPS = 0 launches each case and part once, untimed
+// (for a profiler); `large` runs only the 1x8192x28672 shape; `atomics` only that shape's stores and
+// full kernels and the four that take the atomics apart (redspread, redcoalesced, redonce,
+// redprivate: gemv_kernel.cuh).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -27,7 +29,7 @@ namespace {
 
 using gmsv::GemvPart;
 constexpr int kBn = 256, kBk = 64;
-constexpr const char* kPartNames[] = {"full", "loads", "compute", "stores"};
+constexpr const char* kPartNames[] = {"full", "loads", "compute", "stores", "redspread", "redcoalesced", "redonce", "redprivate"};
 
 #if defined(__HIPCC__)
 constexpr int kWarp = 64;
@@ -73,6 +75,13 @@ Variant variant(int part) {
     case gmsv::kGemvLoads: return {launch<THREADS, ORDER, gmsv::kGemvLoads>, registers<THREADS, ORDER, gmsv::kGemvLoads>};
     case gmsv::kGemvCompute: return {launch<THREADS, ORDER, gmsv::kGemvCompute>, registers<THREADS, ORDER, gmsv::kGemvCompute>};
     case gmsv::kGemvStores: return {launch<THREADS, ORDER, gmsv::kGemvStores>, registers<THREADS, ORDER, gmsv::kGemvStores>};
+    case gmsv::kGemvRedSpread:
+      return {launch<THREADS, ORDER, gmsv::kGemvRedSpread>, registers<THREADS, ORDER, gmsv::kGemvRedSpread>};
+    case gmsv::kGemvRedCoalesced:
+      return {launch<THREADS, ORDER, gmsv::kGemvRedCoalesced>, registers<THREADS, ORDER, gmsv::kGemvRedCoalesced>};
+    case gmsv::kGemvRedOnce: return {launch<THREADS, ORDER, gmsv::kGemvRedOnce>, registers<THREADS, ORDER, gmsv::kGemvRedOnce>};
+    case gmsv::kGemvRedPrivate:
+      return {launch<THREADS, ORDER, gmsv::kGemvRedPrivate>, registers<THREADS, ORDER, gmsv::kGemvRedPrivate>};
     default: return {launch<THREADS, ORDER, gmsv::kGemvFull>, registers<THREADS, ORDER, gmsv::kGemvFull>};
   }
 }
@@ -100,7 +109,13 @@ struct Buffer {
 
 int main(int argc, char** argv) {
   const int reps = argc > 1 ? std::atoi(argv[1]) : 20;
-  const bool only_large = argc > 2 && std::string(argv[2]) == "large";
+  const std::string only = argc > 2 ? argv[2] : "";
+  const bool atomics = only == "atomics", only_large = only == "large" || atomics;
+  const std::vector<int> parts = atomics ? std::vector<int>{gmsv::kGemvStores, gmsv::kGemvFull, gmsv::kGemvRedSpread,
+                                                            gmsv::kGemvRedCoalesced, gmsv::kGemvRedOnce,
+                                                            gmsv::kGemvRedPrivate}
+                                         : std::vector<int>{gmsv::kGemvLoads, gmsv::kGemvCompute, gmsv::kGemvStores,
+                                                            gmsv::kGemvFull};
   gpuDeviceProp prop{};
   GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
   gmsv::Timer timer;
@@ -118,11 +133,12 @@ int main(int argc, char** argv) {
       gmsv::fill_random_half<<<1024, 256>>>(W.back()->p, nw, 0xdef0ull + 13 * i + n);
       GPU_CHECK_LAUNCH();
     }
-    Buffer<float> y(static_cast<size_t>(n));
+    const size_t y_rows = std::max(8, k / (2 * kBk));  // redspread adds over 8 x N, redprivate over K / (2 BK) x N
+    Buffer<float> y(static_cast<size_t>(n) * y_rows);
     const double bytes = (static_cast<double>(k) + static_cast<double>(nw)) * 2 + static_cast<double>(n) * 4;
     for (int warps : {1, 2, 4, 8})
       for (int order : {gmsv::kLLCC, gmsv::kLCLC})
-        for (int part : {gmsv::kGemvLoads, gmsv::kGemvCompute, gmsv::kGemvStores, gmsv::kGemvFull}) {
+        for (int part : parts) {
           const Variant v = pick(warps, order, part);
           if (reps <= 0) {  // one launch for a profiler
             v.run(k, n, X[0]->p, W[0]->p, y.p);
@@ -131,7 +147,7 @@ int main(int argc, char** argv) {
           }
           std::vector<double> ns;
           for (int r = -3; r < reps; ++r) {
-            GPU_CHECK(gpuMemset(y.p, 0, static_cast<size_t>(n) * 4));  // outside the timed window
+            GPU_CHECK(gpuMemset(y.p, 0, static_cast<size_t>(n) * 4 * y_rows));  // outside the timed window
             const int i = (r + 3) % sets;
             const double t = timer.ns([&] { v.run(k, n, X[i]->p, W[i]->p, y.p); });
             if (r >= 0) ns.push_back(t);
