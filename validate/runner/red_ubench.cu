@@ -9,7 +9,9 @@
 //   y_blocks  how many 1 KB column blocks the adds spread over (112 = the GEMV's 28,672 outputs: each
 //             address taken by many CTAs at once; 16384 = 16 MiB, still L2-resident, little reuse)
 // One JSON line per row: kernel time (median of 5 after a warm-up; `gms-red-ubench 1`: one launch per
-// row, for a profiler), element operations, reads' bytes.
+// row, for a profiler), element operations, reads' bytes. `gms-red-ubench REPS hot`: the same rows over
+// 1, 8 and 112 blocks instead (every warp of the GPU adding to the same 8 lines, 64 lines, the GEMV's
+// 896): what adds to lines that other adds are still in flight to cost, alone and beside the reads.
 // Compare a row with reads and adds against the rows with one of them: time = max of the two means the
 // L2 serves them side by side; time = the sum means they share one resource.
 #include <algorithm>
@@ -71,6 +73,7 @@ __global__ void __launch_bounds__(kWarps * 32) red_and_read(float* y, unsigned y
 
 int main(int argc, char** argv) {
   const int reps = argc > 1 ? std::max(1, std::atoi(argv[1])) : 5;  // 1: one untimed-warm-up-free launch per row (a profiler)
+  const bool hot = argc > 2 && std::string(argv[2]) == "hot";
   gpuDeviceProp prop{};
   GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
   const int ctas = prop.multiProcessorCount * 4;
@@ -92,7 +95,8 @@ int main(int argc, char** argv) {
     bool reads;
   };
   std::vector<Row> rows;
-  for (unsigned blocks : {112u, max_blocks})
+  const std::vector<unsigned> spreads = hot ? std::vector<unsigned>{1u, 8u, 112u} : std::vector<unsigned>{112u, max_blocks};
+  for (unsigned blocks : spreads)
     for (int opc : {1, 2}) {
       rows.push_back({opc == 1 ? "red" : "store", opc, blocks, kWarps, false});  // adds alone, every warp
       rows.push_back({opc == 1 ? "red" : "store", opc, blocks, 4, false});       // adds alone, half the warps

@@ -5,17 +5,22 @@
 #   red_ncu.csv        the same rows once under Nsight Compute: L2 sectors by op, DRAM bytes, each L2 stage's
 #                      utilisation (tag requests, data sectors, return path, xbar input) and the L2 clock
 #   red_env.txt        GPU, driver, clocks, ncu version, command, the build, the SASS of the kernel's adds
+# `device_red.sh hot`: the rows over 1, 8 and 112 blocks of y instead (red_hot_*: adds to lines that other
+# adds are still in flight to, alone and beside the reads).
 set -uo pipefail
+mode=${1:-}
+name=red
+[ "$mode" = hot ] && name=red_hot
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 here=$(dirname "$0")
 source "$here/device_env.sh"
 bin=/tmp/gms-red-ubench
-device_env device_red.sh validate/runner/red_ubench.cu $bin > "$OUT/red_env.txt" 2>&1
-{ echo "# SASS: the adds and stores"; cuobjdump -sass $bin | grep -E "RED|STG|ATOM|LDG" | sort | uniq -c; } >> "$OUT/red_env.txt" 2>&1
-$bin > "$OUT/red_ubench.jsonl" 2>> "$OUT/red_env.txt"
-echo "red ubench exit $?"; cat "$OUT/red_ubench.jsonl"
+device_env "device_red.sh $mode" validate/runner/red_ubench.cu $bin > "$OUT/${name}_env.txt" 2>&1
+{ echo "# SASS: the adds and stores"; cuobjdump -sass $bin | grep -E "RED|STG|ATOM|LDG" | sort | uniq -c; } >> "$OUT/${name}_env.txt" 2>&1
+$bin 5 $mode > "$OUT/${name}_ubench.jsonl" 2>> "$OUT/${name}_env.txt"
+echo "red ubench exit $?"; cat "$OUT/${name}_ubench.jsonl"
 ncu --clock-control none --csv --page raw \
     --metrics gpu__time_duration.sum,lts__t_sectors_op_red.sum,lts__t_requests_op_red.sum,lts__t_sectors_op_write.sum,lts__t_sectors_op_read.sum,lts__t_sectors.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,lts__throughput.avg.pct_of_peak_sustained_elapsed,lts__d_sectors.sum,lts__t_sectors_srcunit_ltcfabric.sum,sm__cycles_elapsed.max,lts__cycles_elapsed.max,lts__t_tag_requests.avg.pct_of_peak_sustained_elapsed,lts__d_sectors.avg.pct_of_peak_sustained_elapsed,lts__lts2xbar_cycles_active.avg.pct_of_peak_sustained_elapsed,lts__xbar2lts_cycles_active.avg.pct_of_peak_sustained_elapsed,lts__t_sectors.avg.pct_of_peak_sustained_elapsed \
-    $bin 1 > "$OUT/red_ncu.csv" 2>> "$OUT/red_env.txt"
-echo "ncu exit $?"; wc -l "$OUT/red_ncu.csv"
+    $bin 1 $mode > "$OUT/${name}_ncu.csv" 2>> "$OUT/${name}_env.txt"
+echo "ncu exit $?"; wc -l "$OUT/${name}_ncu.csv"
