@@ -111,6 +111,7 @@ struct L2Config {
   std::uint64_t hit_latency = 0;  // end to end, as one SM's pointer chase sees it
   double slice_bytes_per_cycle = 64;
   double atomic_sectors_per_cycle = 1;  // reduction sectors one slice's pipeline takes per cycle
+  std::uint64_t atomic_line_interval = 0;  // L2 cycles between two reductions' read-modify-writes of one line (0: none)
   double input_bytes_per_cycle = 0;     // write/reduction data one slice's crossbar input takes per cycle (0: unlimited)
   double tag_requests_per_cycle = 0;    // read lookups (of up to a line) one slice's tag stage takes per cycle (0: unlimited)
   // Request coalescer: open read requests per slice that later reads of the same line merge into

@@ -320,6 +320,11 @@ Schema<GpuConfig> make_schema() {
                                 "cycles, which its reads wait behind; a far one holds a near slice too when "
                                 "l2.far_reductions_in_both_partitions",
                                 [](G& c) -> auto& { return c.l2.atomic_sectors_per_cycle; }));
+  p.push_back(quantity_param<G>("l2.atomic_line_interval", Q::kCycles, "0cycles", 0, 1000000,
+                                "cycles (clock.l2) between two reductions' read-modify-writes of one line at its home "
+                                "slice: reductions to a line take turns however idle the slice is, and a kernel ends "
+                                "when its last one is done; 0 = no turns",
+                                [](G& c) -> auto& { return c.l2.atomic_line_interval; }));
   p.push_back(quantity_param<G>("l2.input_bytes_per_cycle", Q::kBytesPerCycle, "0", 0, 1e6,
                                 "write and reduction data one slice's crossbar input takes per cycle (a sector = 32 B "
                                 "however few bytes it carries); a warp's exit waits until it has taken its stores and "

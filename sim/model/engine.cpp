@@ -173,6 +173,8 @@ SimResult Engine::Impl::run(ProgressFn* fn) {
     for (int sm = 0; sm < gpu.sm.count; ++sm)
       if (sm_first_start[sm] != kNever) result.sm_active_ticks += static_cast<double>(sm_last_end[sm] - sm_first_start[sm]);
   }
+  // The kernel is done when its reductions are (performed in the slices, not only taken in).
+  if (!sample_done) result.end = std::max(result.end, mem.reductions_done());
   // Times relative to the kernel's start (a kernel of a sequence starts where the previous ended).
   result.end -= start_tick;
   for (CtaRecord& c : result.ctas) c.start -= start_tick, c.end -= start_tick;

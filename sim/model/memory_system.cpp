@@ -87,6 +87,7 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   // write), in the same server as reads: gms-red-ubench measures reductions and a read stream sharing
   // one resource (validate/results/h100/red).
   red_bytes_per_sector_ = static_cast<std::uint32_t>(gpu.l2.slice_bytes_per_cycle / gpu.l2.atomic_sectors_per_cycle + 0.5);
+  atomic_lines_ = AtomicLines(static_cast<Tick>(static_cast<double>(gpu.l2.atomic_line_interval) * T / l2_per_sm_cycle + 0.5));
   if (gpu.l2.tag_requests_per_cycle > 0)
     tag_stage_.assign(gpu.l2.slices, BandwidthServer(T / (gpu.l2.tag_requests_per_cycle * l2_per_sm_cycle)));
   if (gpu.l2.input_bytes_per_cycle > 0)
@@ -333,6 +334,7 @@ void MemorySystem::set_l1_bytes(std::int64_t bytes) {
 void MemorySystem::begin_kernel(bool keep_l2, Tick at) {
   counters_ = MemCounters{};
   dram_->reset_counts();
+  reductions_done_ = at;
   if (l1_) l1_->invalidate_all();
   if (!keep_l2) {
     l2_->invalidate_all();
@@ -502,15 +504,18 @@ MemorySystem::Reduced MemorySystem::reduce_lines(const AccessCtx& ctx, EachLine&
       counters_.l2_red_hit_sectors += sectors;
     }
     // The home slice reads the old values (from DRAM on a miss) and holds its pipeline for the
-    // read-modify-write; the result makes the sectors dirty.
+    // read-modify-write - once the line's previous one is through (l2.atomic_line_interval); the
+    // result makes the sectors dirty.
+    const Tick rmw = atomic_lines_.start(line >> l2_line_shift_, h.start);
     TagArray& tags = *l2_;
-    auto a = tags.access(h.slice, h.set, line, mask, false, h.start);
+    auto a = tags.access(h.slice, h.set, line, mask, false, rmw);
     counters_.l2_red_hit_sectors += popc(a.hit);
-    if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, h.start);
-    Tick ready = a.hit ? a.ready : h.start;
-    if (a.miss) dram_fill(tags, a, line, h.start, &ready, ctx.sm);
-    const Tick done = std::max(ready, h.start) + slices_bw_[h.slice].service_ticks(hold);
+    if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, rmw);
+    Tick ready = a.hit ? a.ready : rmw;
+    if (a.miss) dram_fill(tags, a, line, rmw, &ready, ctx.sm);
+    const Tick done = std::max(ready, rmw) + slices_bw_[h.slice].service_ticks(hold);
     tags.access(h.slice, h.set, line, mask, true, done);
+    reductions_done_ = std::max(reductions_done_, done);
     out.back = std::max(out.back, done + l2_return_ticks_ + (h.far ? far_ticks_ : 0));
   }
   return out;

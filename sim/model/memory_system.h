@@ -10,6 +10,7 @@
 #include "common/types.h"
 #include "config/gpu_config.h"
 #include "model/address_map.h"
+#include "model/atomic_lines.h"
 #include "model/bandwidth_server.h"
 #include "model/coalescer.h"
 #include "model/dram.h"
@@ -142,6 +143,8 @@ class MemorySystem {
   const MemCounters& counters() const { return counters_; }
   const Dram& dram() const { return *dram_; }
   std::uint64_t l2_dirty_sectors() const;
+  // When the last reduction's read-modify-write is done in its slice (a kernel ends no sooner).
+  Tick reductions_done() const { return reductions_done_; }
   int sm_partition(int sm) const { return sm_partition_[sm]; }
   void attach_timeline(Timeline* t) { timeline_ = t; }
 
@@ -308,6 +311,8 @@ class MemorySystem {
   std::vector<std::uint32_t> mshr_next_;
   MemCounters counters_;
   std::vector<std::pair<Addr, std::uint32_t>> red_scratch_;  // reused by reduce()
+  AtomicLines atomic_lines_;  // each line's reductions take turns (l2.atomic_line_interval)
+  Tick reductions_done_ = 0;
   std::vector<LineRequest> lane_scratch_;                     // reused by the lane forms
   struct BatchLine {
     Addr line;
