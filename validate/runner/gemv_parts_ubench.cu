@@ -10,10 +10,11 @@
 // sets rotated as the runner does so that no launch finds its W in L2), achieved GB/s of the
 // compulsory bytes, registers. Where `loads` already runs at the GEMV's rate the access pattern holds
 // it (DRAM pages, the order of requests); where it runs at the DRAM's limit the SM side does.
-// `gms-gemv-parts-ubench [REPS] [large|atomics]`: REPS = 0 launches each case and part once, untimed
+// `gms-gemv-parts-ubench [REPS] [large|atomics|deep]`: REPS = 0 launches each case and part once, untimed
 // (for a profiler); `large` runs only the 1x8192x28672 shape; `atomics` only that shape's stores and
 // full kernels and the four that take the atomics apart (redspread, redcoalesced, redonce,
-// redprivate: gemv_kernel.cuh).
+// redprivate: gemv_kernel.cuh); `deep` the stores and full kernels of a deep split, 1x131072x512
+// (1,024 programs adding to each of y's 16 lines: configs/workloads/gemv-splitk-deep.yaml).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -110,8 +111,9 @@ struct Buffer {
 int main(int argc, char** argv) {
   const int reps = argc > 1 ? std::atoi(argv[1]) : 20;
   const std::string only = argc > 2 ? argv[2] : "";
-  const bool atomics = only == "atomics", only_large = only == "large" || atomics;
-  const std::vector<int> parts = atomics ? std::vector<int>{gmsv::kGemvStores, gmsv::kGemvFull, gmsv::kGemvRedSpread,
+  const bool atomics = only == "atomics", deep = only == "deep", only_large = only == "large" || atomics;
+  const std::vector<int> parts = deep    ? std::vector<int>{gmsv::kGemvStores, gmsv::kGemvFull}
+                                 : atomics ? std::vector<int>{gmsv::kGemvStores, gmsv::kGemvFull, gmsv::kGemvRedSpread,
                                                             gmsv::kGemvRedCoalesced, gmsv::kGemvRedOnce,
                                                             gmsv::kGemvRedPrivate}
                                          : std::vector<int>{gmsv::kGemvLoads, gmsv::kGemvCompute, gmsv::kGemvStores,
@@ -119,9 +121,9 @@ int main(int argc, char** argv) {
   gpuDeviceProp prop{};
   GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
   gmsv::Timer timer;
-  const int shapes[][2] = {{4096, 7168}, {8192, 28672}};  // the runner's `gemv` set
-  for (const auto& s : shapes) {
-    const int k = s[0], n = s[1];
+  const std::vector<std::pair<int, int>> shapes = deep ? std::vector<std::pair<int, int>>{{131072, 512}}
+                                                       : std::vector<std::pair<int, int>>{{4096, 7168}, {8192, 28672}};  // the runner's `gemv` set
+  for (const auto& [k, n] : shapes) {
     if (only_large && k != 8192) continue;
     const size_t nw = static_cast<size_t>(k) * n;
     const int sets = nw * 2 >= 3ull * static_cast<size_t>(prop.l2CacheSize) ? 1 : 4;  // as the runner rotates
