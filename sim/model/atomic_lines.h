@@ -6,6 +6,9 @@
 // a per-line interval, not a slice's rate (0.8 sectors a cycle over 16 MiB of lines). A reduction that
 // waits for its turn holds nothing else: the slice serves other lines meanwhile.
 //
+// Turns go in the order the engine times the reductions (their issue order; one line's reductions
+// reach its home slice by the same path, so that is their order of arrival too).
+//
 // A direct-mapped table of the lines reduced lately and when each may start its next one: a line
 // whose entry another line took has waited long enough (the table holds thousands of lines; a
 // reduction stream over more lines than that spreads too thin to queue on one).

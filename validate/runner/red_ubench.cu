@@ -9,9 +9,12 @@
 //   y_blocks  how many 1 KB column blocks the adds spread over (112 = the GEMV's 28,672 outputs: each
 //             address taken by many CTAs at once; 16384 = 16 MiB, still L2-resident, little reuse)
 // One JSON line per row: kernel time (median of 5 after a warm-up; `gms-red-ubench 1`: one launch per
-// row, for a profiler), element operations, reads' bytes. `gms-red-ubench REPS hot`: the same rows over
-// 1, 8 and 112 blocks instead (every warp of the GPU adding to the same 8 lines, 64 lines, the GEMV's
-// 896): what adds to lines that other adds are still in flight to cost, alone and beside the reads.
+// row, for a profiler), element operations, reads' bytes, and the reading warps' own span (first start
+// to last end, %globaltimer). `gms-red-ubench REPS hot`: the same rows over 1, 8 and 112 blocks instead
+// (every warp of the GPU adding to the same 8 lines, 64 lines, the GEMV's 896): what adds to lines that
+// other adds are still in flight to cost, alone and beside the reads; and rows of one adding warp per CTA
+// (8 M adds to 8 or 64 lines: a backlog of turns ~10x the reads' time) beside seven reading ones, and
+// those seven alone: do reads wait while the slices hold reductions waiting for their line's turn?
 // Compare a row with reads and adds against the rows with one of them: time = max of the two means the
 // L2 serves them side by side; time = the sum means they share one resource.
 #include <algorithm>
@@ -21,6 +24,7 @@
 #include <vector>
 
 #include "../include/event_timer.h"
+#include "../include/sm_span.h"
 
 namespace {
 
@@ -40,9 +44,14 @@ __device__ __forceinline__ int4 load_cg(const int4* p) {
 }
 
 // op: 0 none, 1 red, 2 store. Warps [0, red_warps) add, the others read `read_lines_per_warp` lines.
+// Each reading warp stores its first and last %globaltimer in spans[2 r], spans[2 r + 1] (r: its index
+// among the grid's reading warps). by_sm: the CTAs on even SMs add with all their warps and those on odd
+// SMs read with all theirs (r = the warp's index in the grid), so that no SM holds both.
 __global__ void __launch_bounds__(kWarps * 32) red_and_read(float* y, unsigned y_blocks, int red_warps, int red_iters, int op,
-                                                           const int4* buf, long long read_lines_per_warp, int* sink) {
+                                                           const int4* buf, long long read_lines_per_warp, int* sink,
+                                                           unsigned long long* spans, int by_sm) {
   const int warp = static_cast<int>(threadIdx.x / 32), lane = static_cast<int>(threadIdx.x % 32);
+  if (by_sm) red_warps = smid() % 2 == 0 ? kWarps : 0;
   if (warp < red_warps) {
     if (op == 0) return;
     for (int i = 0; i < red_iters; ++i) {
@@ -58,8 +67,10 @@ __global__ void __launch_bounds__(kWarps * 32) red_and_read(float* y, unsigned y
     }
     return;
   }
-  const int read_warps = kWarps - red_warps;
-  const long long first = (static_cast<long long>(blockIdx.x) * read_warps + (warp - red_warps)) * read_lines_per_warp;
+  const int read_warps = by_sm ? kWarps : kWarps - red_warps;
+  const long long reader = static_cast<long long>(blockIdx.x) * read_warps + (warp - red_warps);
+  const long long first = reader * read_lines_per_warp;
+  const unsigned long long t0 = globaltimer();
   int acc = 0;
   for (long long l = 0; l < read_lines_per_warp; l += 4) {  // 4 loads in flight per warp, 2 KB
     int4 v[4];
@@ -67,6 +78,10 @@ __global__ void __launch_bounds__(kWarps * 32) red_and_read(float* y, unsigned y
     for (int u = 0; u < 4; ++u) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
   }
   if (acc == 0x12345679) sink[threadIdx.x] = acc;
+  if (lane == 0 && read_lines_per_warp > 0) {
+    spans[2 * reader] = t0;
+    spans[2 * reader + 1] = globaltimer();
+  }
 }
 
 }  // namespace
@@ -93,6 +108,8 @@ int main(int argc, char** argv) {
     unsigned y_blocks;
     int red_warps;  // 0: reads only; kWarps: adds only
     bool reads;
+    long long adds = 64ll << 20;  // element operations, the same for every row but the one-adder rows
+    bool by_sm = false;           // adding and reading CTAs on different SMs (even / odd)
   };
   std::vector<Row> rows;
   const std::vector<unsigned> spreads = hot ? std::vector<unsigned>{1u, 8u, 112u} : std::vector<unsigned>{112u, max_blocks};
@@ -102,35 +119,59 @@ int main(int argc, char** argv) {
       rows.push_back({opc == 1 ? "red" : "store", opc, blocks, 4, false});       // adds alone, half the warps
       rows.push_back({opc == 1 ? "red" : "store", opc, blocks, 4, true});        // half add, half read
     }
+  if (hot)
+    for (unsigned blocks : {1u, 8u}) {
+      rows.push_back({"red", 1, blocks, 1, true, 8ll << 20});  // one warp per CTA adds, seven read
+      rows.push_back({"none", 0, blocks, 1, true, 0});         // the seven alone
+    }
+  if (hot)
+    for (int opc : {1, 0}) rows.push_back({opc ? "red" : "none", opc, 1, 0, true, 16ll << 20, true});  // SMs apart
   rows.push_back({"none", 0, 112, 4, true});  // half the warps read, the rest idle
   rows.push_back({"none", 0, 112, 0, true});  // every warp reads
-  // Each row's adds: the same total for every row (ops per element-warp), sized like one read of the buffer.
-  const long long total_adds = 64ll << 20;  // element operations
+  // Each row's adds (r.adds, 64 M for all but the one-adder rows: sized like one read of the buffer).
+  unsigned long long* spans = nullptr;
+  const size_t max_readers = static_cast<size_t>(ctas) * kWarps;
+  GPU_CHECK(gpuMalloc(&spans, max_readers * 2 * sizeof(unsigned long long)));
+  std::vector<unsigned long long> host_spans(max_readers * 2);
   for (const Row& r : rows) {
-    const int add_warps = r.red_warps;
-    const int red_iters = add_warps > 0 ? static_cast<int>(total_adds / (256ll * ctas * add_warps)) : 0;
-    const int read_warps = r.reads ? kWarps - r.red_warps : 0;
+    // by_sm: about half the CTAs add (all 8 warps) and half read (all 8, a warp's share as if all read).
+    const int add_warps = r.by_sm ? kWarps : r.red_warps;
+    const int red_iters = add_warps > 0 ? static_cast<int>(r.adds / (256ll * ctas * add_warps) * (r.by_sm ? 2 : 1)) : 0;
+    const int read_warps = r.by_sm ? kWarps : r.reads ? kWarps - r.red_warps : 0;
     const long long lines_per_warp = read_warps > 0 ? static_cast<long long>(kReadBytes / 512) / (static_cast<long long>(ctas) * read_warps) / 4 * 4 : 0;
     std::vector<double> ms;
     for (int rep = reps > 1 ? -1 : 0; rep < reps; ++rep) {
+      GPU_CHECK(gpuMemset(spans, 0, max_readers * 2 * sizeof(unsigned long long)));
       const double ns = timer.ns([&] {
         red_and_read<<<ctas, kWarps * 32>>>(y, r.y_blocks, r.reads ? r.red_warps : add_warps, red_iters, r.op_code, buf,
-                                            lines_per_warp, sink);
+                                            lines_per_warp, sink, spans, r.by_sm ? 1 : 0);
         GPU_CHECK_LAUNCH();
       });
       if (rep >= 0) ms.push_back(ns * 1e-6);
     }
     std::sort(ms.begin(), ms.end());
     const double med = ms[ms.size() / 2];
-    const double adds = static_cast<double>(red_iters) * 256.0 * ctas * add_warps * (r.op_code ? 1 : 0);
-    const double read_bytes = static_cast<double>(lines_per_warp) * 512.0 * ctas * read_warps;
+    double read_span_ms = 0;  // the last launch's reading warps, first start to last end
+    if (read_warps > 0) {
+      const size_t readers = static_cast<size_t>(ctas) * read_warps;
+      GPU_CHECK(gpuMemcpy(host_spans.data(), spans, readers * 2 * sizeof(unsigned long long), gpuMemcpyDeviceToHost));
+      unsigned long long lo = ~0ull, hi = 0;
+      for (size_t i = 0; i < readers; ++i)
+        if (host_spans[2 * i] != 0) lo = std::min(lo, host_spans[2 * i]), hi = std::max(hi, host_spans[2 * i + 1]);
+      read_span_ms = static_cast<double>(hi - lo) * 1e-6;
+    }
+    const double half = r.by_sm ? 0.5 : 1.0;  // SMs apart: about half the CTAs add, half read
+    const double adds = half * static_cast<double>(red_iters) * 256.0 * ctas * add_warps * (r.op_code ? 1 : 0);
+    const double read_bytes = half * static_cast<double>(lines_per_warp) * 512.0 * ctas * read_warps;
     std::printf(
         "{\"gpu\": \"%s\", \"op\": \"%s\", \"y_blocks\": %u, \"add_warps\": %d, \"read_warps\": %d, \"ctas\": %d, "
-        "\"median_ms\": %.4f, \"element_ops\": %.0f, \"ops_per_ns\": %.2f, \"read_bytes\": %.0f, \"read_tbps\": %.3f}\n",
+        "\"median_ms\": %.4f, \"element_ops\": %.0f, \"ops_per_ns\": %.2f, \"read_bytes\": %.0f, \"read_tbps\": %.3f, "
+        "\"read_span_ms\": %.4f, \"sms_apart\": %d}\n",
         prop.name, r.op, r.y_blocks, r.op_code ? add_warps : 0, read_warps, ctas, med, adds, adds / (med * 1e6),
-        read_bytes, read_bytes / (med * 1e9));
+        read_bytes, read_bytes / (med * 1e9), read_span_ms, r.by_sm ? 1 : 0);
     std::fflush(stdout);
   }
+  (void)gpuFree(spans);
   (void)gpuFree(buf);
   (void)gpuFree(y);
   (void)gpuFree(sink);

@@ -65,16 +65,17 @@ def main():
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--preset", action="append", default=[])
     a = ap.parse_args()
-    print("| op | blocks | adding / reading warps | ms | adds per ns | ns per request per line | L2 cycles |")
-    print("|---|---|---|---|---|---|---|")
+    print("| op | blocks | adding / reading warps | ms | adds per ns | ns per request per line | L2 cycles | reads' span ms |")
+    print("|---|---|---|---|---|---|---|---|")
     found = {}
     for j, v in rows(a.dir):
         iv = interval(j, v)
-        if iv is not None and j["read_warps"] == 0:
+        if iv is not None and j["read_warps"] == 0 and not j.get("sms_apart"):
             found.setdefault(j["y_blocks"], []).append(iv[0])
         cells = ("%.2f | %.1f" % iv) if iv is not None else "- | -"
-        print(f"| {j['op']} | {j['y_blocks']} | {j['add_warps']} / {j['read_warps']} | {j['median_ms']:.3f} | "
-              f"{j['ops_per_ns']:.2f} | {cells} |")
+        warps = "even SMs / odd SMs" if j.get("sms_apart") else f"{j['add_warps']} / {j['read_warps']}"
+        print(f"| {j['op']} | {j['y_blocks']} | {warps} | {j['median_ms']:.3f} | "
+              f"{j['ops_per_ns']:.2f} | {cells} | {('%.3f' % j['read_span_ms']) if j.get('read_span_ms') else '-'} |")
     failures = []
     if a.check or a.preset:
         one, eight = min(found[1]), min(found[8])
