@@ -123,7 +123,8 @@ int main(int argc, char** argv) {
   gmsv::Timer timer;
   const std::vector<std::pair<int, int>> shapes = deep ? std::vector<std::pair<int, int>>{{131072, 512}}
                                                        : std::vector<std::pair<int, int>>{{4096, 7168}, {8192, 28672}};  // the runner's `gemv` set
-  for (const auto& [k, n] : shapes) {
+  for (const auto& shape : shapes) {
+    const int k = shape.first, n = shape.second;  // not a structured binding: the lambdas below capture them
     if (only_large && k != 8192) continue;
     const size_t nw = static_cast<size_t>(k) * n;
     const int sets = nw * 2 >= 3ull * static_cast<size_t>(prop.l2CacheSize) ? 1 : 4;  // as the runner rotates
