@@ -84,6 +84,28 @@ __global__ void __launch_bounds__(kWarps * 32) red_and_read(float* y, unsigned y
   }
 }
 
+// `queue` mode: one warp on one SM issues n reductions to one line (lane l adds to y[l]: one request of
+// 4 sectors each), then one load of a line it has read before (an L2 hit); out[0] = cycles the n
+// reductions took to issue, out[1] = cycles from the load's issue to its data. A load that waits behind
+// the reductions queued in the SM's way to L2 waits for their turns (11 ns each): how many it waits
+// behind is the depth of that queue.
+__global__ void red_queue(float* y, int n, const int4* warm, unsigned long long* out, int* sink) {
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  int4 v = load_cg(warm + lane);  // the line the timed load reads again: an L2 hit then
+  int acc = v.x;
+  const unsigned long long c0 = clock64();
+  for (int i = 0; i < n; ++i) red_add(y + lane, 1.0f);
+  const unsigned long long c1 = clock64();
+  v = load_cg(warm + lane);
+  acc ^= v.x;
+  const unsigned long long c2 = clock64();
+  if (acc == 0x12345679) sink[lane] = acc;
+  if (lane == 0) {
+    out[0] = c1 - c0;
+    out[1] = c2 - c1;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -91,6 +113,34 @@ int main(int argc, char** argv) {
   const bool hot = argc > 2 && std::string(argv[2]) == "hot";
   gpuDeviceProp prop{};
   GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
+  if (argc > 2 && std::string(argv[2]) == "queue") {  // one warp: its load behind n reductions to one line
+    float* y = nullptr;
+    int4* warm = nullptr;
+    int* sink = nullptr;
+    unsigned long long* out = nullptr;
+    GPU_CHECK(gpuMalloc(&y, 4096));
+    GPU_CHECK(gpuMalloc(&warm, 1 << 20));
+    GPU_CHECK(gpuMalloc(&sink, 4096));
+    GPU_CHECK(gpuMalloc(&out, 16));
+    GPU_CHECK(gpuMemset(warm, 1, 1 << 20));
+    for (int n : {0, 1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 1024}) {
+      std::vector<unsigned long long> issue, wait;
+      for (int rep = 0; rep < reps + 1; ++rep) {
+        red_queue<<<1, 32>>>(y, n, warm + 4096 * (1 + rep % 8), out, sink);  // 64 KB apart: another line each rep
+        GPU_CHECK_LAUNCH();
+        unsigned long long h[2];
+        GPU_CHECK(gpuMemcpy(h, out, sizeof(h), gpuMemcpyDeviceToHost));
+        if (rep > 0) issue.push_back(h[0]), wait.push_back(h[1]);
+      }
+      std::sort(issue.begin(), issue.end());
+      std::sort(wait.begin(), wait.end());
+      std::printf("{\"gpu\": \"%s\", \"mode\": \"queue\", \"reductions\": %d, \"issue_cycles\": %llu, \"load_cycles\": %llu, "
+                  "\"load_cycles_min\": %llu, \"reps\": %d}\n",
+                  prop.name, n, issue[issue.size() / 2], wait[wait.size() / 2], wait.front(), reps);
+      std::fflush(stdout);
+    }
+    return 0;
+  }
   const int ctas = prop.multiProcessorCount * 4;
   int4* buf = nullptr;
   float* y = nullptr;
