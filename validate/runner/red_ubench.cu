@@ -15,6 +15,7 @@
 // other adds are still in flight to cost, alone and beside the reads; and rows of one adding warp per CTA
 // (8 M adds to 8 or 64 lines: a backlog of turns ~10x the reads' time) beside seven reading ones, and
 // those seven alone: do reads wait while the slices hold reductions waiting for their line's turn?
+// `gms-red-ubench REPS queue`: one warp's load behind n of its own reductions to one line (red_queue).
 // Compare a row with reads and adds against the rows with one of them: time = max of the two means the
 // L2 serves them side by side; time = the sum means they share one resource.
 #include <algorithm>
@@ -139,6 +140,10 @@ int main(int argc, char** argv) {
                   prop.name, n, issue[issue.size() / 2], wait[wait.size() / 2], wait.front(), reps);
       std::fflush(stdout);
     }
+    (void)gpuFree(y);
+    (void)gpuFree(warm);
+    (void)gpuFree(sink);
+    (void)gpuFree(out);
     return 0;
   }
   const int ctas = prop.multiProcessorCount * 4;
@@ -208,7 +213,7 @@ int main(int argc, char** argv) {
       unsigned long long lo = ~0ull, hi = 0;
       for (size_t i = 0; i < readers; ++i)
         if (host_spans[2 * i] != 0) lo = std::min(lo, host_spans[2 * i]), hi = std::max(hi, host_spans[2 * i + 1]);
-      read_span_ms = static_cast<double>(hi - lo) * 1e-6;
+      read_span_ms = hi > lo ? static_cast<double>(hi - lo) * 1e-6 : 0;
     }
     const double half = r.by_sm ? 0.5 : 1.0;  // SMs apart: about half the CTAs add, half read
     const double adds = half * static_cast<double>(red_iters) * 256.0 * ctas * add_warps * (r.op_code ? 1 : 0);
