@@ -15,7 +15,8 @@
 // other adds are still in flight to cost, alone and beside the reads; and rows of one adding warp per CTA
 // (8 M adds to 8 or 64 lines: a backlog of turns ~10x the reads' time) beside seven reading ones, and
 // those seven alone: do reads wait while the slices hold reductions waiting for their line's turn?
-// `gms-red-ubench REPS queue`: one warp's load behind n of its own reductions to one line (red_queue).
+// `gms-red-ubench REPS queue`: one warp's load behind n of its own reductions to one line (red_queue);
+// `gms-red-ubench REPS backlog`: another SM's loads while 1-131 SMs pile reductions on one line.
 // Compare a row with reads and adds against the rows with one of them: time = max of the two means the
 // L2 serves them side by side; time = the sum means they share one resource.
 #include <algorithm>
@@ -107,6 +108,34 @@ __global__ void red_queue(float* y, int n, const int4* warm, unsigned long long*
   }
 }
 
+// `backlog` mode: CTAs 0 .. adders-1 (one warp each, one per SM) issue n reductions each to one line, as
+// red_queue does; the last CTA, on an SM of its own, reads 64 lines 64 KB apart (and so over the slices)
+// once, waits 3 us into the adders' bursts, then times each of the 64 loads again and one load of the
+// line the adders add to: out[0..63] the 64 loads' cycles, out[64] the hot line's.
+__global__ void red_backlog(float* y, int n, int adders, const int4* warm, unsigned long long* out, int* sink) {
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  if (static_cast<int>(blockIdx.x) < adders) {
+    for (int i = 0; i < n; ++i) red_add(y + lane, 1.0f);
+    return;
+  }
+  int acc = 0;
+  for (int i = 0; i < 64; ++i) acc ^= load_cg(warm + 4096 * i + lane).x;  // L2 hits from now on
+  const unsigned long long start = globaltimer();
+  while (globaltimer() < start + 3000) {
+  }
+  for (int i = 0; i < 64; ++i) {
+    const unsigned long long c0 = clock64();
+    acc ^= load_cg(warm + 4096 * i + lane).x;
+    const unsigned long long c1 = clock64();
+    if (lane == 0) out[i] = c1 - c0;
+  }
+  const unsigned long long c0 = clock64();
+  acc ^= load_cg(reinterpret_cast<const int4*>(y) + lane % 8).x;
+  const unsigned long long c1 = clock64();
+  if (lane == 0) out[64] = c1 - c0;
+  if (acc == 0x12345679) sink[lane] = acc;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -114,6 +143,43 @@ int main(int argc, char** argv) {
   const bool hot = argc > 2 && std::string(argv[2]) == "hot";
   gpuDeviceProp prop{};
   GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
+  if (argc > 2 && std::string(argv[2]) == "backlog") {  // loads of another SM while adders fill one line's turns
+    float* y = nullptr;
+    int4* warm = nullptr;
+    int* sink = nullptr;
+    unsigned long long* out = nullptr;
+    GPU_CHECK(gpuMalloc(&y, 4096));
+    GPU_CHECK(gpuMalloc(&warm, 64 << 16));
+    GPU_CHECK(gpuMalloc(&sink, 4096));
+    GPU_CHECK(gpuMalloc(&out, 65 * sizeof(unsigned long long)));
+    GPU_CHECK(gpuMemset(warm, 1, 64 << 16));
+    const int max_adders = prop.multiProcessorCount - 1;
+    for (int adders : {0, 1, 4, 16, 64, max_adders}) {
+      std::vector<unsigned long long> spread, hot;
+      for (int rep = 0; rep < reps + 1; ++rep) {
+        red_backlog<<<adders + 1, 32>>>(y, 1024, adders, warm, out, sink);
+        GPU_CHECK_LAUNCH();
+        unsigned long long h[65];
+        GPU_CHECK(gpuMemcpy(h, out, sizeof(h), gpuMemcpyDeviceToHost));
+        if (rep == 0) continue;
+        spread.insert(spread.end(), h, h + 64);
+        hot.push_back(h[64]);
+      }
+      std::sort(spread.begin(), spread.end());
+      std::sort(hot.begin(), hot.end());
+      std::printf("{\"gpu\": \"%s\", \"mode\": \"backlog\", \"adders\": %d, \"reductions_each\": 1024, "
+                  "\"spread_load_cycles_median\": %llu, \"spread_load_cycles_p90\": %llu, \"spread_load_cycles_max\": %llu, "
+                  "\"hot_line_load_cycles_median\": %llu, \"reps\": %d}\n",
+                  prop.name, adders, spread[spread.size() / 2], spread[spread.size() * 9 / 10], spread.back(),
+                  hot[hot.size() / 2], reps);
+      std::fflush(stdout);
+    }
+    (void)gpuFree(y);
+    (void)gpuFree(warm);
+    (void)gpuFree(sink);
+    (void)gpuFree(out);
+    return 0;
+  }
   if (argc > 2 && std::string(argv[2]) == "queue") {  // one warp: its load behind n reductions to one line
     float* y = nullptr;
     int4* warm = nullptr;
