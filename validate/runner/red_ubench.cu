@@ -136,6 +136,79 @@ __global__ void red_backlog(float* y, int n, int adders, const int4* warm, unsig
   if (acc == 0x12345679) sink[lane] = acc;
 }
 
+// The one-line modes' buffers: the added line, `warm_bytes` of lines to load (set to 1s), a sink, `outs`
+// results.
+struct OneLine {
+  float* y = nullptr;
+  int4* warm = nullptr;
+  int* sink = nullptr;
+  unsigned long long* out = nullptr;
+  OneLine(size_t warm_bytes, size_t outs) {
+    GPU_CHECK(gpuMalloc(&y, 4096));
+    GPU_CHECK(gpuMalloc(&warm, warm_bytes));
+    GPU_CHECK(gpuMalloc(&sink, 4096));
+    GPU_CHECK(gpuMalloc(&out, outs * sizeof(unsigned long long)));
+    GPU_CHECK(gpuMemset(warm, 1, warm_bytes));
+  }
+  ~OneLine() {
+    (void)gpuFree(y);
+    (void)gpuFree(warm);
+    (void)gpuFree(sink);
+    (void)gpuFree(out);
+  }
+  OneLine(const OneLine&) = delete;
+  OneLine& operator=(const OneLine&) = delete;
+};
+
+// `backlog`: loads of another SM while 0-131 SMs pile reductions on one line (red_backlog).
+int run_backlog(const gpuDeviceProp& prop, int reps) {
+  OneLine b(64 << 16, 65);
+  const int max_adders = prop.multiProcessorCount - 1;
+  for (int adders : {0, 1, 4, 16, 64, max_adders}) {
+    std::vector<unsigned long long> spread, hot;
+    for (int rep = 0; rep < reps + 1; ++rep) {
+      red_backlog<<<adders + 1, 32>>>(b.y, 1024, adders, b.warm, b.out, b.sink);
+      GPU_CHECK_LAUNCH();
+      unsigned long long h[65];
+      GPU_CHECK(gpuMemcpy(h, b.out, sizeof(h), gpuMemcpyDeviceToHost));
+      if (rep == 0) continue;
+      spread.insert(spread.end(), h, h + 64);
+      hot.push_back(h[64]);
+    }
+    std::sort(spread.begin(), spread.end());
+    std::sort(hot.begin(), hot.end());
+    std::printf("{\"gpu\": \"%s\", \"mode\": \"backlog\", \"adders\": %d, \"reductions_each\": 1024, "
+                "\"spread_load_cycles_median\": %llu, \"spread_load_cycles_p90\": %llu, \"spread_load_cycles_max\": %llu, "
+                "\"hot_line_load_cycles_median\": %llu, \"reps\": %d}\n",
+                prop.name, adders, spread[spread.size() / 2], spread[spread.size() * 9 / 10], spread.back(),
+                hot[hot.size() / 2], reps);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+// `queue`: one warp's load behind n of its own reductions to one line (red_queue).
+int run_queue(const gpuDeviceProp& prop, int reps) {
+  OneLine b(1 << 20, 2);
+  for (int n : {0, 1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 1024}) {
+    std::vector<unsigned long long> issue, wait;
+    for (int rep = 0; rep < reps + 1; ++rep) {
+      red_queue<<<1, 32>>>(b.y, n, b.warm + 4096 * (1 + rep % 8), b.out, b.sink);  // 64 KB apart: another line each rep
+      GPU_CHECK_LAUNCH();
+      unsigned long long h[2];
+      GPU_CHECK(gpuMemcpy(h, b.out, sizeof(h), gpuMemcpyDeviceToHost));
+      if (rep > 0) issue.push_back(h[0]), wait.push_back(h[1]);
+    }
+    std::sort(issue.begin(), issue.end());
+    std::sort(wait.begin(), wait.end());
+    std::printf("{\"gpu\": \"%s\", \"mode\": \"queue\", \"reductions\": %d, \"issue_cycles\": %llu, \"load_cycles\": %llu, "
+                "\"load_cycles_min\": %llu, \"reps\": %d}\n",
+                prop.name, n, issue[issue.size() / 2], wait[wait.size() / 2], wait.front(), reps);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -143,75 +216,8 @@ int main(int argc, char** argv) {
   const bool hot = argc > 2 && std::string(argv[2]) == "hot";
   gpuDeviceProp prop{};
   GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
-  if (argc > 2 && std::string(argv[2]) == "backlog") {  // loads of another SM while adders fill one line's turns
-    float* y = nullptr;
-    int4* warm = nullptr;
-    int* sink = nullptr;
-    unsigned long long* out = nullptr;
-    GPU_CHECK(gpuMalloc(&y, 4096));
-    GPU_CHECK(gpuMalloc(&warm, 64 << 16));
-    GPU_CHECK(gpuMalloc(&sink, 4096));
-    GPU_CHECK(gpuMalloc(&out, 65 * sizeof(unsigned long long)));
-    GPU_CHECK(gpuMemset(warm, 1, 64 << 16));
-    const int max_adders = prop.multiProcessorCount - 1;
-    for (int adders : {0, 1, 4, 16, 64, max_adders}) {
-      std::vector<unsigned long long> spread, hot;
-      for (int rep = 0; rep < reps + 1; ++rep) {
-        red_backlog<<<adders + 1, 32>>>(y, 1024, adders, warm, out, sink);
-        GPU_CHECK_LAUNCH();
-        unsigned long long h[65];
-        GPU_CHECK(gpuMemcpy(h, out, sizeof(h), gpuMemcpyDeviceToHost));
-        if (rep == 0) continue;
-        spread.insert(spread.end(), h, h + 64);
-        hot.push_back(h[64]);
-      }
-      std::sort(spread.begin(), spread.end());
-      std::sort(hot.begin(), hot.end());
-      std::printf("{\"gpu\": \"%s\", \"mode\": \"backlog\", \"adders\": %d, \"reductions_each\": 1024, "
-                  "\"spread_load_cycles_median\": %llu, \"spread_load_cycles_p90\": %llu, \"spread_load_cycles_max\": %llu, "
-                  "\"hot_line_load_cycles_median\": %llu, \"reps\": %d}\n",
-                  prop.name, adders, spread[spread.size() / 2], spread[spread.size() * 9 / 10], spread.back(),
-                  hot[hot.size() / 2], reps);
-      std::fflush(stdout);
-    }
-    (void)gpuFree(y);
-    (void)gpuFree(warm);
-    (void)gpuFree(sink);
-    (void)gpuFree(out);
-    return 0;
-  }
-  if (argc > 2 && std::string(argv[2]) == "queue") {  // one warp: its load behind n reductions to one line
-    float* y = nullptr;
-    int4* warm = nullptr;
-    int* sink = nullptr;
-    unsigned long long* out = nullptr;
-    GPU_CHECK(gpuMalloc(&y, 4096));
-    GPU_CHECK(gpuMalloc(&warm, 1 << 20));
-    GPU_CHECK(gpuMalloc(&sink, 4096));
-    GPU_CHECK(gpuMalloc(&out, 16));
-    GPU_CHECK(gpuMemset(warm, 1, 1 << 20));
-    for (int n : {0, 1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 1024}) {
-      std::vector<unsigned long long> issue, wait;
-      for (int rep = 0; rep < reps + 1; ++rep) {
-        red_queue<<<1, 32>>>(y, n, warm + 4096 * (1 + rep % 8), out, sink);  // 64 KB apart: another line each rep
-        GPU_CHECK_LAUNCH();
-        unsigned long long h[2];
-        GPU_CHECK(gpuMemcpy(h, out, sizeof(h), gpuMemcpyDeviceToHost));
-        if (rep > 0) issue.push_back(h[0]), wait.push_back(h[1]);
-      }
-      std::sort(issue.begin(), issue.end());
-      std::sort(wait.begin(), wait.end());
-      std::printf("{\"gpu\": \"%s\", \"mode\": \"queue\", \"reductions\": %d, \"issue_cycles\": %llu, \"load_cycles\": %llu, "
-                  "\"load_cycles_min\": %llu, \"reps\": %d}\n",
-                  prop.name, n, issue[issue.size() / 2], wait[wait.size() / 2], wait.front(), reps);
-      std::fflush(stdout);
-    }
-    (void)gpuFree(y);
-    (void)gpuFree(warm);
-    (void)gpuFree(sink);
-    (void)gpuFree(out);
-    return 0;
-  }
+  if (argc > 2 && std::string(argv[2]) == "backlog") return run_backlog(prop, reps);
+  if (argc > 2 && std::string(argv[2]) == "queue") return run_queue(prop, reps);
   const int ctas = prop.multiProcessorCount * 4;
   int4* buf = nullptr;
   float* y = nullptr;
