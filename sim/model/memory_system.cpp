@@ -515,6 +515,7 @@ MemorySystem::Reduced MemorySystem::reduce_lines(const AccessCtx& ctx, EachLine&
     if (a.miss) dram_fill(tags, a, line, rmw, &ready, ctx.sm);
     const Tick done = std::max(ready, rmw) + slices_bw_[h.slice].service_ticks(hold);
     tags.access(h.slice, h.set, line, mask, true, done);
+    tags.hold_until(a.slot, mask, done);  // a read of these sectors waits for the sum (red_backlog)
     reductions_done_ = std::max(reductions_done_, done);
     out.back = std::max(out.back, done + l2_return_ticks_ + (h.far ? far_ticks_ : 0));
   }

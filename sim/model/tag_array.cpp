@@ -128,6 +128,15 @@ void TagArray::fill(std::uint32_t slot, std::uint32_t sectors, Tick ready) {
   for (std::uint32_t m = sectors; m; m &= m - 1) arrivals(st)[std::countr_zero(m)] = at;
 }
 
+void TagArray::hold_until(std::uint32_t slot, std::uint32_t sectors, Tick until) {
+  const std::uint32_t at = encode(until);
+  std::uint32_t* a = arrivals(state(slot));
+  for (std::uint32_t m = sectors; m; m &= m - 1) {
+    std::uint32_t& r = a[std::countr_zero(m)];
+    r = std::max(r, at);
+  }
+}
+
 std::uint32_t TagArray::find(std::uint32_t base, Addr line, std::uint16_t fp) const {
   for (int w = 0; w < assoc_; ++w)
     if (print_[base + w] == fp && tag_of(state(base + w)) == line) return base + w;

@@ -42,6 +42,9 @@ class TagArray {
                 InsertPriority priority = InsertPriority::kNormal);
   // Marks `sectors` of the line at `slot` valid, arriving at `ready`.
   void fill(std::uint32_t slot, std::uint32_t sectors, Tick ready);
+  // `sectors` of the (valid) line at `slot` are not readable before `until` (a read-modify-write in
+  // progress): later hits on them wait for it.
+  void hold_until(std::uint32_t slot, std::uint32_t sectors, Tick until);
 
   // Asks the host CPU to bring `set`'s fingerprints and stamps into its cache: a pure hint (no
   // simulated effect) that lets the lookups of one load group overlap their host cache misses.

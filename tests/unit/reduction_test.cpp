@@ -75,6 +75,31 @@ TEST(Reductions, ReadsOfASliceWaitBehindItsReductions) {
   EXPECT_NEAR(ticks_to_cycles(behind - alone), 1000.0, 60.0);
 }
 
+TEST(Reductions, AReadOfALineWaitsForItsPendingReductions) {
+  // One line, 100 reductions to it at once: they take turns 22 cycles apart (l2.atomic_line_interval), and
+  // a read of that line arriving with them waits for the last (gms-red-ubench backlog,
+  // validate/results/h100/red_backlog: 4,300-12,600 cycles behind 64+ SMs' reductions); a read of
+  // another line does not.
+  const GpuConfig gpu = h100_with({"gpu.l2.partition_mode=none", "gpu.l2.partitions=1", "gpu.l2.slices=2",
+                                   "gpu.l2.atomic_line_interval=22cycles", "gpu.clock.l2=1980MHz", kNoInputLimit});
+  MemorySystem mem(gpu);
+  const Tick t0 = cycles_to_ticks(1000);
+  const Region hot{0x100000ull, 1, 128, 0}, other{0x200000ull, 1, 128, 0};
+  mem.load(AccessCtx{0, t0, nullptr}, hot, true);
+  mem.load(AccessCtx{0, t0, nullptr}, other, true);
+  const Tick t1 = t0 + cycles_to_ticks(100000);
+  const Tick quiet_hot = mem.load(AccessCtx{1, t1, nullptr}, hot, true) - t1;
+  const Tick t2 = t1 + cycles_to_ticks(100000);
+  for (int i = 0; i < 100; ++i) mem.reduce(AccessCtx{2 + i % 64, t2, nullptr}, hot);
+  const Tick behind = mem.load(AccessCtx{1, t2, nullptr}, hot, true) - t2;
+  EXPECT_GT(ticks_to_cycles(behind - quiet_hot), 99 * 22.0) << "the read waits for the line's last turn";
+  const Tick t3 = t2 + cycles_to_ticks(100000);
+  const Tick quiet_other = mem.load(AccessCtx{1, t3, nullptr}, other, true) - t3;
+  for (int i = 0; i < 100; ++i) mem.reduce(AccessCtx{2 + i % 64, t3 + cycles_to_ticks(10), nullptr}, hot);
+  const Tick beside = mem.load(AccessCtx{1, t3 + cycles_to_ticks(10), nullptr}, other, true) - t3 - cycles_to_ticks(10);
+  EXPECT_LT(ticks_to_cycles(beside - quiet_other), 200.0) << "another line's read does not";
+}
+
 TEST(Drain, StoresAreTakenAtTheSlicesInputRate) {
   // One slice whose input takes 32 B a cycle: 100 whole-line stores (128 B each) arriving at once
   // are all taken 100 x 4 = 400 cycles later; without the limit, as they arrive.
