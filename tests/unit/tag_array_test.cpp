@@ -24,6 +24,18 @@ TEST(TagArray, SectorsMissThenHitAfterFill) {
   EXPECT_EQ(c.ready, 600u);
 }
 
+TEST(TagArray, HeldSectorsAreReadableOnlyAfterTheHoldAndNeverEarlier) {
+  TagArray t = small();
+  auto a = t.access(0, 0, 0x1000, 0b0011, false, 10);
+  t.fill(a.slot, 0b0011, 100);
+  t.hold_until(a.slot, 0b0001, 900);                     // a read-modify-write of sector 0 until 900
+  EXPECT_EQ(t.access(0, 0, 0x1000, 0b0001, false, 200).ready, 900u);
+  EXPECT_EQ(t.access(0, 0, 0x1000, 0b0010, false, 200).ready, 200u);  // sector 1 is not held
+  t.hold_until(a.slot, 0b0001, 500);                     // an earlier hold never shortens a later one
+  EXPECT_EQ(t.access(0, 0, 0x1000, 0b0001, false, 300).ready, 900u);
+  EXPECT_EQ(t.access(0, 0, 0x1000, 0b0001, false, 1000).ready, 1000u);
+}
+
 TEST(TagArray, LruEvictsLeastRecentlyUsed) {
   TagArray t = small();
   t.fill(t.access(0, 0, 0x0000, 0b1, false, 0).slot, 0b1, 0);
