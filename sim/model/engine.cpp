@@ -48,8 +48,9 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   if (g.sm.copy_fill_bytes_per_cycle > 0) fill_ticks_per_byte = kTicksPerCycle / g.sm.copy_fill_bytes_per_cycle;
   smem_latency_per_wavefront = cycles_to_ticks(g.sm.shared_latency_per_wavefront);
   start_backlog = g.sm.mio_start_backlog;
+  // 0: as a conflict-free shared load.
   shuffle_latency = cycles_to_ticks(g.sm.shuffle_latency > 0 ? g.sm.shuffle_latency
-                                                         : g.sm.shared_latency + g.sm.shared_latency_per_wavefront);
+                                                         : static_cast<std::uint64_t>(one_wavefront_shared_latency(g.sm)));
   sm_first_start.assign(g.sm.count, kNever);
   sm_next_dispatch.assign(g.sm.count, 0);
   dispatch_ticks = cycles_to_ticks(std::max<std::uint64_t>(
