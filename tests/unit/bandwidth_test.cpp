@@ -135,9 +135,9 @@ TEST(BandwidthServer, MatchesAPlainScanOfItsBuckets) {
   }
 }
 
-// A bucket's link is 16 bits: a full run longer than 65,535 buckets (a slow resource's queue, a
-// window of 2^17 buckets) leaves saturated links, which must still never skip an open bucket.
-TEST(BandwidthServer, LinksLongerThanSixteenBitsSaturate) {
+// A full stretch longer than the server's known run and than many bitmap words (a slow resource's
+// queue, a window of 2^17 buckets: once 16-bit links saturated there) must never hide an open bucket.
+TEST(BandwidthServer, LongFullStretchesNeverHideAnOpenBucket) {
   std::mt19937_64 rng(7);
   const std::uint32_t window = 1u << 17;
   const double tpb = static_cast<double>(C) / 32;
@@ -146,8 +146,8 @@ TEST(BandwidthServer, LinksLongerThanSixteenBitsSaturate) {
   std::uint32_t floor = 0;
   // 70,000 full buckets, one bucket (8 cycles, 256 B) a request, each arriving where the last ended
   // (the reference walks from its arrival: quadratic from tick 0); then one far request, which
-  // starts a run of its own, so that an arrival at tick 0 walks the 70,000 links (and compresses
-  // them, the first ~4,500 saturated); then arrivals everywhere inside and past the stretch.
+  // starts a run of its own, so that an arrival at tick 0 scans the 70,000 buckets' words; then
+  // arrivals everywhere inside and past the stretch.
   auto serve = [&](Tick arrive, std::uint32_t bytes) {
     return std::make_pair(s.serve(arrive, bytes), reference_serve(busy, floor, 8 * C, window, tpb, arrive, bytes));
   };
