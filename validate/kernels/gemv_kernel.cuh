@@ -72,9 +72,12 @@ __device__ __forceinline__ void gemv_add_partials(float (&acc)[GROUPS][8], float
   }
 }
 
+// `compute_done` (gms-gemv-times only; null in every other kernel, which the compiler then drops): thread 0
+// writes %globaltimer there once its program's loads and FMAs are done, before the reduction.
 template <int BN, int BK, int THREADS, int ORDER, int PART>
 __device__ __forceinline__ void gemv_body(const __half* __restrict__ x, const __half* __restrict__ W,
-                                          float* __restrict__ y, int K, int N) {
+                                          float* __restrict__ y, int K, int N,
+                                          unsigned long long* compute_done = nullptr) {
   using S = GemvShape<BN, BK, THREADS>;
   const int tid = static_cast<int>(threadIdx.x);
   const int col_group = tid % S::kColGroups, row_group = tid / S::kColGroups;
@@ -127,6 +130,13 @@ __device__ __forceinline__ void gemv_body(const __half* __restrict__ x, const __
     GPU_ORDER_FENCE();
     compute(1);
   }
+#if !defined(__HIPCC__)  // the stamps are CUDA's (%globaltimer); gms-gemv-times has no HIP build
+  if (compute_done != nullptr && tid == 0) {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    *compute_done = t;
+  }
+#endif
   // The parts that stop here keep their result alive with a store no random input takes.
   if constexpr (PART == kGemvLoads || PART == kGemvCompute) {
     float sum = static_cast<float>(folded);

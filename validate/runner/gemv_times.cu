@@ -4,11 +4,14 @@
 // programs a third of what silicon's do (validate/results/h100/gemv_atomics): whether silicon's programs
 // of a wave reach their reductions closer together than the model's (a denser burst of reductions at
 // the slices) is what these stamps say. Thread 0 of every program writes %globaltimer at entry and after
-// the program's last instruction before exit (after its atomics are issued), and %smid; the stamped
-// kernel differs from the plain one only by these, and both are timed so their cost is on record.
+// the program's last instruction before exit (after its atomics are issued), %smid, and - from inside the
+// program (gemv_body's compute_done) - when its loads and FMAs are done, before the reduction: what lies
+// between that and the end is the reduction's hand-over. The stamped kernel differs from the plain one
+// only by these, and both are timed so their cost is on record.
 //   gms-gemv-times [--out DIR] [--runs N]  ->  DIR/gemv_times.jsonl (per case and part: plain and stamped
 //                                              median times, registers) and
-//                                              DIR/<case>_<part>_run<r>.csv: program,sm,gt_start_ns,gt_end_ns
+//                                              DIR/<case>_<part>_run<r>.csv: program,sm,gt_start_ns,gt_end_ns,
+//                                              gt_compute_done_ns
 // CUDA only (%globaltimer, %smid).
 #include <algorithm>
 #include <cstdio>
@@ -42,12 +45,12 @@ __global__ void __launch_bounds__(THREADS) stamped_kernel(const __half* __restri
                                                           float* __restrict__ y, int K, int N,
                                                           unsigned long long* __restrict__ stamps) {
   const unsigned long long start = global_ns();
-  gmsv::gemv_body<kBn, kBk, THREADS, ORDER, PART>(x, W, y, K, N);
+  const size_t p = static_cast<size_t>(blockIdx.y) * gridDim.x + blockIdx.x;
+  gmsv::gemv_body<kBn, kBk, THREADS, ORDER, PART>(x, W, y, K, N, &stamps[4 * p + 3]);
   if (threadIdx.x == 0) {
-    const size_t p = static_cast<size_t>(blockIdx.y) * gridDim.x + blockIdx.x;
-    stamps[3 * p] = start;
-    stamps[3 * p + 1] = global_ns();
-    stamps[3 * p + 2] = sm_id();
+    stamps[4 * p] = start;
+    stamps[4 * p + 1] = global_ns();
+    stamps[4 * p + 2] = sm_id();
   }
 }
 
@@ -60,7 +63,7 @@ struct Buffers {
     GPU_CHECK(cudaMalloc(&x, sizeof(__half) * kK));
     GPU_CHECK(cudaMalloc(&w, sizeof(__half) * kK * static_cast<size_t>(kN)));
     GPU_CHECK(cudaMalloc(&y, sizeof(float) * kN));
-    GPU_CHECK(cudaMalloc(&stamps, sizeof(unsigned long long) * 3 * programs));
+    GPU_CHECK(cudaMalloc(&stamps, sizeof(unsigned long long) * 4 * programs));
     gmsv::fill_random_half<<<1024, 256>>>(x, kK, 0x9abcull + kK);
     gmsv::fill_random_half<<<1024, 256>>>(w, kK * static_cast<size_t>(kN), 0xdef0ull + kN);
     GPU_CHECK_LAUNCH();
@@ -93,14 +96,14 @@ void run_case(Buffers& b, const std::string& dir, const char* order_name, const 
   for (int r = 0; r < 5; ++r) plain.push_back(timer.ns([&] { launch(false); }));
   const std::string name = "gemv_1x" + std::to_string(kK) + "x" + std::to_string(kN) + "_bn256_bk64_w" +
                            std::to_string(THREADS / 32) + "_" + order_name;
-  std::vector<unsigned long long> host(3 * b.programs);
+  std::vector<unsigned long long> host(4 * b.programs);
   for (int r = 0; r < runs; ++r) {
     stamped.push_back(timer.ns([&] { launch(true); }));
     GPU_CHECK(cudaMemcpy(host.data(), b.stamps, host.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
     std::ofstream csv(dir + "/" + name + "_" + part_name + "_run" + std::to_string(r) + ".csv");
-    csv << "program,sm,gt_start_ns,gt_end_ns\n";
+    csv << "program,sm,gt_start_ns,gt_end_ns,gt_compute_done_ns\n";
     for (size_t p = 0; p < b.programs; ++p)
-      csv << p << ',' << host[3 * p + 2] << ',' << host[3 * p] << ',' << host[3 * p + 1] << '\n';
+      csv << p << ',' << host[4 * p + 2] << ',' << host[4 * p] << ',' << host[4 * p + 1] << ',' << host[4 * p + 3] << '\n';
   }
   std::sort(plain.begin(), plain.end());
   std::sort(stamped.begin(), stamped.end());
