@@ -9,3 +9,11 @@ def finish(failures):
     if failures:
         sys.exit(1)
     print("check passed")
+
+
+def report(failures, check):
+    """With --check, finish(failures); without, each failed condition printed as what --check would refuse."""
+    if check:
+        finish(failures)
+    for f in failures:
+        print("would fail --check:", f)
