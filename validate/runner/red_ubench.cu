@@ -16,7 +16,8 @@
 // (8 M adds to 8 or 64 lines: a backlog of turns ~10x the reads' time) beside seven reading ones, and
 // those seven alone: do reads wait while the slices hold reductions waiting for their line's turn?
 // `gms-red-ubench REPS queue`: one warp's load behind n of its own reductions to one line (red_queue);
-// `gms-red-ubench REPS backlog`: another SM's loads while 1-131 SMs pile reductions on one line.
+// `gms-red-ubench REPS backlog`: another SM's loads while 1-131 SMs pile reductions on one line;
+// `gms-red-ubench REPS burst`: how long warps take to hand over the GEMV's reductions, 1-32 a SM at once.
 // Compare a row with reads and adds against the rows with one of them: time = max of the two means the
 // L2 serves them side by side; time = the sum means they share one resource.
 #include <algorithm>
@@ -136,6 +137,25 @@ __global__ void red_backlog(float* y, int n, int adders, const int4* warm, unsig
   if (acc == 0x12345679) sink[lane] = acc;
 }
 
+// `burst` mode: every warp of the grid (one-warp CTAs) issues `n` reduction instructions of the GEMV's
+// pattern to a column block of its own among 112 (lane l adds to y[block * 256 + 8 l + e], e = i % 8: one
+// instruction is 8 requests of 4 sectors), all at once from the launch, and times their issue (clock64):
+// out[2 w] = the warp's issue cycles, out[2 w + 1] = its %globaltimer at the start. A GEMV program hands
+// over 8 such instructions at its end; how long that takes against how many the GPU hands over at once is
+// the depth of what holds them.
+__global__ void red_burst(float* y, int n, unsigned long long* out) {
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  float* block = y + static_cast<size_t>(blockIdx.x % 112) * 256;
+  const unsigned long long g = globaltimer();
+  const unsigned long long c0 = clock64();
+  for (int i = 0; i < n; ++i) red_add(block + 8 * lane + (i % 8), 1.0f);
+  const unsigned long long c1 = clock64();
+  if (lane == 0) {
+    out[2 * blockIdx.x] = c1 - c0;
+    out[2 * blockIdx.x + 1] = g;
+  }
+}
+
 // The one-line modes' buffers: the added line, `warm_bytes` of lines to load (set to 1s), a sink, `outs`
 // results.
 struct OneLine {
@@ -187,6 +207,46 @@ int run_backlog(const gpuDeviceProp& prop, int reps) {
   return 0;
 }
 
+// `burst`: the hand-over of n reduction instructions per warp, 1-32 one-warp CTAs per SM all at once
+// (red_burst): per row the median / p90 / max issue cycles over the warps of `reps` launches and the
+// kernel's time.
+int run_burst(const gpuDeviceProp& prop, int reps) {
+  const int sms = prop.multiProcessorCount;
+  float* y = nullptr;
+  unsigned long long* out = nullptr;
+  GPU_CHECK(gpuMalloc(&y, 112 * 256 * sizeof(float)));
+  GPU_CHECK(gpuMalloc(&out, 2ull * 32 * sms * sizeof(unsigned long long)));
+  GPU_CHECK(gpuMemset(y, 0, 112 * 256 * sizeof(float)));
+  gmsv::Timer timer;
+  for (int n : {8, 64})
+    for (int per_sm : {1, 2, 4, 8, 16, 32}) {
+      const int ctas = per_sm * sms;
+      std::vector<unsigned long long> cycles, h(2ull * ctas);
+      std::vector<double> ns;
+      for (int rep = 0; rep < reps + 1; ++rep) {
+        const double t = timer.ns([&] {
+          red_burst<<<ctas, 32>>>(y, n, out);
+          GPU_CHECK_LAUNCH();
+        });
+        if (rep == 0) continue;  // a warm-up
+        ns.push_back(t);
+        GPU_CHECK(gpuMemcpy(h.data(), out, h.size() * sizeof(unsigned long long), gpuMemcpyDeviceToHost));
+        for (int w = 0; w < ctas; ++w) cycles.push_back(h[2 * w]);
+      }
+      std::sort(cycles.begin(), cycles.end());
+      std::sort(ns.begin(), ns.end());
+      std::printf("{\"gpu\": \"%s\", \"mode\": \"burst\", \"instructions_per_warp\": %d, \"warps_per_sm\": %d, "
+                  "\"warps\": %d, \"requests\": %lld, \"issue_cycles_median\": %llu, \"issue_cycles_p90\": %llu, "
+                  "\"issue_cycles_max\": %llu, \"kernel_ns_median\": %.0f, \"reps\": %d}\n",
+                  prop.name, n, per_sm, ctas, 8ll * n * ctas, cycles[cycles.size() / 2], cycles[cycles.size() * 9 / 10],
+                  cycles.back(), ns[ns.size() / 2], reps);
+      std::fflush(stdout);
+    }
+  (void)gpuFree(y);
+  (void)gpuFree(out);
+  return 0;
+}
+
 // `queue`: one warp's load behind n of its own reductions to one line (red_queue).
 int run_queue(const gpuDeviceProp& prop, int reps) {
   OneLine b(1 << 20, 2);
@@ -218,6 +278,7 @@ int main(int argc, char** argv) {
   GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
   if (argc > 2 && std::string(argv[2]) == "backlog") return run_backlog(prop, reps);
   if (argc > 2 && std::string(argv[2]) == "queue") return run_queue(prop, reps);
+  if (argc > 2 && std::string(argv[2]) == "burst") return run_burst(prop, reps);
   const int ctas = prop.multiProcessorCount * 4;
   int4* buf = nullptr;
   float* y = nullptr;

@@ -15,6 +15,8 @@ name=red
 [ "$mode" = queue ] && name=red_queue
 # `device_red.sh backlog`: another SM's loads while 1-131 SMs pile reductions on one line (red_backlog_*).
 [ "$mode" = backlog ] && name=red_backlog
+# `device_red.sh burst`: the hand-over of the GEMV's reductions, 1-32 one-warp CTAs per SM at once (red_burst_*).
+[ "$mode" = burst ] && name=red_burst
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 here=$(dirname "$0")
@@ -24,7 +26,7 @@ device_env "device_red.sh $mode" validate/runner/red_ubench.cu $bin > "$OUT/${na
 { echo "# SASS: the adds and stores"; cuobjdump -sass $bin | grep -E "RED|STG|ATOM|LDG" | sort | uniq -c; } >> "$OUT/${name}_env.txt" 2>&1
 $bin 5 $mode > "$OUT/${name}_ubench.jsonl" 2>> "$OUT/${name}_env.txt"
 echo "red ubench exit $?"; cat "$OUT/${name}_ubench.jsonl"
-[ "$mode" = queue ] || [ "$mode" = backlog ] && exit 0
+[ "$mode" = queue ] || [ "$mode" = backlog ] || [ "$mode" = burst ] && exit 0
 ncu --clock-control none --csv --page raw \
     --metrics gpu__time_duration.sum,lts__t_sectors_op_red.sum,lts__t_requests_op_red.sum,lts__t_sectors_op_write.sum,lts__t_sectors_op_read.sum,lts__t_sectors.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,lts__throughput.avg.pct_of_peak_sustained_elapsed,lts__d_sectors.sum,lts__t_sectors_srcunit_ltcfabric.sum,sm__cycles_elapsed.max,lts__cycles_elapsed.max,lts__t_tag_requests.avg.pct_of_peak_sustained_elapsed,lts__d_sectors.avg.pct_of_peak_sustained_elapsed,lts__lts2xbar_cycles_active.avg.pct_of_peak_sustained_elapsed,lts__xbar2lts_cycles_active.avg.pct_of_peak_sustained_elapsed,lts__t_sectors.avg.pct_of_peak_sustained_elapsed \
     $bin 1 $mode > "$OUT/${name}_ncu.csv" 2>> "$OUT/${name}_env.txt"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """What reductions pending in the L2 hold back (validate/scripts/device_red.sh queue and backlog,
 gms-red-ubench): per GPU, one warp's load after n reductions of its own to one line (red_queue/), and
-another SM's loads while 0-131 SMs pile 1,024 reductions each on one line (red_backlog/). Every run in
+another SM's loads while 0-131 SMs pile 1,024 reductions each on one line (red_backlog/), and the
+hand-over of the GEMV's reductions with 1-32 warps a SM handing them over at once (red_burst/). Every run in
 those folders (red_*_ubench.jsonl, red_*_run2_ubench.jsonl, ...) is read and printed.
 
     validate/scripts/red_holds.py validate/results/h100 [--check]
@@ -9,8 +10,10 @@ those folders (red_*_ubench.jsonl, red_*_run2_ubench.jsonl, ...) is read and pri
 --check: exit 1 unless, in every run, what the model stands on holds - the load after 1,024 own
 reductions takes what it takes after none (within 10 %; the model does not hold a warp's reads behind
 its own reductions), other lines' median load stays within 10 % of its unloaded value at every backlog,
-and a read of the added line waits at least 10x its unloaded time behind 64 or more SMs' reductions
-(TagArray::hold_until) but not behind 1-4 SMs' (within 25 %).
+a read of the added line waits at least 10x its unloaded time behind 64 or more SMs' reductions
+(TagArray::hold_until) but not behind 1-4 SMs' (within 25 %), and (red_burst/, where measured) warps hand
+over 8 of the GEMV's RED instructions unheld while the GPU hands over at most ~34,000 requests at once,
+and take 10x as long from 135,000 on.
 """
 import argparse
 import json
@@ -54,13 +57,31 @@ def check_backlog(name, rows, bad):
                        f"{h0} unloaded")
 
 
+def check_burst(name, rows, bad):
+    """The hand-over of the GEMV's reductions against how many the GPU hands over at once (red_burst)."""
+    base = {r["instructions_per_warp"]: r["issue_cycles_median"] for r in rows if r["warps_per_sm"] == 1}
+    print(f"{name}: hand-over of n RED instructions per warp (8 requests each), all warps at once")
+    for r in rows:
+        print(f"  n {r['instructions_per_warp']:3d}, {r['warps_per_sm']:2d} warps a SM ({r['requests']:8d} requests): issue "
+              f"cycles median/p90/max {r['issue_cycles_median']}/{r['issue_cycles_p90']}/{r['issue_cycles_max']}, "
+              f"kernel {r['kernel_ns_median'] / 1000:.1f} us")
+        if r["instructions_per_warp"] != 8:
+            continue
+        if r["requests"] <= 34000 and r["issue_cycles_median"] > 1.5 * base[8]:
+            bad.append(f"{name}: {r['requests']} requests at once held (median {r['issue_cycles_median']} cycles, "
+                       f"{base[8]} for one warp a SM)")
+        if r["requests"] >= 135000 and r["issue_cycles_median"] < 10 * base[8]:
+            bad.append(f"{name}: {r['requests']} requests at once not held (median {r['issue_cycles_median']} cycles)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("gpu_dir", type=Path)
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args()
     bad, seen = [], 0
-    for sub, prefix, check in (("red_queue", "red_queue", check_queue), ("red_backlog", "red_backlog", check_backlog)):
+    for sub, prefix, check in (("red_queue", "red_queue", check_queue), ("red_backlog", "red_backlog", check_backlog),
+                               ("red_burst", "red_burst", check_burst)):
         for name, rows in runs(a.gpu_dir / sub, prefix):
             seen += 1
             try:
