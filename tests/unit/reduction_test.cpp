@@ -136,6 +136,14 @@ TEST(Drain, ACtaHoldsItsSlotUntilItsWarpsStoresAreTaken) {
               0.03 * static_cast<double>(fast.result.mem.l2_red_sectors));
 }
 
+// An Accel-Sim v5 kernel trace's header for a one-dimensional grid of `ctas` CTAs of `threads` threads.
+void write_trace_header(std::ofstream& t, const char* name, int ctas, int threads) {
+  t << "-kernel name = " << name << "\n-kernel id = 1\n-grid dim = (" << ctas << ",1,1)\n-block dim = (" << threads
+    << ",1,1)\n-shmem = 0\n-nregs = 16\n-binary version = 90\n-cuda stream id = 0\n"
+       "-shmem base_addr = 0x00007f0000000000\n-local mem base_addr = 0x00007e0000000000\n"
+       "-nvbit version = 1.7.4\n-accelsim tracer version = 5\n-enable lineinfo = 0\n\n";
+}
+
 // gms-red-ubench's adds-only rows as an Accel-Sim trace: 4 CTAs per SM of 8 warps, each warp
 // `iters` x 8 REDG (lane l at y + block * 1 KB + 32 l + 4 e), consecutive warps of the grid on
 // consecutive blocks of `blocks` (validate/runner/red_ubench.cu). Returns adds per ns.
@@ -147,10 +155,7 @@ double replay_red_ubench(int blocks, int iters, int add_warps = 8, int read_batc
   const int ctas = 132 * 4, warps = 8;
   auto dir = test::temp_dir("red_ubench_" + std::to_string(blocks));
   std::ofstream t(dir / "kernel-1.traceg");
-  t << "-kernel name = red_and_read\n-kernel id = 1\n-grid dim = (" << ctas << ",1,1)\n-block dim = (256,1,1)\n"
-       "-shmem = 0\n-nregs = 16\n-binary version = 90\n-cuda stream id = 0\n"
-       "-shmem base_addr = 0x00007f0000000000\n-local mem base_addr = 0x00007e0000000000\n"
-       "-nvbit version = 1.7.4\n-accelsim tracer version = 5\n-enable lineinfo = 0\n\n";
+  write_trace_header(t, "red_and_read", ctas, 256);
   for (int c = 0; c < ctas; ++c) {
     t << "#BEGIN_TB\n\nthread block = " << c << ",0,0\n\n";
     for (int w = 0; w < warps; ++w) {
@@ -243,10 +248,7 @@ double replay_red_burst(int per_sm, int n, double* kernel_ns) {
   const int ctas = 132 * per_sm;
   auto dir = test::temp_dir("red_burst_" + std::to_string(per_sm) + "_" + std::to_string(n));
   std::ofstream t(dir / "kernel-1.traceg");
-  t << "-kernel name = red_burst\n-kernel id = 1\n-grid dim = (" << ctas << ",1,1)\n-block dim = (32,1,1)\n"
-       "-shmem = 0\n-nregs = 16\n-binary version = 90\n-cuda stream id = 0\n"
-       "-shmem base_addr = 0x00007f0000000000\n-local mem base_addr = 0x00007e0000000000\n"
-       "-nvbit version = 1.7.4\n-accelsim tracer version = 5\n-enable lineinfo = 0\n\n";
+  write_trace_header(t, "red_burst", ctas, 32);
   for (int c = 0; c < ctas; ++c) {
     t << "#BEGIN_TB\n\nthread block = " << c << ",0,0\n\nwarp = 0\ninsts = " << n + 1 << "\n";
     const std::uint64_t block = 0x7f1000000000ull + static_cast<std::uint64_t>(c % 112) * 1024;
