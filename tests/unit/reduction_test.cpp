@@ -271,18 +271,19 @@ double replay_red_burst(int per_sm, int n, double* kernel_ns) {
 }
 
 TEST(Reductions, WarpsHandTheirReductionsOverAsABurstDrains) {
-  // On the H200 a warp issues 8 of the GEMV's RED instructions in ~290 cycles while at most ~34,000
-  // requests are handed over at once; with 32 warps a SM (270,000 requests) the median warp takes 12,500
-  // cycles and the kernel 24.1 us (validate/results/h200/red_burst). The model holds its warps through
-  // the slices' crossbar inputs: 32 warps a SM take 9,900 cycles (9,100 over one warp a SM's CTA) and
-  // the kernel 16.8 us when written - the hold three quarters of silicon's, the drain 30 % fast, and a
-  // hold from 4 warps a SM on (1,700 cycles) where silicon has none below 8: no buffer in front of the
-  // slices (docs/calibration.md). Held here so that neither drifts further unnoticed.
+  // On the H200 a warp issues 8 of the GEMV's RED instructions in 220-290 cycles while at most ~34,000
+  // requests are handed over at once; with 32 warps a SM (270,000 requests) the median warp waits 12,200
+  // / 8,800 cycles more (two runs) and the kernel takes 24.1 / 23.0 us (validate/results/h200/red_burst).
+  // The model holds its warps through the slices' crossbar inputs: 32 warps a SM wait 9,100 cycles more
+  // than one warp a SM's CTA takes, in a kernel of 16.8 us when written - a hold between the two runs',
+  // a drain 30 % fast, and a hold from 4 warps a SM on (1,700 cycles) where silicon has none below 8: no
+  // buffer in front of the slices (docs/calibration.md). Held here so that neither drifts unnoticed.
   double one_ns = 0, burst_ns = 0;
   const double one = replay_red_burst(1, 8, &one_ns), burst = replay_red_burst(32, 8, &burst_ns);
-  const double silicon_hold = 12508.0 - 287.0, silicon_ns = 24096.0;
-  EXPECT_NEAR((burst - one) / silicon_hold, 0.75, 0.15) << "model " << burst << " / " << one << " cycles";
-  EXPECT_NEAR(burst_ns / silicon_ns, 0.70, 0.12) << "model " << burst_ns << " ns";
+  const double silicon_hold_lo = 9044.0 - 233.0, silicon_hold_hi = 12508.0 - 287.0, silicon_ns = (24096.0 + 23008.0) / 2;
+  EXPECT_GT(burst - one, 0.8 * silicon_hold_lo) << "model " << burst << " / " << one << " cycles";
+  EXPECT_LT(burst - one, 1.2 * silicon_hold_hi) << "model " << burst << " / " << one << " cycles";
+  EXPECT_NEAR(burst_ns / silicon_ns, 0.71, 0.12) << "model " << burst_ns << " ns";
 }
 
 TEST(Reductions, TheyShareTheSlicesWithADramStreamAsOnSilicon) {

@@ -143,12 +143,16 @@ __global__ void red_backlog(float* y, int n, int adders, const int4* warm, unsig
 // out[2 w] = the warp's issue cycles, out[2 w + 1] = its %globaltimer at the start. A GEMV program hands
 // over 8 such instructions at its end; how long that takes against how many the GPU hands over at once is
 // the depth of what holds them.
-__global__ void red_burst(float* y, int n, unsigned long long* out) {
+// `blocks` and `op` (1 red, 2 store) vary it: the same over 16,384 blocks (16 MiB), or plain stores.
+__global__ void red_burst(float* y, int n, unsigned long long* out, unsigned blocks, int op) {
   const int lane = static_cast<int>(threadIdx.x % 32);
-  float* block = y + static_cast<size_t>(blockIdx.x % 112) * 256;
+  float* block = y + static_cast<size_t>(blockIdx.x % blocks) * 256;
   const unsigned long long g = globaltimer();
   const unsigned long long c0 = clock64();
-  for (int i = 0; i < n; ++i) red_add(block + 8 * lane + (i % 8), 1.0f);
+  if (op == 2)
+    for (int i = 0; i < n; ++i) store(block + 8 * lane + (i % 8), 1.0f);
+  else
+    for (int i = 0; i < n; ++i) red_add(block + 8 * lane + (i % 8), 1.0f);
   const unsigned long long c1 = clock64();
   if (lane == 0) {
     out[2 * blockIdx.x] = c1 - c0;
@@ -214,18 +218,28 @@ int run_burst(const gpuDeviceProp& prop, int reps) {
   const int sms = prop.multiProcessorCount;
   float* y = nullptr;
   unsigned long long* out = nullptr;
-  GPU_CHECK(gpuMalloc(&y, 112 * 256 * sizeof(float)));
+  constexpr size_t kMaxBlocks = 16384;
+  GPU_CHECK(gpuMalloc(&y, kMaxBlocks * 256 * sizeof(float)));
   GPU_CHECK(gpuMalloc(&out, 2ull * 32 * sms * sizeof(unsigned long long)));
-  GPU_CHECK(gpuMemset(y, 0, 112 * 256 * sizeof(float)));
+  GPU_CHECK(gpuMemset(y, 0, kMaxBlocks * 256 * sizeof(float)));
   gmsv::Timer timer;
-  for (int n : {8, 64})
+  struct Row {
+    const char* op;
+    int op_code;
+    unsigned blocks;
+    int n;
+  };
+  // The GEMV's 896 lines with 8 and 64 instructions a warp; then 8 over 16 MiB (no line twice in a
+  // burst), and 8 as plain stores to the GEMV's lines.
+  for (const Row& row : {Row{"red", 1, 112, 8}, Row{"red", 1, 112, 64}, Row{"red", 1, 16384, 8}, Row{"store", 2, 112, 8}})
     for (int per_sm : {1, 2, 4, 8, 16, 32}) {
+      const int n = row.n;
       const int ctas = per_sm * sms;
       std::vector<unsigned long long> cycles, h(2ull * ctas);
       std::vector<double> ns;
       for (int rep = 0; rep < reps + 1; ++rep) {
         const double t = timer.ns([&] {
-          red_burst<<<ctas, 32>>>(y, n, out);
+          red_burst<<<ctas, 32>>>(y, n, out, row.blocks, row.op_code);
           GPU_CHECK_LAUNCH();
         });
         if (rep == 0) continue;  // a warm-up
@@ -235,10 +249,10 @@ int run_burst(const gpuDeviceProp& prop, int reps) {
       }
       std::sort(cycles.begin(), cycles.end());
       std::sort(ns.begin(), ns.end());
-      std::printf("{\"gpu\": \"%s\", \"mode\": \"burst\", \"instructions_per_warp\": %d, \"warps_per_sm\": %d, "
+      std::printf("{\"gpu\": \"%s\", \"mode\": \"burst\", \"op\": \"%s\", \"y_blocks\": %u, \"instructions_per_warp\": %d, \"warps_per_sm\": %d, "
                   "\"warps\": %d, \"requests\": %lld, \"issue_cycles_median\": %llu, \"issue_cycles_p90\": %llu, "
                   "\"issue_cycles_max\": %llu, \"kernel_ns_median\": %.0f, \"reps\": %d}\n",
-                  prop.name, n, per_sm, ctas, 8ll * n * ctas, cycles[cycles.size() / 2], cycles[cycles.size() * 9 / 10],
+                  prop.name, row.op, row.blocks, n, per_sm, ctas, 8ll * n * ctas, cycles[cycles.size() / 2], cycles[cycles.size() * 9 / 10],
                   cycles.back(), ns[ns.size() / 2], reps);
       std::fflush(stdout);
     }

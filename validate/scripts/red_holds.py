@@ -59,12 +59,15 @@ def check_backlog(name, rows, bad):
 
 def check_burst(name, rows, bad):
     """The hand-over of the GEMV's reductions against how many the GPU hands over at once (red_burst)."""
-    base = {r["instructions_per_warp"]: r["issue_cycles_median"] for r in rows if r["warps_per_sm"] == 1}
-    print(f"{name}: hand-over of n RED instructions per warp (8 requests each), all warps at once")
+    # The first run's rows carry no op / y_blocks: reductions over the GEMV's 112 blocks.
+    gemv = [r for r in rows if r.get("op", "red") == "red" and r.get("y_blocks", 112) == 112]
+    base = {r["instructions_per_warp"]: r["issue_cycles_median"] for r in gemv if r["warps_per_sm"] == 1}
+    print(f"{name}: hand-over of n instructions per warp (8 requests each), all warps at once")
     for r in rows:
-        print(f"  n {r['instructions_per_warp']:3d}, {r['warps_per_sm']:2d} warps a SM ({r['requests']:8d} requests): issue "
-              f"cycles median/p90/max {r['issue_cycles_median']}/{r['issue_cycles_p90']}/{r['issue_cycles_max']}, "
-              f"kernel {r['kernel_ns_median'] / 1000:.1f} us")
+        print(f"  {r.get('op', 'red'):5s} over {r.get('y_blocks', 112):5d} blocks, n {r['instructions_per_warp']:3d}, "
+              f"{r['warps_per_sm']:2d} warps a SM ({r['requests']:8d} requests): issue cycles median/p90/max "
+              f"{r['issue_cycles_median']}/{r['issue_cycles_p90']}/{r['issue_cycles_max']}, kernel {r['kernel_ns_median'] / 1000:.1f} us")
+    for r in gemv:
         if r["instructions_per_warp"] != 8:
             continue
         if r["requests"] <= 34000 and r["issue_cycles_median"] > 1.5 * base[8]:
