@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "../include/event_timer.h"
+#include "../include/sm_span.h"
 #include "../kernels/gemv_kernel.cuh"
 #include "../kernels/ubench_kernels.cuh"
 
@@ -30,29 +31,17 @@ namespace {
 
 constexpr int kBn = 256, kBk = 64, kK = 8192, kN = 28672;
 
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-__device__ __forceinline__ unsigned sm_id() {
-  unsigned s;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-  return s;
-}
-
 template <int THREADS, int ORDER, int PART>
 __global__ void __launch_bounds__(THREADS) stamped_kernel(const __half* __restrict__ x, const __half* __restrict__ W,
                                                           float* __restrict__ y, int K, int N,
                                                           unsigned long long* __restrict__ stamps) {
-  const unsigned long long start = global_ns();
+  const unsigned long long start = globaltimer();
   const size_t p = static_cast<size_t>(blockIdx.y) * gridDim.x + blockIdx.x;
   gmsv::gemv_body<kBn, kBk, THREADS, ORDER, PART>(x, W, y, K, N, &stamps[4 * p + 3]);
   if (threadIdx.x == 0) {
     stamps[4 * p] = start;
-    stamps[4 * p + 1] = global_ns();
-    stamps[4 * p + 2] = sm_id();
+    stamps[4 * p + 1] = globaltimer();
+    stamps[4 * p + 2] = smid();
   }
 }
 

@@ -140,7 +140,8 @@ __global__ void red_backlog(float* y, int n, int adders, const int4* warm, unsig
 // `burst` mode: every warp of the grid (one-warp CTAs) issues `n` reduction instructions of the GEMV's
 // pattern to a column block of its own among 112 (lane l adds to y[block * 256 + 8 l + e], e = i % 8: one
 // instruction is 8 requests of 4 sectors), all at once from the launch, and times their issue (clock64):
-// out[2 w] = the warp's issue cycles, out[2 w + 1] = its %globaltimer at the start. A GEMV program hands
+// out[2 w] = the warp's issue cycles, out[2 w + 1] = its %globaltimer at the start (not read by run_burst
+// yet; kept so that the kernel stays the one validate/results/h200/red_burst measured). A GEMV program hands
 // over 8 such instructions at its end; how long that takes against how many the GPU hands over at once is
 // the depth of what holds them.
 // `blocks` and `op` (1 red, 2 store) vary it: the same over 16,384 blocks (16 MiB), or plain stores.
