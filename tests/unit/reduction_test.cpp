@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -144,6 +145,19 @@ void write_trace_header(std::ofstream& t, const char* name, int ctas, int thread
        "-nvbit version = 1.7.4\n-accelsim tracer version = 5\n-enable lineinfo = 0\n\n";
 }
 
+// Replays the trace written into `dir` (kernel-1.traceg) on configs/gpus/<gpu>.yaml with `sets`; returns
+// the run, its kernel time in ns in *ns.
+RunOutput replay_trace_dir(const std::filesystem::path& dir, const std::string& gpu, const std::vector<std::string>& sets,
+                           double* ns) {
+  test::write_file(dir / "kernelslist.g", "kernel-1.traceg\n");
+  const std::string wl = test::write_file(dir / "w.yaml", "kind: trace\npath: " + dir.string() + "\nmemcpy_to_l2: false\n");
+  LoadedConfigs cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/" + gpu + ".yaml"), wl, sets});
+  RunOutput run = simulate(cfg);
+  for (const auto& m : compute_metrics(run.result, cfg.gpu.value, *run.kernel))
+    if (m.name == "gpu__time_duration.sum") *ns = m.value;
+  return run;
+}
+
 // gms-red-ubench's adds-only rows as an Accel-Sim trace: 4 CTAs per SM of 8 warps, each warp
 // `iters` x 8 REDG (lane l at y + block * 1 KB + 32 l + 4 e), consecutive warps of the grid on
 // consecutive blocks of `blocks` (validate/runner/red_ubench.cu). Returns adds per ns.
@@ -184,13 +198,8 @@ double replay_red_ubench(int blocks, int iters, int add_warps = 8, int read_batc
     t << "#END_TB\n\n";
   }
   t.close();
-  test::write_file(dir / "kernelslist.g", "kernel-1.traceg\n");
-  const std::string wl = test::write_file(dir / "w.yaml", "kind: trace\npath: " + dir.string() + "\nmemcpy_to_l2: false\n");
-  LoadedConfigs cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"), wl, sets});
-  const RunOutput run = simulate(cfg);
   double ns = 0;
-  for (const auto& m : compute_metrics(run.result, cfg.gpu.value, *run.kernel))
-    if (m.name == "gpu__time_duration.sum") ns = m.value;
+  replay_trace_dir(dir, "h100", sets, &ns);
   return add_warps > 0 && iters > 0 ? static_cast<double>(ctas) * add_warps * iters * 8 * 32 / ns : ns;
 }
 
@@ -258,12 +267,7 @@ double replay_red_burst(int per_sm, int n, double* kernel_ns) {
     t << "0010 ffffffff 0 EXIT 0 0 0\n\n#END_TB\n\n";
   }
   t.close();
-  test::write_file(dir / "kernelslist.g", "kernel-1.traceg\n");
-  const std::string wl = test::write_file(dir / "w.yaml", "kind: trace\npath: " + dir.string() + "\nmemcpy_to_l2: false\n");
-  LoadedConfigs cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h200.yaml"), wl, {}});
-  const RunOutput run = simulate(cfg);
-  for (const auto& m : compute_metrics(run.result, cfg.gpu.value, *run.kernel))
-    if (m.name == "gpu__time_duration.sum") *kernel_ns = m.value;
+  const RunOutput run = replay_trace_dir(dir, "h200", {}, kernel_ns);
   std::vector<double> cycles;
   for (const CtaRecord& c : run.result.ctas) cycles.push_back(static_cast<double>(c.end - c.start) / kTicksPerCycle);
   std::sort(cycles.begin(), cycles.end());
