@@ -20,7 +20,10 @@
 // sub-partitions) may add one even when the SM is full. Without that, the sub-partition whose event
 // comes first at a tick took every entry that freed, and a CTA's warps (one per sub-partition)
 // drifted apart into barrier waits. With four sub-partitions issuing alike each still stalls near
-// its share (the ubench: ~16 each, ~60 in all).
+// its share (the ubench: ~16 each, ~60 in all). Above its share, a sub-partition the full SM turns
+// away waits in line for the entries that free, first come first served (sm_room, below): before the
+// line the lowest-index sub-partition still took each freed entry, and on the Triton GEMVs the model
+// put ~10 points of silicon's mio_throttle into barrier waits (docs/shared-memory.md, "The MIO queue").
 #include <algorithm>
 #include <cstdint>
 #include <deque>
@@ -35,7 +38,8 @@ class MioQueue {
   MioQueue(int sms, int subpartitions, std::uint32_t per_sm, std::uint32_t per_subpartition, Tick release = 0)
       : per_sm_(per_sm), per_sp_(per_subpartition), nsp_(subpartitions), release_(release),
         sm_(per_sm ? static_cast<std::size_t>(sms) : 0),
-        sp_(per_subpartition ? static_cast<std::size_t>(sms) * static_cast<std::size_t>(subpartitions) : 0) {}
+        sp_(per_subpartition ? static_cast<std::size_t>(sms) * static_cast<std::size_t>(subpartitions) : 0),
+        line_(per_sm ? static_cast<std::size_t>(sms) : 0) {}
 
   bool bounded() const { return per_sm_ > 0 || per_sp_ > 0; }
 
@@ -50,7 +54,7 @@ class MioQueue {
       own = sp_[static_cast<std::size_t>(sp)].size();
     }
     const bool within_share = per_sp_ && own + std::min(instructions, per_sm_) <= per_sm_ / static_cast<std::uint32_t>(nsp_);
-    if (per_sm_ && !within_share) at = std::max(at, room(sm_[static_cast<std::size_t>(sm)], per_sm_, instructions, t));
+    if (per_sm_ && !within_share) at = std::max(at, sm_room(sm, sp, instructions, t));
     return at;
   }
 
@@ -65,6 +69,14 @@ class MioQueue {
   // finishing at `end` (evenly spaced): each leaves the queue `release` after the path has finished it.
   void push(int sm, int sp, std::uint32_t instructions, Tick start, Tick end) {
     if (!bounded() || instructions == 0) return;
+    if (per_sm_) {  // a sub-partition in the line has had its turn
+      auto& line = line_[static_cast<std::size_t>(sm)];
+      for (std::size_t i = 0; i < line.size(); ++i)
+        if (line[i].sp == sp) {
+          line.erase(line.begin() + static_cast<std::ptrdiff_t>(i));
+          break;
+        }
+    }
     const Tick each = (end - start) / instructions;
     for (std::uint32_t k = 1; k <= instructions; ++k) {
       const Tick done = (k == instructions ? end : start + k * each) + release_;
@@ -82,10 +94,34 @@ class MioQueue {
     return q[q.size() + need - bound - 1];
   }
 
+  // The SM's bound, first come first served: a sub-partition the full SM turns away joins a line and is
+  // owed the entries that free after those owed to the sub-partitions ahead of it; it leaves the line
+  // when it adds its instructions. Without the line every turned-away sub-partition woke for the same
+  // entry and the first in the engine's event order - the lowest index - took it, every time.
+  struct Waiting {
+    int sp;
+    std::uint32_t need;
+  };
+  Tick sm_room(int sm, int sp, std::uint32_t instructions, Tick t) {
+    auto& q = sm_[static_cast<std::size_t>(sm)];
+    while (!q.empty() && q.front() <= t) q.pop_front();
+    auto& line = line_[static_cast<std::size_t>(sm)];
+    std::size_t ahead = 0, i = 0;
+    for (; i < line.size() && line[i].sp != sp; ++i) ahead += line[i].need;
+    const std::uint32_t need = std::min(instructions, per_sm_);
+    const std::size_t wanted = q.size() + ahead + need;
+    if (wanted <= per_sm_ || q.empty()) return t;  // empty: those ahead have yet to add theirs
+    if (i == line.size()) line.push_back({sp, need});
+    // Room once all but per_sm_ - ahead - need of the outstanding ones have left. Entries owed beyond
+    // those outstanding free only after instructions not issued yet: it asks again when the last has.
+    return q[std::min(wanted - per_sm_ - 1, q.size() - 1)];
+  }
+
   std::uint32_t per_sm_, per_sp_;
   int nsp_;
   Tick release_;
   std::vector<std::deque<Tick>> sm_, sp_;
+  std::vector<std::vector<Waiting>> line_;  // per SM: the sub-partitions turned away, in that order
 };
 
 }  // namespace gms

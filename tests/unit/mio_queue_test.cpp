@@ -82,6 +82,27 @@ TEST(MioQueue, TheSmBoundIsSharedFairlyAmongSubPartitions) {
   EXPECT_EQ(lag.room_at(0, 0, 1, 0), never);  // holds 29: waits for the SM
 }
 
+// Sub-partitions above their share that the full SM turns away are served in the order it turned
+// them away, each owed its own entry: before, all were told the SM's next free entry and the one whose
+// event came first at that tick (the lowest index) took it every time.
+TEST(MioQueue, TurnedAwaySubPartitionsGetTheFreedEntriesInTurn) {
+  MioQueue q(1, 4, 8, 30);  // a share of 2
+  for (int i = 0; i < 8; ++i) q.push(0, i % 4, 1, i * 32 * kCycle, (i + 1) * 32 * kCycle);  // 2 each, full
+  EXPECT_EQ(q.room_at(0, 3, 1, 0), 32 * kCycle);  // turned away first: the first entry to free
+  EXPECT_EQ(q.room_at(0, 1, 1, 0), 64 * kCycle);  // then: the second
+  EXPECT_EQ(q.room_at(0, 0, 2, 0), 128 * kCycle);  // two after those two: the third and fourth
+  EXPECT_EQ(q.room_at(0, 1, 1, 0), 64 * kCycle);   // asked again: the same place in the line
+  // At 32 cycles the first has freed: sub-partition 3 gets it; 1 and 0 still wait for theirs.
+  EXPECT_EQ(q.room_at(0, 1, 1, 32 * kCycle), 64 * kCycle);
+  EXPECT_EQ(q.room_at(0, 3, 1, 32 * kCycle), 32 * kCycle);
+  q.push(0, 3, 1, 32 * kCycle, 1000 * kCycle);  // it adds its instruction and leaves the line
+  EXPECT_EQ(q.room_at(0, 1, 1, 64 * kCycle), 64 * kCycle);
+  q.push(0, 1, 1, 64 * kCycle, 1000 * kCycle);
+  EXPECT_EQ(q.room_at(0, 0, 2, 64 * kCycle), 128 * kCycle);
+  // A sub-partition in line that the SM has room for by the time it asks takes it.
+  EXPECT_EQ(q.room_at(0, 0, 2, 128 * kCycle), 128 * kCycle);
+}
+
 TEST(MioQueue, ABlockLeavesOneInstructionAtATimeAndNeverWaitsPastTheBound) {
   MioQueue q(1, 1, 0, 4);
   q.push(0, 0, 4, 0, 16 * kCycle);  // four instructions, the path finishing one every 4 cycles
