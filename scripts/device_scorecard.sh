@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/device_scorecard.sh GPU: the whole scorecard of one GPU's records (docs/results/GPU-compare.md)
-# on a device machine's CPUs - ~10 CPU-hours of replays that take ~2 hours on the 2-core VM. Run there
+# on a device machine's CPUs - ~1.8 CPU-hours of replays (404 s for the H100's 142 records on 16 CPUs, 2026-11-28). Run there
 # with the packed binary: here `scripts/pack_for_device.sh && tar -C build-device -cJf build-pack/gms.tar.xz .`
 # (build-pack/ is ignored and small enough to travel; build-device/ is not), then on the device
 # (run tool, carry: ["build-pack"]): `scripts/device_scorecard.sh h100`. Writes $OUT/GPU.json (compare
