@@ -50,8 +50,9 @@ TEST(Examples, WmmaEpilogueRunsAsItsCommentSays) {
   std::filesystem::remove_all(dir);
 }
 
-// configs/workloads/triton-gemv-compiled.yaml: 31.6 us on h100 and 31 % in mio_throttle, its start S2R waiting
-// for the MIO queue to drain; 28.3 us and 19 % without that wait.
+// configs/workloads/triton-gemv-compiled.yaml: 32.1 us on h100 and 33 % in mio_throttle, its start S2R waiting
+// for the MIO queue to drain; 28.7 us and 29 % without that wait (31.6 / 28.3 us and 31 / 19 % before the MIO
+// queue's line for the sub-partitions the full SM turns away).
 TEST(Examples, CompiledTritonGemvRunsAsItsCommentSays) {
   const auto dir = gms::test::temp_dir("example_triton_gemv");
   const std::string base = "run -q -g " + src("configs/gpus/h100.yaml") + " -w " +
@@ -64,10 +65,10 @@ TEST(Examples, CompiledTritonGemvRunsAsItsCommentSays) {
     return nlohmann::json::parse(slurp(dir / d / "stats.json"))["metrics"]["smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct"]
         .get<double>();
   };
-  EXPECT_NEAR(time_us(dir / "wait"), 31.6, 31.6 * 0.02);
-  EXPECT_NEAR(time_us(dir / "none"), 28.3, 28.3 * 0.02);
-  EXPECT_NEAR(mio("wait"), 31, 2);
-  EXPECT_NEAR(mio("none"), 19, 2);
+  EXPECT_NEAR(time_us(dir / "wait"), 32.1, 32.1 * 0.02);
+  EXPECT_NEAR(time_us(dir / "none"), 28.7, 28.7 * 0.02);
+  EXPECT_NEAR(mio("wait"), 33, 2);
+  EXPECT_NEAR(mio("none"), 29, 2);
   std::filesystem::remove_all(dir);
 }
 
