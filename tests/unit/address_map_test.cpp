@@ -43,6 +43,31 @@ INSTANTIATE_TEST_SUITE_P(Policies, SliceSpread,
                                   std::to_string(i.param.stride_lines);
                          });
 
+// Short runs of consecutive lines, as silicon spreads them (validate/results/h200/red_slices, Nsight's
+// per-slice maximum of the reduction sectors): the GEMV's 896 lines load the busiest H200 slice 1.68x the
+// mean, 64 lines put ~4 on one slice. The presets' "mix" does so at every base tried; "xor" folding
+// spreads such runs evenly (1.07x, one line a slice), which made reductions to a GEMV's lines drain as fast
+// as reductions spread over megabytes.
+TEST(SliceHash, ShortRunsOfLinesFallOnTheSlicesAsUnevenlyAsOnSilicon) {
+  auto busiest = [](const char* name, std::uint32_t slices, std::uint64_t first, int lines) {
+    auto hash = make_slice_hash(name, slices);
+    std::vector<int> count(slices, 0);
+    for (int i = 0; i < lines; ++i) ++count[hash->slice(first + static_cast<std::uint64_t>(i))];
+    return *std::max_element(count.begin(), count.end());
+  };
+  for (std::uint64_t base : {0x7f1000000000ull, 0x7f2000000000ull, 0x7f1000380000ull, 0x100000000ull}) {
+    for (std::uint32_t slices : {80u, 96u}) {
+      const double mean896 = 896.0 / slices;
+      const int hot896 = busiest("mix", slices, base / 128, 896), hot64 = busiest("mix", slices, base / 128, 64);
+      EXPECT_GT(hot896 / mean896, 1.4) << std::hex << base << std::dec << " " << slices;
+      EXPECT_LT(hot896 / mean896, 2.1) << std::hex << base << std::dec << " " << slices;
+      EXPECT_GE(hot64, 3) << std::hex << base << std::dec << " " << slices;
+      EXPECT_LT(busiest("xor", slices, base / 128, 896) / mean896, 1.2);  // what the presets had
+      EXPECT_LE(busiest("xor", slices, base / 128, 64), 1);
+    }
+  }
+}
+
 TEST(SliceHash, LinearIsModulo) {
   auto h = make_slice_hash("linear", 10);
   for (std::uint64_t i = 0; i < 100; ++i) EXPECT_EQ(h->slice(i), i % 10);

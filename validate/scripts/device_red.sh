@@ -17,6 +17,10 @@ name=red
 [ "$mode" = backlog ] && name=red_backlog
 # `device_red.sh burst`: the hand-over of the GEMV's reductions, 1-32 one-warp CTAs per SM at once (red_burst_*).
 [ "$mode" = burst ] && name=red_burst
+# `device_red.sh slices`: how evenly the L2 slices take the reductions and stores - the rows of the plain and
+# the hot runs once under Nsight Compute with each counter's sum, max, min and mean over the slices
+# (red_slices_ncu.csv, red_slices_hot_ncu.csv; no timed run).
+[ "$mode" = slices ] && name=red_slices
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 here=$(dirname "$0")
@@ -24,6 +28,17 @@ source "$here/device_env.sh"
 bin=/tmp/gms-red-ubench
 device_env "device_red.sh $mode" validate/runner/red_ubench.cu $bin > "$OUT/${name}_env.txt" 2>&1
 { echo "# SASS: the adds and stores"; cuobjdump -sass $bin | grep -E "RED|STG|ATOM|LDG" | sort | uniq -c; } >> "$OUT/${name}_env.txt" 2>&1
+if [ "$mode" = slices ]; then
+  per_slice=gpu__time_duration.sum,lts__t_sectors_srcunit_ltcfabric.sum
+  for m in lts__t_sectors_op_red lts__t_requests_op_red lts__t_sectors_op_write lts__t_sectors_op_read; do
+    per_slice=$per_slice,$m.sum,$m.max,$m.min,$m.avg
+  done
+  ncu --clock-control none --csv --page raw --metrics $per_slice $bin 1 > "$OUT/${name}_ncu.csv" 2>> "$OUT/${name}_env.txt"
+  echo "ncu exit $?"
+  ncu --clock-control none --csv --page raw --metrics $per_slice $bin 1 hot > "$OUT/${name}_hot_ncu.csv" 2>> "$OUT/${name}_env.txt"
+  echo "ncu hot exit $?"; wc -l "$OUT/${name}"_*ncu.csv
+  exit 0
+fi
 $bin 5 $mode > "$OUT/${name}_ubench.jsonl" 2>> "$OUT/${name}_env.txt"
 echo "red ubench exit $?"; cat "$OUT/${name}_ubench.jsonl"
 [ "$mode" = queue ] || [ "$mode" = backlog ] || [ "$mode" = burst ] && exit 0
