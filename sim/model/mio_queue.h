@@ -86,12 +86,14 @@ class MioQueue {
   }
 
  private:
-  static Tick room(std::deque<Tick>& q, std::uint32_t bound, std::uint32_t instructions, Tick t) {
+  // When `instructions` more fit under `bound`, behind `ahead` entries owed to others first (the SM's line).
+  static Tick room(std::deque<Tick>& q, std::uint32_t bound, std::uint32_t instructions, Tick t, std::size_t ahead = 0) {
     while (!q.empty() && q.front() <= t) q.pop_front();
-    const std::size_t need = std::min(instructions, bound);
-    if (q.size() + need <= bound) return t;
-    // Room for `need` once all but bound - need of the outstanding ones have finished.
-    return q[q.size() + need - bound - 1];
+    const std::size_t wanted = q.size() + ahead + std::min(instructions, bound);
+    if (wanted <= bound || q.empty()) return t;  // empty: those ahead have yet to add theirs
+    // Room once all but bound - ahead - need of the outstanding ones have finished. Entries owed beyond those
+    // outstanding free only after instructions not issued yet: ask again when the last has.
+    return q[std::min(wanted - bound - 1, q.size() - 1)];
   }
 
   // The SM's bound, first come first served: a sub-partition the full SM turns away joins a line and is
@@ -103,18 +105,12 @@ class MioQueue {
     std::uint32_t need;
   };
   Tick sm_room(int sm, int sp, std::uint32_t instructions, Tick t) {
-    auto& q = sm_[static_cast<std::size_t>(sm)];
-    while (!q.empty() && q.front() <= t) q.pop_front();
     auto& line = line_[static_cast<std::size_t>(sm)];
     std::size_t ahead = 0, i = 0;
     for (; i < line.size() && line[i].sp != sp; ++i) ahead += line[i].need;
-    const std::uint32_t need = std::min(instructions, per_sm_);
-    const std::size_t wanted = q.size() + ahead + need;
-    if (wanted <= per_sm_ || q.empty()) return t;  // empty: those ahead have yet to add theirs
-    if (i == line.size()) line.push_back({sp, need});
-    // Room once all but per_sm_ - ahead - need of the outstanding ones have left. Entries owed beyond
-    // those outstanding free only after instructions not issued yet: it asks again when the last has.
-    return q[std::min(wanted - per_sm_ - 1, q.size() - 1)];
+    const Tick at = room(sm_[static_cast<std::size_t>(sm)], per_sm_, instructions, t, ahead);
+    if (at > t && i == line.size()) line.push_back({sp, std::min(instructions, per_sm_)});
+    return at;
   }
 
   std::uint32_t per_sm_, per_sp_;
