@@ -1,5 +1,6 @@
 """The launches of an `ncu --csv --print-units base` file, for the microbenchmark summaries that pair them
-with the JSON lines their binary prints (fabric_links.py, fabric_stores.py, gpc_split.py)."""
+with the JSON lines their binary prints (fabric_links.py, fabric_stores.py, gpc_split.py), and of an
+`ncu --csv --page raw` file (red_slices.py)."""
 import csv
 import json
 import sys
@@ -20,6 +21,25 @@ def profiles(path):
         d = dict(zip(head, row))
         by_id.setdefault(int(d["ID"]), {})[d["Metric Name"]] = float(d["Metric Value"].replace(",", ""))
     return [by_id[k] for k in sorted(by_id)]
+
+
+def raw_launches(path):
+    """Per profiled launch of an `ncu --csv --page raw` file (one row a launch, one column a metric, a row of
+    units under the header), in launch order, its numeric columns by name."""
+    rows = list(csv.reader(open(path)))
+    head = next(i for i, r in enumerate(rows) if r and r[0] == "ID")
+    names, out = rows[head], []
+    for r in rows[head + 2:]:
+        if len(r) != len(names):
+            continue
+        vals = {}
+        for n, v in zip(names, r):
+            try:
+                vals[n] = float(v.replace(",", ""))
+            except ValueError:
+                pass
+        out.append(vals)
+    return out
 
 
 def paired(runs, path, who):

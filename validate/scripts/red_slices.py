@@ -15,30 +15,11 @@ the busiest slice within 5 % of the mean, over the GEMV's 112 blocks (896 lines)
 8 blocks (64 lines) at least 3x.
 """
 import argparse
-import csv
 import sys
 from pathlib import Path
 
 from check_result import report
-
-
-def launches(path):
-    """The profiled launches of one Nsight Compute raw CSV, each a dict of metric -> float."""
-    rows = list(csv.reader(open(path)))
-    head = next(i for i, r in enumerate(rows) if r and r[0] == "ID")
-    names = rows[head]
-    out = []
-    for r in rows[head + 2:]:  # the row after the header holds the units
-        if len(r) != len(names):
-            continue
-        vals = {}
-        for n, v in zip(names, r):
-            try:
-                vals[n] = float(v.replace(",", ""))
-            except ValueError:
-                pass
-        out.append(vals)
-    return out
+from ncu_launches import raw_launches
 
 
 def every_warp_adds(spreads, n):
@@ -56,7 +37,7 @@ def main():
         path = a.folder / name
         if not path.exists():
             sys.exit(f"red_slices.py: {path} is missing")
-        rows = launches(path)
+        rows = raw_launches(path)
         for blocks, i in every_warp_adds(spreads, len(rows)).items():
             r = rows[i]
             avg = r.get("lts__t_sectors_op_red.avg", 0)
