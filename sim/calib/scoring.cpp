@@ -14,8 +14,14 @@ double metric_error(const std::string& metric, double measured, double simulated
   return 100.0 * (simulated - measured) / measured;
 }
 
-const MetricSummary* Scorecard::find(const std::string& metric) const {
-  for (const auto& m : metrics)
+const MetricSummary* Scorecard::find(const std::string& metric, const std::string& record_set) const {
+  const std::vector<MetricSummary>* in = &metrics;
+  if (!record_set.empty()) {
+    auto it = metrics_by_set.find(record_set);
+    if (it == metrics_by_set.end()) return nullptr;
+    in = &it->second;
+  }
+  for (const auto& m : *in)
     if (m.metric == metric) return &m;
   return nullptr;
 }
@@ -23,19 +29,27 @@ const MetricSummary* Scorecard::find(const std::string& metric) const {
 Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<MetricValues>& simulated) {
   SIM_ASSERT(cases.size() == simulated.size(), cases.size() << " cases, " << simulated.size() << " results");
   Scorecard card;
-  for (const auto& m : compared_metrics()) {
-    MetricSummary s{m, 0, 0};
-    for (size_t i = 0; i < cases.size(); ++i) {
-      auto meas = cases[i].measured.find(m);
-      auto sim = simulated[i].find(m);
-      if (meas == cases[i].measured.end() || sim == simulated[i].end()) continue;
-      s.mean_abs_error += std::fabs(metric_error(m, meas->second, sim->second));
-      ++s.n;
+  // Each metric's mean error over the cases of `set` (every case where `set` is null).
+  auto summarise = [&](const std::string* set, std::vector<MetricSummary>& into) {
+    for (const auto& m : compared_metrics()) {
+      MetricSummary s{m, 0, 0};
+      for (size_t i = 0; i < cases.size(); ++i) {
+        if (set && cases[i].record_set != *set) continue;
+        auto meas = cases[i].measured.find(m);
+        auto sim = simulated[i].find(m);
+        if (meas == cases[i].measured.end() || sim == simulated[i].end()) continue;
+        s.mean_abs_error += std::fabs(metric_error(m, meas->second, sim->second));
+        ++s.n;
+      }
+      if (s.n == 0) continue;
+      s.mean_abs_error /= static_cast<double>(s.n);
+      into.push_back(s);
     }
-    if (s.n == 0) continue;
-    s.mean_abs_error /= static_cast<double>(s.n);
-    card.metrics.push_back(s);
-  }
+  };
+  summarise(nullptr, card.metrics);
+  for (const auto& c : cases)
+    if (!c.record_set.empty() && !card.metrics_by_set.count(c.record_set))
+      summarise(&c.record_set, card.metrics_by_set[c.record_set]);
   std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> groups;
   std::map<std::string, std::pair<std::vector<std::vector<double>>, std::vector<double>>> repeated;
   std::map<std::string, bool> all_repeated;
@@ -76,7 +90,7 @@ Requirement parse_requirement(const std::string& text) {
   r.text = text;
   auto bad = [&](const std::string& why) {
     return ConfigError("--require " + text + ": " + why +
-                       " (expected METRIC:mape<=X, METRIC:mae<=X, spearman:GROUP>=X or resolved:GROUP>=X)");
+                       " (expected METRIC[@SET]:mape<=X, METRIC[@SET]:mae<=X, spearman:GROUP>=X or resolved:GROUP>=X)");
   };
   auto colon = text.find(':');
   if (colon == std::string::npos) throw bad("no ':'");
@@ -94,6 +108,11 @@ Requirement parse_requirement(const std::string& text) {
     r.metric = head;
     r.group_prefix = what;
     return r;
+  }
+  if (const auto at = head.find('@'); at != std::string::npos) {
+    r.record_set = head.substr(at + 1);
+    head = head.substr(0, at);
+    if (r.record_set.empty()) throw bad("no record set after '@'");
   }
   bool known = false;
   for (const auto& m : compared_metrics()) known |= m == head;
@@ -132,13 +151,15 @@ std::vector<RequirementResult> check(const std::vector<Requirement>& reqs, const
       }
       res.passed = any && all;
       if (!any) res.reached = "no group starting with '" + r.group_prefix + "' has pairs resolved over repeated rounds";
-    } else if (const MetricSummary* m = card.find(r.metric)) {
+    } else if (const MetricSummary* m = card.find(r.metric, r.record_set)) {
       res.passed = m->mean_abs_error <= r.bound;
-      std::snprintf(buf, sizeof buf, "%s %.1f %s over %zu", is_pct_metric(r.metric) ? "mean |error|" : "MAPE",
-                    m->mean_abs_error, is_pct_metric(r.metric) ? "pp" : "%", m->n);
+      std::snprintf(buf, sizeof buf, "%s %.1f %s over %zu%s%s", is_pct_metric(r.metric) ? "mean |error|" : "MAPE",
+                    m->mean_abs_error, is_pct_metric(r.metric) ? "pp" : "%", m->n,
+                    r.record_set.empty() ? "" : " of ", r.record_set.c_str());
       res.reached = buf;
     } else {
-      res.reached = "not measured in these records";
+      res.reached = r.record_set.empty() ? "not measured in these records"
+                                         : "not measured in the records of set '" + r.record_set + "'";
     }
     out.push_back(res);
   }

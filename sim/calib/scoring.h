@@ -24,6 +24,8 @@ struct MetricSummary {
 
 struct Scorecard {
   std::vector<MetricSummary> metrics;              // in compared_metrics() order, only those measured
+  // The same per record set (the directory a record came from: gemm, gemv, triton_gemv, ...).
+  std::map<std::string, std::vector<MetricSummary>> metrics_by_set;
   // group -> rho over the group's times (groups of >= 3 cases): the CTA orders of one tiling, and for
   // GEMMs also the tilings of one shape and order.
   std::map<std::string, double> spearman_time;
@@ -35,12 +37,14 @@ struct Scorecard {
   // Time MAPE (%) per record set (the kernel: gemm, triton_gemm, gemv, ...) and per CTA-order group
   // (one tiling of one kernel): where the error sits.
   std::map<std::string, MetricSummary> time_by_set, time_by_group;
-  const MetricSummary* find(const std::string& metric) const;
+  // `record_set` empty: over every case.
+  const MetricSummary* find(const std::string& metric, const std::string& record_set = "") const;
 };
 
 Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<MetricValues>& simulated);
 
-// A target: METRIC:mape<=X, METRIC:mae<=X (pp), spearman:GROUP_PREFIX>=X (every group whose
+// A target: METRIC:mape<=X, METRIC:mae<=X (pp), METRIC@SET:... (only the cases of one record set,
+// e.g. lts__t_sectors_srcunit_ltcfabric.sum@gemv:mape<=3), spearman:GROUP_PREFIX>=X (every group whose
 // name starts with the prefix; "gemm" covers each GEMM shape), or resolved:GROUP_PREFIX>=X (the
 // fraction of the pairs silicon resolves over repeated rounds that the model orders as silicon, in
 // every such group that has repeated rounds).
@@ -48,6 +52,7 @@ struct Requirement {
   std::string text;
   std::string metric;  // or "spearman", "resolved"
   std::string group_prefix;
+  std::string record_set;  // METRIC@SET: only that set's cases; empty: all
   bool at_most = true;
   double bound = 0;
 };

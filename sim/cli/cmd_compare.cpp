@@ -40,7 +40,8 @@ int cmd_compare(const std::vector<std::string>& args) {
       "csv", po::value(&csv_path), "write case,metric,measured,simulated,error rows")(
       "json", po::value(&json_path), "write the comparison as JSON")(
       "require", po::value(&requires_)->composing(),
-      "accuracy target, repeatable: METRIC:mape<=X, METRIC:mae<=X (pp), spearman:GROUP>=X or resolved:GROUP>=X "
+      "accuracy target, repeatable: METRIC:mape<=X, METRIC:mae<=X (pp), METRIC@SET:... (the records of one directory, "
+      "e.g. gemv), spearman:GROUP>=X or resolved:GROUP>=X "
       "(the share of the pairs silicon orders alike in every repeated round that the model orders so too); exit 1 if missed");
   if (!parse_options(args, desc, vm,
                      "usage: gpumemsim compare --gpu G.yaml RECORD.json|DIR ...\n"

@@ -135,6 +135,18 @@ TEST(Scoring, ErrorsSummariesRanksAndTargets) {
   EXPECT_THROW(parse_requirement("gpu__time_duration.sum:mae<=20"), ConfigError);  // time is relative
   EXPECT_THROW(parse_requirement("no_such_metric:mape<=20"), ConfigError);
   EXPECT_THROW(parse_requirement("spearman:gemm<=0.8"), ConfigError);
+  // METRIC@SET: the cases of one record set only (case 3 is 'other', its hit rate 4 pp high).
+  const auto by_set = check({parse_requirement("lts__t_sector_hit_rate.pct@other:mae<=3"),
+                             parse_requirement("lts__t_sector_hit_rate.pct@other:mae<=5"),
+                             parse_requirement("lts__t_sector_hit_rate.pct@none:mae<=5")},
+                            split);
+  EXPECT_FALSE(by_set[0].passed) << by_set[0].reached;
+  EXPECT_TRUE(by_set[1].passed) << by_set[1].reached;
+  EXPECT_EQ(by_set[1].reached, "mean |error| 4.0 pp over 1 of other");
+  EXPECT_FALSE(by_set[2].passed);  // a set with no such cases cannot be checked: missed
+  EXPECT_DOUBLE_EQ(split.find("lts__t_sector_hit_rate.pct")->mean_abs_error, 3.0);  // all four, as before
+  EXPECT_THROW(parse_requirement("lts__t_sector_hit_rate.pct@:mae<=5"), ConfigError);
+  EXPECT_THROW(parse_requirement("no_such_metric@other:mape<=5"), ConfigError);
 }
 
 // Silicon's own ranking noise: kernels whose times overlap over the rounds have no silicon order, a
