@@ -331,9 +331,9 @@ TEST(Cli, CalibrateRecoversAKnownParameterAndWritesProvenance) {
   auto dir = gms::test::temp_dir("cli_calibrate");
   std::filesystem::create_directories(dir / "records");
   for (int warps : {1, 2, 4, 8}) {
-    const std::string name = "gemv_1x4096x8192_w" + std::to_string(warps);
+    const std::string name = "gemv_1x4096x4096_w" + std::to_string(warps);
     const std::string wl = gms::test::write_file(
-        dir / (name + ".yaml"), "kind: gemv\nname: " + name + "\nm: 1\nk: 4096\nn: 8192\nwarps: " + std::to_string(warps) + "\n");
+        dir / (name + ".yaml"), "kind: gemv\nname: " + name + "\nm: 1\nk: 4096\nn: 4096\nwarps: " + std::to_string(warps) + "\n");
     auto sim = run("run --gpu " + src("configs/gpus/h100.yaml") + " --workload " + wl +
                    " --set gpu.dram.efficiency=0.70 -q --out " + (dir / name).string());
     ASSERT_EQ(sim.code, 0) << sim.out;
@@ -343,7 +343,7 @@ TEST(Cli, CalibrateRecoversAKnownParameterAndWritesProvenance) {
     double ns = std::stod(stats.substr(at + 26));
     gms::test::write_file(dir / "records" / (name + ".json"),
                           "{\"case\": \"" + name + "\", \"kind\": \"gemv\", \"workload\": {\"kind\": \"gemv\", \"m\": 1, "
-                          "\"k\": 4096, \"n\": 8192, \"warps\": " + std::to_string(warps) +
+                          "\"k\": 4096, \"n\": 4096, \"warps\": " + std::to_string(warps) +
                           "}, \"measured\": {\"gpu__time_duration.sum\": " + std::to_string(ns) + "}}");
   }
   const std::string out = (dir / "h100-cal.yaml").string();
