@@ -281,13 +281,15 @@ TEST(Reductions, WarpsHandTheirReductionsOverAsABurstDrains) {
   // The model holds its warps through the slices' crossbar inputs: 32 warps a SM wait 9,100 cycles more
   // than one warp a SM's CTA takes, in a kernel of 16.8 us when written - a hold between the two runs',
   // a drain 30 % fast, and a hold from 4 warps a SM on (1,700 cycles) where silicon has none below 8: no
-  // buffer in front of the slices (docs/calibration.md). Held here so that neither drifts unnoticed.
+  // buffer in front of the slices (docs/calibration.md). Since the H200 preset spreads lines over its
+  // slices as silicon does (l2.hash: mix, validate/results/h200/red_slices: the 112 blocks' lines crowd
+  // some slices) the kernel takes 20.9 us, 11 % fast. Held here so that neither drifts unnoticed.
   double one_ns = 0, burst_ns = 0;
   const double one = replay_red_burst(1, 8, &one_ns), burst = replay_red_burst(32, 8, &burst_ns);
   const double silicon_hold_lo = 9044.0 - 233.0, silicon_hold_hi = 12508.0 - 287.0, silicon_ns = (24096.0 + 23008.0) / 2;
   EXPECT_GT(burst - one, 0.8 * silicon_hold_lo) << "model " << burst << " / " << one << " cycles";
   EXPECT_LT(burst - one, 1.2 * silicon_hold_hi) << "model " << burst << " / " << one << " cycles";
-  EXPECT_NEAR(burst_ns / silicon_ns, 0.71, 0.12) << "model " << burst_ns << " ns";
+  EXPECT_NEAR(burst_ns / silicon_ns, 0.89, 0.1) << "model " << burst_ns << " ns";
 }
 
 TEST(Reductions, TheyShareTheSlicesWithADramStreamAsOnSilicon) {
