@@ -119,6 +119,7 @@ struct L2Config {
   int coalescer_entries = 0;
   std::uint64_t coalescer_hold = 0;
   std::string hash = "xor";
+  std::int64_t slice_interleave = 0;  // bytes of consecutive addresses on one slice; 0 = one line
   std::string replacement = "lru";
   int partitions = 1;
   std::string partition_mode = "none";  // none | far_latency | replicate

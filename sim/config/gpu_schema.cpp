@@ -344,6 +344,10 @@ Schema<GpuConfig> make_schema() {
                                 [](G& c) -> auto& { return c.l2.coalescer_hold; }));
   p.push_back(choice_param<G>("l2.hash", policy_names(PolicyKind::kL2Hash), "xor", "address -> slice mapping",
                               [](G& c) -> auto& { return c.l2.hash; }));
+  p.push_back(quantity_param<G>("l2.slice_interleave", Q::kBytes, "0", 0, 1 << 20,
+                                "consecutive bytes that share a home slice (a power-of-two multiple of l2.line; 0 = one "
+                                "line): l2.hash maps these runs, not single lines, to slices",
+                                [](G& c) -> auto& { return c.l2.slice_interleave; }));
   p.push_back(choice_param<G>("l2.replacement", policy_names(PolicyKind::kReplacement), "lru", "L2 victim choice",
                               [](G& c) -> auto& { return c.l2.replacement; }));
   p.push_back(quantity_param<G>("l2.partitions", Q::kInteger, "1", 1, 64,
@@ -517,6 +521,8 @@ void validate_gpu(const Bound<GpuConfig>& b, const std::string& file) {
                                            "l2.far_extra_latency (" + std::to_string(static_cast<int>(far_in_mean + 0.5)) +
                                            " cycles): a chase's mean over random lines includes it"
                                          : std::string("must be larger than l2.hit_latency"));
+  if (g.l2.slice_interleave != 0 && (!pow2(g.l2.slice_interleave) || g.l2.slice_interleave < g.l2.line))
+    fail("l2.slice_interleave", "must be 0 or a power of two no smaller than l2.line");
   if (!pow2(g.dram.interleave)) fail("dram.interleave", "must be a power of two");
   if (!pow2(g.dram.access_granularity) || g.dram.access_granularity < g.l2.sector ||
       g.dram.access_granularity > g.l2.line)

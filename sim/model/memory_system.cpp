@@ -64,6 +64,8 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   l2_ = std::make_unique<TagArray>(gpu.l2.size / gpu.l2.slices, gpu.l2.line, gpu.l2.sector, gpu.l2.assoc, l2_policy,
                                    gpu.l2.slices);
   slice_hash_ = make_slice_hash(gpu.l2.hash, static_cast<std::uint32_t>(gpu.l2.slices));
+  if (gpu.l2.slice_interleave > 0)
+    interleave_shift_ = std::countr_zero(static_cast<std::uint64_t>(gpu.l2.slice_interleave)) - l2_line_shift_;
   coalescer_ = RequestCoalescer(gpu.l2.slices, gpu.l2.coalescer_entries, cycles_to_ticks(gpu.l2.coalescer_hold),
                                 l2_->full_mask());
 
@@ -202,7 +204,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
   Tick arrive = start + icnt_ticks_;
 
   std::uint64_t line_index = line >> l2_line_shift_;
-  std::uint32_t home = slice_hash_->slice(line_index);
+  std::uint32_t home = home_slice(line_index);
   int my_part = sm_partition(sm);
   const bool far = is_far(my_part, home);
   const bool via_replica = far && replicate_;
@@ -353,14 +355,14 @@ void MemorySystem::copy_into_l2(Addr base, std::uint64_t bytes, Tick at, InsertP
     const std::uint32_t last = static_cast<std::uint32_t>((hi - 1 - line) / sector);
     const std::uint32_t mask = (last - first + 1 >= 32 ? ~0u : (1u << (last - first + 1)) - 1) << first;
     const std::uint64_t index = line >> l2_line_shift_;
-    auto acc = l2_->access(slice_hash_->slice(index), hashed_set(index, l2_->sets()), line, mask, true, at, priority);
+    auto acc = l2_->access(home_slice(index), hashed_set(index, l2_->sets()), line, mask, true, at, priority);
     if (acc.evicted_dirty) dram_->write(acc.evicted_line, popc(acc.evicted_dirty) * sector, at);
   }
 }
 
 void MemorySystem::prefetch_l2(int sm, Addr line, Tick now) const {
   const std::uint64_t line_index = line >> l2_line_shift_;
-  const std::uint32_t home = slice_hash_->slice(line_index);
+  const std::uint32_t home = home_slice(line_index);
   const std::uint32_t set = hashed_set(line_index, l2_->sets());
   auto hint = [&](std::uint32_t slice) {
     l2_->prefetch(slice, set);
@@ -446,7 +448,7 @@ MemorySystem::AtHome MemorySystem::to_home_slice(int sm, Addr line, std::uint32_
   auto enter = [&](std::uint32_t slice, Tick at) { return slice_input_.empty() ? at : slice_input_[slice].serve(at, bytes); };
   Tick arrive = t + icnt_ticks_;
   const std::uint64_t line_index = line >> l2_line_shift_;
-  const std::uint32_t home = slice_hash_->slice(line_index);
+  const std::uint32_t home = home_slice(line_index);
   const int part = sm_partition(sm);
   const bool far = is_far(part, home);
   Tick taken = 0;  // the first slice's input has the data: the SM's side is done

@@ -146,6 +146,14 @@ class MemorySystem {
   // When the last reduction's read-modify-write is done in its slice (a kernel ends no sooner).
   Tick reductions_done() const { return reductions_done_; }
   int sm_partition(int sm) const { return sm_partition_[sm]; }
+  // The home slice of line `line_index` (address / l2.line): l2.hash over runs of l2.slice_interleave bytes.
+  std::uint32_t home_slice(std::uint64_t line_index) const { return slice_hash_->slice(line_index >> interleave_shift_); }
+  // The slice of partition `part` that keeps copies of the far line `line_index` (replicating partitions)
+  // and that a far reduction passes first (l2.far_reductions_in_both_partitions).
+  std::uint32_t replica_slice(int part, std::uint64_t line_index) const {
+    return static_cast<std::uint32_t>(part) * slices_per_partition_ +
+           reduce_range(static_cast<std::uint32_t>(mix64(line_index) >> 7), slices_per_partition_);
+  }
   void attach_timeline(Timeline* t) { timeline_ = t; }
 
  private:
@@ -206,11 +214,6 @@ class MemorySystem {
   // Whether `slice` lies in another partition than `part` (the SM's near one).
   bool is_far(int part, std::uint32_t slice) const { return gpu_.l2.partitions > 1 && partition_of(slice) != part; }
   int partition_of(std::uint32_t slice) const { return static_cast<int>(slice / slices_per_partition_); }
-  // The slice of `part` that keeps copies of the far line `line_index` (replicating partitions).
-  std::uint32_t replica_slice(int part, std::uint64_t line_index) const {
-    return static_cast<std::uint32_t>(part) * slices_per_partition_ +
-           reduce_range(static_cast<std::uint32_t>(mix64(line_index) >> 7), slices_per_partition_);
-  }
   // `may_merge` false: a second fetch of sectors the same load is fetching (a copy's shared-sector
   // split) neither merges into nor opens a coalescer entry; silicon looks each one up.
   Tick l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, CtaMemCounts* cta, EvictHint hint,
@@ -266,6 +269,7 @@ class MemorySystem {
 
   const GpuConfig& gpu_;
   int l2_line_shift_;
+  int interleave_shift_ = 0;  // lines per l2.slice_interleave run, as a shift
   std::uint32_t slices_per_partition_;
   std::vector<int> sm_partition_;  // L2 partition each SM is near
   bool replicate_;

@@ -81,6 +81,30 @@ TEST(Config, MeasuredPartitionMapIsCheckedAndUsed) {
   EXPECT_EQ(mem.sm_partition(131), 0);
 }
 
+// l2.slice_interleave: runs of that many bytes share a home slice (silicon's per-slice spread of short
+// line runs, docs/calibration.md "Four lines a slice"); 0 keeps one line a run.
+TEST(Config, SliceInterleaveGroupsLinesOnOneSlice) {
+  auto wl = test::source_path("configs/workloads/seed000-grouped.yaml");
+  EXPECT_NE(test::config_error(h100_with(wl, {"gpu.l2.slice_interleave=384B"})).find("l2.slice_interleave"), std::string::npos);
+  EXPECT_NE(test::config_error(h100_with(wl, {"gpu.l2.slice_interleave=64B"})).find("no smaller than l2.line"), std::string::npos);
+  MemorySystem per_line(load_configs(h100_with(wl, {})).gpu.value);
+  MemorySystem runs(load_configs(h100_with(wl, {"gpu.l2.slice_interleave=512B"})).gpu.value);
+  const std::uint64_t first = 0x7f1000000000ull >> 7;  // a 512-byte boundary
+  int per_line_changes = 0, run_changes = 0, slices_hit = 0;
+  std::vector<bool> seen(80, false);
+  for (std::uint64_t i = 1; i < 4096; ++i) {
+    per_line_changes += per_line.home_slice(first + i) != per_line.home_slice(first + i - 1);
+    const bool boundary = i % 4 == 0;
+    if (!boundary) EXPECT_EQ(runs.home_slice(first + i), runs.home_slice(first + i - 1)) << i;
+    run_changes += runs.home_slice(first + i) != runs.home_slice(first + i - 1);
+    if (!seen[runs.home_slice(first + i)]) ++slices_hit;
+    seen[runs.home_slice(first + i)] = true;
+  }
+  EXPECT_GT(per_line_changes, 4000);   // consecutive lines on different slices
+  EXPECT_GT(run_changes, 1000);        // consecutive runs mostly too
+  EXPECT_EQ(slices_hit, 80);           // and every slice is used
+}
+
 TEST(Config, TypeRangeAndRequiredErrorsNameTheKey) {
   auto wl = test::source_path("configs/workloads/seed000-grouped.yaml");
   EXPECT_NE(test::config_error(h100_with(wl, {"gpu.l2.size=lots"})).find("gpu key 'l2.size'"), std::string::npos);

@@ -4,6 +4,11 @@ per-slice sum, max, min and mean of each row's reduction sectors, read from red_
 112 and 16,384 blocks of y) and red_slices_hot_ncu.csv (the hot rows: 1, 8 and 112 blocks).
 
     validate/scripts/red_slices.py validate/results/h200/red_slices [--check]
+    validate/scripts/red_slices.py PLAIN.csv HOT.csv [--check]
+
+The second form reads two profiles of the same rows by their paths: the H100's, profiled before this script with
+the per-slice rollups already in them (validate/results/h100/red/red_ncu.csv, validate/results/h100/red_hot/
+red_hot_ncu.csv). The model's side: build/slice_spread GPU.yaml [gpu.KEY=V ...].
 
 The rows are the kernel launches in the order validate/runner/red_ubench.cu makes them: per y spread, per op
 (red, store), three rows (every warp adds, half add, half add and half read); the hot run then adds its
@@ -29,12 +34,18 @@ def every_warp_adds(spreads, n):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("folder", type=Path)
+    ap.add_argument("paths", type=Path, nargs="+", help="a folder of red_slices_ncu.csv and red_slices_hot_ncu.csv, or the two CSVs")
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args()
+    if len(a.paths) == 1:
+        plain, hot = a.paths[0] / "red_slices_ncu.csv", a.paths[0] / "red_slices_hot_ncu.csv"
+    elif len(a.paths) == 2:
+        plain, hot = a.paths
+    else:
+        sys.exit("red_slices.py: give a folder or the plain and the hot profile")
     found = {}
-    for name, spreads in (("red_slices_ncu.csv", (112, 16384)), ("red_slices_hot_ncu.csv", (1, 8, 112))):
-        path = a.folder / name
+    for path, spreads in ((plain, (112, 16384)), (hot, (1, 8, 112))):
+        name = path.name
         if not path.exists():
             sys.exit(f"red_slices.py: {path} is missing")
         rows = raw_launches(path)
