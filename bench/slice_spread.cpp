@@ -7,6 +7,7 @@
 //   build/slice_spread [configs/gpus/h100.yaml] [gpu.KEY=V ...]
 // e.g. build/slice_spread configs/gpus/h200.yaml gpu.l2.hash=xor gpu.l2.slice_interleave=512B
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <vector>
 
