@@ -87,7 +87,7 @@ TEST(Config, SliceInterleaveGroupsLinesOnOneSlice) {
   auto wl = test::source_path("configs/workloads/seed000-grouped.yaml");
   EXPECT_NE(test::config_error(h100_with(wl, {"gpu.l2.slice_interleave=384B"})).find("l2.slice_interleave"), std::string::npos);
   EXPECT_NE(test::config_error(h100_with(wl, {"gpu.l2.slice_interleave=64B"})).find("no smaller than l2.line"), std::string::npos);
-  MemorySystem per_line(load_configs(h100_with(wl, {"gpu.l2.slice_interleave=0B"})).gpu.value);
+  MemorySystem per_line(load_configs(h100_with(wl, {})).gpu.value);
   MemorySystem runs(load_configs(h100_with(wl, {"gpu.l2.slice_interleave=512B"})).gpu.value);
   const std::uint64_t first = 0x7f1000000000ull >> 7;  // a 512-byte boundary
   int per_line_changes = 0, run_changes = 0, slices_hit = 0;

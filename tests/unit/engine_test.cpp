@@ -171,7 +171,7 @@ TEST(MemorySystem, FarPartitionCostsExtraLatencyAndReplicates) {
   MemorySystem mem(cfg.gpu.value);
   // Find a line whose home is far from SM 0 by trying addresses; the first far access pays
   // far_extra_latency, the second hits the near copy at near latency.
-  for (Addr a = 0; a < 128 * 4096; a += 128) {
+  for (Addr a = 0; a < 128 * 64; a += 128) {
     Tick t0 = cycles_to_ticks(100000 + a);
     mem.load(AccessCtx{0, t0, nullptr}, Region{a, 1, 32, 0}, true);  // DRAM fill
     Tick t1 = t0 + cycles_to_ticks(2000);
