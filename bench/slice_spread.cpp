@@ -22,19 +22,14 @@ struct Spread {
 };
 
 Spread spread(const gms::MemorySystem& mem, const gms::GpuConfig& gpu, std::uint64_t first_line, std::uint64_t lines) {
+  // Every SM adds to every line, routed as the model routes it (MemorySystem::route).
   std::vector<double> sectors(static_cast<std::size_t>(gpu.l2.slices), 0.0);
-  // Each partition's share of the SMs adds to every line (the ubench: every SM, every line).
-  std::vector<double> sms_in(static_cast<std::size_t>(gpu.l2.partitions), 0.0);
-  for (int sm = 0; sm < gpu.sm.count; ++sm) sms_in[static_cast<std::size_t>(mem.sm_partition(sm))] += 1.0 / gpu.sm.count;
-  const auto per_partition = static_cast<std::uint32_t>(gpu.l2.slices / gpu.l2.partitions);
-  for (std::uint64_t i = 0; i < lines; ++i) {
-    const std::uint64_t line = first_line + i;
-    const std::uint32_t home = mem.home_slice(line);
-    sectors[home] += 1.0;
-    if (!gpu.l2.far_reductions_in_both_partitions) continue;
-    for (int p = 0; p < gpu.l2.partitions; ++p)
-      if (static_cast<std::uint32_t>(p) != home / per_partition) sectors[mem.replica_slice(p, line)] += sms_in[static_cast<std::size_t>(p)];
-  }
+  for (std::uint64_t i = 0; i < lines; ++i)
+    for (int sm = 0; sm < gpu.sm.count; ++sm) {
+      const auto r = mem.route(sm, first_line + i, gpu.l2.far_reductions_in_both_partitions);
+      sectors[r.home] += 1.0;
+      if (r.passes_near) sectors[r.near] += 1.0;
+    }
   double sum = 0;
   for (double s : sectors) sum += s;
   const double mean = sum / static_cast<double>(sectors.size());

@@ -448,18 +448,15 @@ MemorySystem::AtHome MemorySystem::to_home_slice(int sm, Addr line, std::uint32_
   auto enter = [&](std::uint32_t slice, Tick at) { return slice_input_.empty() ? at : slice_input_[slice].serve(at, bytes); };
   Tick arrive = t + icnt_ticks_;
   const std::uint64_t line_index = line >> l2_line_shift_;
-  const std::uint32_t home = home_slice(line_index);
-  const int part = sm_partition(sm);
-  const bool far = is_far(part, home);
+  const Route r = route(sm, line_index, pass_near);
+  const std::uint32_t home = r.home;
+  const bool far = r.far, near_pass = r.passes_near;
   Tick taken = 0;  // the first slice's input has the data: the SM's side is done
-  bool near_pass = false;
   if (far) {
     counters_.l2_far_sectors += popc(mask);
-    if (pass_near) {
-      const std::uint32_t near = replica_slice(part, line_index);
-      taken = enter(near, arrive);
-      arrive = near_hold > 0 ? slices_bw_[near].serve(taken, near_hold) : taken;
-      near_pass = true;
+    if (near_pass) {
+      taken = enter(r.near, arrive);
+      arrive = near_hold > 0 ? slices_bw_[r.near].serve(taken, near_hold) : taken;
     }
     arrive = cross_fabric(partition_of(home), arrive, bytes);  // the data goes to the home partition
   }

@@ -148,11 +148,17 @@ class MemorySystem {
   int sm_partition(int sm) const { return sm_partition_[sm]; }
   // The home slice of line `line_index` (address / l2.line): l2.hash over runs of l2.slice_interleave bytes.
   std::uint32_t home_slice(std::uint64_t line_index) const { return slice_hash_->slice(line_index >> interleave_shift_); }
-  // The slice of partition `part` that keeps copies of the far line `line_index` (replicating partitions)
-  // and that a far reduction passes first (l2.far_reductions_in_both_partitions).
-  std::uint32_t replica_slice(int part, std::uint64_t line_index) const {
-    return static_cast<std::uint32_t>(part) * slices_per_partition_ +
-           reduce_range(static_cast<std::uint32_t>(mix64(line_index) >> 7), slices_per_partition_);
+  // The slices a write or reduction from `sm` to line `line_index` passes: its home, and - when the home is
+  // in another partition and `pass_near` - the near slice it passes first (`passes_near`).
+  struct Route {
+    std::uint32_t home, near;
+    bool far, passes_near;
+  };
+  Route route(int sm, std::uint64_t line_index, bool pass_near) const {
+    const std::uint32_t home = home_slice(line_index);
+    const int part = sm_partition(sm);
+    const bool far = is_far(part, home);
+    return {home, far && pass_near ? replica_slice(part, line_index) : home, far, far && pass_near};
   }
   void attach_timeline(Timeline* t) { timeline_ = t; }
 
@@ -214,6 +220,11 @@ class MemorySystem {
   // Whether `slice` lies in another partition than `part` (the SM's near one).
   bool is_far(int part, std::uint32_t slice) const { return gpu_.l2.partitions > 1 && partition_of(slice) != part; }
   int partition_of(std::uint32_t slice) const { return static_cast<int>(slice / slices_per_partition_); }
+  // The slice of `part` that keeps copies of the far line `line_index` (replicating partitions).
+  std::uint32_t replica_slice(int part, std::uint64_t line_index) const {
+    return static_cast<std::uint32_t>(part) * slices_per_partition_ +
+           reduce_range(static_cast<std::uint32_t>(mix64(line_index) >> 7), slices_per_partition_);
+  }
   // `may_merge` false: a second fetch of sectors the same load is fetching (a copy's shared-sector
   // split) neither merges into nor opens a coalescer entry; silicon looks each one up.
   Tick l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, CtaMemCounts* cta, EvictHint hint,

@@ -45,9 +45,10 @@ INSTANTIATE_TEST_SUITE_P(Policies, SliceSpread,
 
 // Short runs of consecutive lines, as silicon spreads them (validate/results/h200/red_slices, Nsight's
 // per-slice maximum of the reduction sectors): the GEMV's 896 lines load the busiest H200 slice 1.68x the
-// mean, 64 lines put ~4 on one slice. The model's "mix" does so at every base tried; "xor" folding, the
-// presets' hash until the switch (docs/calibration.md, "The hot lines' drain"), spreads such runs evenly
-// (1.07x, one line a slice): its reductions to a GEMV's lines drain as fast as ones spread over megabytes.
+// mean, 64 lines put ~4 on one slice. The model's "mix" (the H200 preset's) does so at every base tried;
+// "xor" folding of single lines (the H100 preset's; docs/calibration.md, "The hot lines' drain") spreads such
+// runs evenly (1.07x, one line a slice): its reductions to a GEMV's lines drain as fast as ones spread over
+// megabytes. (Neither puts one 1 KB block on ~3 slices as silicon does: "Four lines a slice".)
 TEST(SliceHash, ShortRunsOfLinesFallOnTheSlicesAsUnevenlyAsOnSilicon) {
   auto busiest = [](const char* name, std::uint32_t slices, std::uint64_t first, int lines) {
     auto hash = make_slice_hash(name, slices);
@@ -62,7 +63,7 @@ TEST(SliceHash, ShortRunsOfLinesFallOnTheSlicesAsUnevenlyAsOnSilicon) {
       EXPECT_GT(hot896 / mean896, 1.4) << std::hex << base << std::dec << " " << slices;
       EXPECT_LT(hot896 / mean896, 2.1) << std::hex << base << std::dec << " " << slices;
       EXPECT_GE(hot64, 3) << std::hex << base << std::dec << " " << slices;
-      EXPECT_LT(busiest("xor", slices, base / 128, 896) / mean896, 1.2);  // what the presets have
+      EXPECT_LT(busiest("xor", slices, base / 128, 896) / mean896, 1.2);  // what the H100 preset has
       EXPECT_LE(busiest("xor", slices, base / 128, 64), 1);
     }
   }
