@@ -50,6 +50,9 @@ struct Bound {
 };
 
 // ---- declaration helpers ---------------------------------------------------------------------
+// The upper bound of a size that has none of its own (a matrix extent, a CTA limit).
+inline constexpr double kUnboundedCount = 1e15;
+
 // `access` is a captureless lambda returning a reference to the field: [](Cfg& c) -> auto& {...}.
 template <class Cfg, class Access>
 Param<Cfg> quantity_param(std::string path, Quantity q, std::string def, double min, double max,

@@ -11,7 +11,6 @@ namespace {
 
 using Q = Quantity;
 using W = WorkloadConfig;
-constexpr double kHuge = 1e15;
 
 }  // namespace
 
@@ -21,9 +20,9 @@ Schema<WorkloadConfig> make_tiled_gemm_schema() {
   auto& p = s.params;
   p.push_back(choice_param<W>("kind", workload_kinds(), "tiled_gemm", "workload type", [](W& c) -> auto& { return c.kind; }));
   p.push_back(text_param<W>("name", "", false, "label used in reports", [](W& c) -> auto& { return c.name; }));
-  p.push_back(quantity_param<W>("m", Q::kInteger, "", 1, kHuge, "rows of A and C", [](W& c) -> auto& { return c.tiled.m; }));
-  p.push_back(quantity_param<W>("n", Q::kInteger, "", 1, kHuge, "columns of B and C", [](W& c) -> auto& { return c.tiled.n; }));
-  p.push_back(quantity_param<W>("k", Q::kInteger, "", 1, kHuge, "reduction length", [](W& c) -> auto& { return c.tiled.k; }));
+  p.push_back(quantity_param<W>("m", Q::kInteger, "", 1, kUnboundedCount, "rows of A and C", [](W& c) -> auto& { return c.tiled.m; }));
+  p.push_back(quantity_param<W>("n", Q::kInteger, "", 1, kUnboundedCount, "columns of B and C", [](W& c) -> auto& { return c.tiled.n; }));
+  p.push_back(quantity_param<W>("k", Q::kInteger, "", 1, kUnboundedCount, "reduction length", [](W& c) -> auto& { return c.tiled.k; }));
   p.push_back(choice_param<W>("layout.a", {"m_major", "k_major"}, "m_major",
                               "A(m,k): m_major = at m + k*M (CuTe 'N', column-major), k_major = at k + m*K",
                               [](W& c) -> auto& { return c.tiled.layout_a; }));
@@ -62,7 +61,7 @@ Schema<WorkloadConfig> make_tiled_gemm_schema() {
                               [](W& c) -> auto& { return c.tiled.cta_order.kind; }));
   p.push_back(quantity_param<W>("cta_order.group_m", Q::kInteger, "8", 1, 1 << 20, "GROUP_SIZE_M of `grouped`",
                                 [](W& c) -> auto& { return c.tiled.cta_order.group_m; }));
-  p.push_back(quantity_param<W>("cta_limit", Q::kInteger, "0", 0, kHuge, "simulate only the first N launches (0 = the whole grid)",
+  p.push_back(quantity_param<W>("cta_limit", Q::kInteger, "0", 0, kUnboundedCount, "simulate only the first N launches (0 = the whole grid)",
                                 [](W& c) -> auto& { return c.tiled.cta_limit; }));
   p.push_back(quantity_param<W>("registers_per_thread", Q::kInteger, "0", 0, 1024,
                                 "registers per thread (0 = estimated; ptxas -v gives the real number)",

@@ -35,7 +35,7 @@ Schema<WorkloadConfig> make_trace_schema() {
                             "the list's MemcpyHtoD copies write their bytes through L2 before the next kernel (the copy "
                             "engine's writes stay there, as Accel-Sim's perf_sim_memcpy models); false = cold L2",
                             [](W& c) -> auto& { return c.trace.memcpy_to_l2; }));
-  p.push_back(quantity_param<W>("cta_limit", Q::kInteger, "0", 0, 1e15,
+  p.push_back(quantity_param<W>("cta_limit", Q::kInteger, "0", 0, kUnboundedCount,
                                 "per kernel, replay only the first N thread blocks of the trace (0 = all)",
                                 [](W& c) -> auto& { return c.trace.cta_limit; }));
   return s;

@@ -15,7 +15,6 @@ namespace {
 
 using Q = Quantity;
 using W = WorkloadConfig;
-constexpr double kHuge = 1e15;
 
 Schema<WorkloadConfig> make_gemm_schema() {
   Schema<WorkloadConfig> s;
@@ -24,11 +23,11 @@ Schema<WorkloadConfig> make_gemm_schema() {
   p.push_back(choice_param<W>("kind", workload_kinds(), "gemm", "workload type",
                               [](W& c) -> auto& { return c.kind; }));
   p.push_back(text_param<W>("name", "", false, "label used in reports", [](W& c) -> auto& { return c.name; }));
-  p.push_back(quantity_param<W>("m", Q::kInteger, "", 1, kHuge, "rows of A and C",
+  p.push_back(quantity_param<W>("m", Q::kInteger, "", 1, kUnboundedCount, "rows of A and C",
                                 [](W& c) -> auto& { return c.gemm.m; }));
-  p.push_back(quantity_param<W>("n", Q::kInteger, "", 1, kHuge, "columns of B and C",
+  p.push_back(quantity_param<W>("n", Q::kInteger, "", 1, kUnboundedCount, "columns of B and C",
                                 [](W& c) -> auto& { return c.gemm.n; }));
-  p.push_back(quantity_param<W>("k", Q::kInteger, "", 1, kHuge, "reduction length",
+  p.push_back(quantity_param<W>("k", Q::kInteger, "", 1, kUnboundedCount, "reduction length",
                                 [](W& c) -> auto& { return c.gemm.k; }));
   p.push_back(choice_param<W>("dtype", {"fp16", "bf16", "fp32", "fp8"}, "fp16", "element type of A and B",
                               [](W& c) -> auto& { return c.gemm.dtype; }));
@@ -63,7 +62,7 @@ Schema<WorkloadConfig> make_gemm_schema() {
   p.push_back(text_param<W>("cta_order.file", "", false,
                             "`custom`: file of 'tile_m tile_n' lines in launch order (relative to this file)",
                             [](W& c) -> auto& { return c.gemm.cta_order.file; }));
-  p.push_back(quantity_param<W>("cta_limit", Q::kInteger, "0", 0, kHuge,
+  p.push_back(quantity_param<W>("cta_limit", Q::kInteger, "0", 0, kUnboundedCount,
                                 "simulate only the first N launches (0 = the whole grid)",
                                 [](W& c) -> auto& { return c.gemm.cta_limit; }));
   p.push_back(quantity_param<W>("registers_per_thread", Q::kInteger, "0", 0, 1024,
@@ -74,7 +73,7 @@ Schema<WorkloadConfig> make_gemm_schema() {
                                 "record: what its ncu profile implies, validate/scripts/records_add_carveout.py); L1 is "
                                 "the rest of l1.unified_bytes. -1B = the driver's rule (l1.carveouts)",
                                 [](W& c) -> auto& { return c.gemm.shared_carveout; }));
-  p.push_back(quantity_param<W>("spill_bytes_per_thread", Q::kBytes, "-1B", -1, kHuge,
+  p.push_back(quantity_param<W>("spill_bytes_per_thread", Q::kBytes, "-1B", -1, kUnboundedCount,
                                 "local-memory frame per thread the main loop stores and reloads every K tile, as "
                                 "compiled (Triton n_spills x 4, ptxas 'bytes stack frame'): chunks swapped in before "
                                 "each MMA group, whose wgmma then completes before the next (mma_sync | wgmma). "
@@ -124,9 +123,9 @@ Schema<WorkloadConfig> make_gemv_schema() {
   p.push_back(text_param<W>("name", "", false, "label used in reports", [](W& c) -> auto& { return c.name; }));
   p.push_back(quantity_param<W>("m", Q::kInteger, "1", 1, 64, "rows of x and y (1 for a GEMV)",
                                 [](W& c) -> auto& { return c.gemv.m; }));
-  p.push_back(quantity_param<W>("k", Q::kInteger, "", 1, kHuge, "reduction length (rows of W)",
+  p.push_back(quantity_param<W>("k", Q::kInteger, "", 1, kUnboundedCount, "reduction length (rows of W)",
                                 [](W& c) -> auto& { return c.gemv.k; }));
-  p.push_back(quantity_param<W>("n", Q::kInteger, "", 1, kHuge, "outputs (columns of W)",
+  p.push_back(quantity_param<W>("n", Q::kInteger, "", 1, kUnboundedCount, "outputs (columns of W)",
                                 [](W& c) -> auto& { return c.gemv.n; }));
   p.push_back(choice_param<W>("dtype", {"fp16", "bf16", "fp32", "fp8"}, "fp16", "element type of x and W",
                               [](W& c) -> auto& { return c.gemv.dtype; }));
@@ -210,17 +209,17 @@ Schema<WorkloadConfig> make_gemv_schema() {
                                 "(conversions, shuffles, addresses) issue, one a cycle, after the last compute. "
                                 "0 = the program's own only",
                                 [](W& c) -> auto& { return c.gemv.instructions_per_warp; }));
-  p.push_back(quantity_param<W>("spill_bytes_per_thread", Q::kBytes, "-1B", -1, kHuge,
+  p.push_back(quantity_param<W>("spill_bytes_per_thread", Q::kBytes, "-1B", -1, kUnboundedCount,
                                 "local-memory spill frame per thread (ptxas 'bytes stack frame', Triton n_spills x 4): "
                                 "each byte stored after the loads and loaded back before the compute, spread over "
                                 "the k steps. -1B = 4 bytes per register beyond the GPU's maximum, per step",
                                 [](W& c) -> auto& { return c.gemv.spill_bytes_per_thread; }));
-  p.push_back(quantity_param<W>("spill_traffic.stored", Q::kBytes, "0B", 0, kHuge,
+  p.push_back(quantity_param<W>("spill_traffic.stored", Q::kBytes, "0B", 0, kUnboundedCount,
                                 "local bytes each thread stores (the SASS' STL count x width; a compiler stores a "
                                 "slot more than once): spread over the k steps, each store after its step's loads "
                                 "have arrived, within the frame's addresses. 0B = the frame once",
                                 [](W& c) -> auto& { return c.gemv.spill_stored_per_thread; }));
-  p.push_back(quantity_param<W>("spill_traffic.loaded", Q::kBytes, "0B", 0, kHuge,
+  p.push_back(quantity_param<W>("spill_traffic.loaded", Q::kBytes, "0B", 0, kUnboundedCount,
                                 "local bytes each thread loads back (the SASS' LDL count x width), before its step's "
                                 "compute. 0B = the frame once",
                                 [](W& c) -> auto& { return c.gemv.spill_loaded_per_thread; }));

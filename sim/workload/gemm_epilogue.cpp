@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "common/int_math.h"
 
 namespace gms {
 
@@ -19,7 +20,6 @@ constexpr std::uint32_t kCoalescedLaneBytes = 16;  // STG.E.128
 constexpr std::uint32_t kStagedWavefronts = 4;
 // Staged blocks of a round: its stores, a barrier, its reads, a barrier (not after the last round).
 enum StagedPart { kStage = 0, kStageSync = 1, kReadBack = 2, kReuseSync = 3, kPartsPerRound = 4 };
-std::uint64_t cdiv(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 }  // namespace
 
 GemmEpilogue::GemmEpilogue(const std::string& mode, int c_bytes, int warp_size, int staged_per_round, int read_slot)

@@ -3,14 +3,11 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "common/int_math.h"
+#include "workload/device_heap.h"
 
 namespace gms {
 namespace {
-
-constexpr Addr kAlign = 2ull << 20;  // allocations start on 2 MiB pages, like cudaMalloc's large blocks
-constexpr Addr kHeapBase = 0x7f0000000000ull;
-Addr align_up(Addr v) { return (v + kAlign - 1) / kAlign * kAlign; }
-std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 // Phases of a warp's program.
 enum Phase { kPrologue = 0, kMainLoop = 1, kEpilogue = 2, kDone = 3 };
@@ -66,9 +63,9 @@ GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::s
       ec_(c_element_bytes(cfg)),
       epilogue_(cfg.epilogue, ec_, gpu.sm.warp_size, staged_epilogue_per_round(cfg, gpu), kReadSlot0) {
   k_tiles_ = cdiv(cfg.k, cfg.tile.k);
-  a_base_ = kHeapBase;
-  b_base_ = align_up(a_base_ + static_cast<Addr>(cfg.m * cfg.k * ea_));
-  c_base_ = align_up(b_base_ + static_cast<Addr>(cfg.k * cfg.n * ea_));
+  a_base_ = device_heap::kBase;
+  b_base_ = device_heap::align_up(a_base_ + static_cast<Addr>(cfg.m * cfg.k * ea_));
+  c_base_ = device_heap::align_up(b_base_ + static_cast<Addr>(cfg.k * cfg.n * ea_));
   pipe_ = gemm_uses_tensor_cores(cfg, gpu) ? Pipe::kTensor : Pipe::kFma;
   warp_flops_ = 2.0 * cfg.tile.m * cfg.tile.n * cfg.tile.k / cfg.warps;
 
@@ -107,7 +104,7 @@ GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::s
   //             own, wait (a barrier after the first), its MMAs to completion; barrier; prefetch.
   //             mma.sync: the chunk swapped after the prefetch, before the ldmatrix of step 0.
   spill_ = plan_gemm_spill(cfg, gpu, plan_);
-  local_base_ = align_up(c_base_ + static_cast<Addr>(cfg.m * cfg.n * ec_)) + kAlign;
+  local_base_ = device_heap::align_up(c_base_ + static_cast<Addr>(cfg.m * cfg.n * ec_)) + device_heap::kAlign;
   const bool spilled = spill_.frame_bytes > 0;
   mma_parts_ = plan_.wgmma && spilled ? spill_.groups : 1;
   auto& v = tile_steps_;

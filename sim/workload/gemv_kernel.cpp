@@ -3,14 +3,12 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "common/int_math.h"
+#include "workload/device_heap.h"
 
 namespace gms {
 namespace {
 
-constexpr Addr kAlign = 2ull << 20;
-constexpr Addr kHeapBase = 0x7f0000000000ull;
-Addr align_up(Addr v) { return (v + kAlign - 1) / kAlign * kAlign; }
-std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
 
@@ -36,10 +34,10 @@ GemvKernel::GemvKernel(const GemvConfig& cfg, const GpuConfig& gpu) : cfg_(cfg),
   auto order = parse_order(cfg.order, cfg.k_steps, &why);
   SIM_ASSERT(order.has_value(), "order '" << cfg.order << "' passed validation: " << why);
   order_ = *order;
-  x_base_ = kHeapBase;
-  w_base_ = align_up(x_base_ + static_cast<Addr>(cfg.m * cfg.k * e_));
-  y_base_ = align_up(w_base_ + static_cast<Addr>(cfg.k * cfg.n * e_));
-  local_base_ = align_up(y_base_ + static_cast<Addr>(cfg.m * cfg.n * ey_)) + kAlign;
+  x_base_ = device_heap::kBase;
+  w_base_ = device_heap::align_up(x_base_ + static_cast<Addr>(cfg.m * cfg.k * e_));
+  y_base_ = device_heap::align_up(w_base_ + static_cast<Addr>(cfg.k * cfg.n * e_));
+  local_base_ = device_heap::align_up(y_base_ + static_cast<Addr>(cfg.m * cfg.n * ey_)) + device_heap::kAlign;
 
   // A compiled window counts 16-byte vectors per lane, as the SASS does; the program moves rows.
   const int vector_bytes = 16 * warp_size_;  // one vector per lane: what a warp's LDG.128 moves

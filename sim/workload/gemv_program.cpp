@@ -4,12 +4,12 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "common/int_math.h"
 #include "workload/gemv_kernel.h"
 
 namespace gms {
 namespace {
 constexpr std::uint8_t kUntrackedSlot = 18;  // gemv_kernel.cpp uses 0..15, 16 and 17
-std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 std::uint8_t slot_of(std::uint8_t scoreboard) { return scoreboard == kNoScoreboard ? kUntrackedSlot : scoreboard; }
 }  // namespace
 

@@ -4,17 +4,15 @@
 
 #include "access/bank_model.h"
 #include "common/error.h"
+#include "workload/device_heap.h"
 #include "layout/partition.h"
 
 namespace gms {
 namespace {
 
-constexpr Addr kAlign = 2ull << 20;
-constexpr Addr kHeapBase = 0x7f0000000000ull;
 constexpr int kElem = 4;        // fp32
 constexpr int kCopySlot0 = 0;   // copy slots 0 and 1 (double buffering), shared-read slots 2 and 3
 constexpr int kReadSlot0 = 2;
-Addr align_up(Addr v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
 }  // namespace
 
@@ -37,9 +35,9 @@ TiledGemmKernel::TiledGemmKernel(const TiledGemmConfig& cfg, const GpuConfig& gp
   k_tiles_ = cfg.k / cfg.tile.k;
   chunks_ = std::min(cfg.tile.k, 4);
   while (cfg.tile.k % chunks_) --chunks_;
-  a_base_ = kHeapBase;
-  b_base_ = align_up(a_base_ + static_cast<Addr>(cfg.m * cfg.k * kElem));
-  c_base_ = align_up(b_base_ + static_cast<Addr>(cfg.n * cfg.k * kElem));
+  a_base_ = device_heap::kBase;
+  b_base_ = device_heap::align_up(a_base_ + static_cast<Addr>(cfg.m * cfg.k * kElem));
+  c_base_ = device_heap::align_up(b_base_ + static_cast<Addr>(cfg.n * cfg.k * kElem));
   copy_a_ = static_cast<std::uint32_t>(static_cast<std::int64_t>(cfg.tile.m) * cfg.tile.k / (threads_ * cfg.copy_vector));
   copy_b_ = static_cast<std::uint32_t>(static_cast<std::int64_t>(cfg.tile.n) * cfg.tile.k / (threads_ * cfg.copy_vector));
   ffma_per_chunk_ = static_cast<std::uint32_t>(tm_ * tn_ * (cfg.tile.k / chunks_));

@@ -5,11 +5,12 @@
 
 #include "model/bandwidth_server.h"
 #include "model/dram.h"
+#include "ticks.h"
 
 namespace gms {
 namespace {
 
-constexpr Tick C = kTicksPerCycle;
+using test_ticks::C;
 
 DramTiming one_channel(double bytes_per_cycle, std::uint64_t latency_cycles) {
   DramTiming t;

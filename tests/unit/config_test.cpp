@@ -95,7 +95,9 @@ TEST(Config, SliceInterleaveGroupsLinesOnOneSlice) {
   for (std::uint64_t i = 1; i < 4096; ++i) {
     per_line_changes += per_line.home_slice(first + i) != per_line.home_slice(first + i - 1);
     const bool boundary = i % 4 == 0;
-    if (!boundary) EXPECT_EQ(runs.home_slice(first + i), runs.home_slice(first + i - 1)) << i;
+    if (!boundary) {
+      EXPECT_EQ(runs.home_slice(first + i), runs.home_slice(first + i - 1)) << i;
+    }
     run_changes += runs.home_slice(first + i) != runs.home_slice(first + i - 1);
     if (!seen[runs.home_slice(first + i)]) ++slices_hit;
     seen[runs.home_slice(first + i)] = true;

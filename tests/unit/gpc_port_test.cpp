@@ -13,11 +13,12 @@
 #include "model/gpc_layout.h"
 #include "model/memory_system.h"
 #include "test_util.h"
+#include "ticks.h"
 
 namespace gms {
 namespace {
 
-constexpr Tick C = kTicksPerCycle;
+using test_ticks::C;
 const char* kH100Gpcs = "gpu.icnt.gpc_sms=12,12,18,18,18,18,18,18";
 
 TEST(GpcLayout, EveryGpcGetsItsSizeAndTpcsStayWhole) {

@@ -10,11 +10,12 @@
 #include "model/gpc_share.h"
 #include "model/memory_system.h"
 #include "test_util.h"
+#include "ticks.h"
 
 namespace gms {
 namespace {
 
-constexpr Tick C = kTicksPerCycle;
+using test_ticks::C;
 
 TEST(GpcShare, WaitScalesFollowTheGpcSizes) {
   const std::vector<int> h100 = {12, 12, 18, 18, 18, 18, 18, 18};

@@ -7,11 +7,12 @@
 #include "model/request_coalescer.h"
 #include "stats/metrics.h"
 #include "test_util.h"
+#include "ticks.h"
 
 namespace gms {
 namespace {
 
-constexpr Tick C = kTicksPerCycle;
+using test_ticks::C;
 
 TEST(RequestCoalescer, MergesOnlyIntoAnOpenRequestThatCoversTheSectors) {
   RequestCoalescer lrc(/*slices=*/4, /*entries_per_slice=*/8, /*hold_ticks=*/10 * C);

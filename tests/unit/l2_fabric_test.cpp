@@ -10,11 +10,12 @@
 #include "api/simulation.h"
 #include "model/memory_system.h"
 #include "test_util.h"
+#include "ticks.h"
 
 namespace gms {
 namespace {
 
-constexpr Tick C = kTicksPerCycle;
+using test_ticks::C;
 
 struct Reads {
   Tick end = 0;              // when the last read is back, from their common start

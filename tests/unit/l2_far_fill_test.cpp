@@ -9,11 +9,12 @@
 #include "api/simulation.h"
 #include "model/memory_system.h"
 #include "test_util.h"
+#include "ticks.h"
 
 namespace gms {
 namespace {
 
-constexpr Tick C = kTicksPerCycle;
+using test_ticks::C;
 
 struct Partition1Reads {
   Tick end = 0;             // when the last of partition 1's reads is back

@@ -8,11 +8,12 @@
 #include "model/engine.h"
 #include "one_cta_kernel.h"
 #include "test_util.h"
+#include "ticks.h"
 
 namespace gms {
 namespace {
 
-constexpr Tick kCycle = kTicksPerCycle;
+using test_ticks::kCycle;
 
 TEST(MioQueue, UnboundedAlwaysHasRoom) {
   MioQueue q(1, 4, 0, 0);

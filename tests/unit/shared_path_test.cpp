@@ -6,11 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include "ticks.h"
 
 namespace gms {
 namespace {
 
-constexpr Tick kCycle = kTicksPerCycle;
+using test_ticks::kCycle;
 
 TEST(SharedPath, InstructionsAreServedInOrderOfIssue) {
   SharedPath p(2, true);
