@@ -28,8 +28,8 @@ struct Function {
 bool has(const std::string& s, const char* needle) { return s.find(needle) != std::string::npos; }
 
 std::optional<AsmOp> classify_ptx(const std::string& op) {
-  if (op.rfind("ld.global", 0) == 0 || op.rfind("ldu.global", 0) == 0 || op.rfind("cp.async", 0) == 0 &&
-      !has(op, "commit") && !has(op, "wait"))
+  if (op.rfind("ld.global", 0) == 0 || op.rfind("ldu.global", 0) == 0 ||
+      (op.rfind("cp.async", 0) == 0 && !has(op, "commit") && !has(op, "wait")))
     return AsmOp::kGlobalLoad;
   if (op.rfind("ld.shared", 0) == 0 || op.rfind("st.shared", 0) == 0 || op.rfind("ldmatrix", 0) == 0)
     return AsmOp::kShared;

@@ -35,8 +35,12 @@ TEST(AtomicLines, StartsOfOneLineAreAnIntervalApartAndNeverEarly) {
       now += rng() % (2 * interval);
       const Tick s = lines.start(5, now);
       ASSERT_GE(s, now);
-      if (!first) ASSERT_GE(s, last + interval) << "trial " << trial << " request " << i;
-      if (!first && now >= last + interval) ASSERT_EQ(s, now);  // its turn had come: no wait
+      if (!first) {
+        ASSERT_GE(s, last + interval) << "trial " << trial << " request " << i;
+      }
+      if (!first && now >= last + interval) {
+        ASSERT_EQ(s, now);  // its turn had come: no wait
+      }
       last = s;
       first = false;
     }

@@ -27,8 +27,11 @@ TEST(GpcShare, WaitScalesFollowTheGpcSizes) {
   // A GPC between the two sizes lies between their factors; equal GPCs, or a ratio of 1, move nobody.
   const std::vector<double> three = gpc_wait_scales({12, 15, 18}, 45, 1.5);
   const std::vector<int> g3 = sm_gpcs({12, 15, 18}, 45);
-  for (size_t sm = 0; sm < three.size(); ++sm)
-    if (g3[sm] == 1) EXPECT_TRUE(three[sm] > 1 / 1.5 && three[sm] < 1.0) << three[sm];
+  for (size_t sm = 0; sm < three.size(); ++sm) {
+    if (g3[sm] == 1) {
+      EXPECT_TRUE(three[sm] > 1 / 1.5 && three[sm] < 1.0) << three[sm];
+    }
+  }
   for (double v : gpc_wait_scales({18, 18}, 36, 1.5)) EXPECT_EQ(v, 1.0);
   for (double v : gpc_wait_scales(h100, 132, 1.0)) EXPECT_EQ(v, 1.0);
   EXPECT_TRUE(gpc_wait_scales({}, 132, 1.24).empty());

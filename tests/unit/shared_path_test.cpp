@@ -33,7 +33,9 @@ TEST(SharedPath, FillSlotsTakeTheInstructionBoundariesOneEach) {
   Tick last = 0;
   for (int c = 0; c < 100; ++c) {
     const Tick done = p.fill_between(0, 0, 2 * kCycle);
-    if (c > 0) EXPECT_EQ(done - last, 32 * kCycle) << c;
+    if (c > 0) {
+      EXPECT_EQ(done - last, 32 * kCycle) << c;
+    }
     last = done;
   }
   EXPECT_LT(last, 100 * 34 * kCycle);        // not behind the whole queue of 16,000 cycles
