@@ -7,10 +7,6 @@
 #include "workload/device_heap.h"
 
 namespace gms {
-namespace {
-
-
-}  // namespace
 
 EvictHint GemvKernel::hint_of(const std::string& s) {
   return s == "first" ? EvictHint::kFirst : s == "last" ? EvictHint::kLast : EvictHint::kNormal;

@@ -4,8 +4,8 @@
 
 #include "access/bank_model.h"
 #include "common/error.h"
-#include "workload/device_heap.h"
 #include "layout/partition.h"
+#include "workload/device_heap.h"
 
 namespace gms {
 namespace {
