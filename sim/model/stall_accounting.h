@@ -38,6 +38,7 @@ class StallAccounting {
     if (sm == traced_sm_) segments_.push_back({warp_slot, cta, s, from, to});
   }
   void add_active(Tick t) { active_ += t; }
+  Tick total(WarpState s) const { return total_[static_cast<int>(s)]; }  // summed over every warp
   double pct(WarpState s) const {
     return active_ > 0 ? 100.0 * static_cast<double>(total_[static_cast<int>(s)]) / static_cast<double>(active_) : 0;
   }

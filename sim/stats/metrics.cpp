@@ -98,6 +98,12 @@ std::vector<Metric> compute_metrics(const SimResult& r, const GpuConfig& gpu, co
        "warp time eligible but another warp issued"},
       {"smsp__warp_issue_stalled_selected_per_warp_active.pct", r.stalls.pct(WarpState::kSelected), "%",
        "warp time issuing"},
+      // Silicon's two views of the slots agree: the warps' selected shares summed over a sub-partition are
+      // its issue_active (validate/results/h200/ladder_issue).
+      {"smsp__issue_active.avg.pct_of_peak_sustained_active",
+       pct(static_cast<double>(r.stalls.total(WarpState::kSelected)), r.sm_active_ticks * gpu.sm.subpartitions), "%",
+       "cycles a sub-partition issued: its warps' selected time over its active time (a port held for "
+       "register-bank conflicts or an MMA does not issue)"},
       {"smsp__warp_issue_stalled_dispatch_stall_per_warp_active.pct", r.stalls.pct(WarpState::kDispatchStall), "%",
        "warp time the issue stage could not dispatch (an input: the loop's measured issue.measured.dispatch_stall)"},
       {"smsp__warp_issue_stalled_branch_resolving_per_warp_active.pct", r.stalls.pct(WarpState::kBranchResolving), "%",

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/engine.h"
+#include "stats/metrics.h"
 #include "one_cta_kernel.h"
 #include "test_util.h"
 
@@ -102,7 +103,7 @@ TEST(Engine, AWarpHoldingTheDispatchIsSelectedOnlyForItsOwnIssueCycles) {
 // counted as selected: the ladder's selected +2.7..+5.4 pp, its wait 0 where silicon has 2.7 %.)
 class ProfiledAluBlocks final : public test::OneCtaKernel {
  public:
-  ProfiledAluBlocks() : OneCtaKernel("profiled_alu", 1) {}
+  explicit ProfiledAluBlocks(int warps = 1) : OneCtaKernel("profiled_alu", warps) {}
   void next(WarpCursor& c, Instr& out) const override {
     out = Instr{};
     if (c.step++ >= 50) {
@@ -125,6 +126,20 @@ TEST(Engine, RegisterBankConflictsHoldThePortButAreNotTheIssuingWarpsSelection) 
   EXPECT_NEAR(r.stalls.pct(WarpState::kSelected), 100.0 * 100 / 150, 1.0);
   EXPECT_NEAR(r.stalls.pct(WarpState::kWait), 100.0 * 30 / 150, 1.0);
   EXPECT_NEAR(r.stalls.pct(WarpState::kDispatchStall), 100.0 * 20 / 150, 1.0);
+}
+
+// Two such warps on each sub-partition keep its port busy, 100 of every 140 cycles issuing: Nsight's
+// smsp__issue_active, which on silicon is the warps' selected shares summed over a sub-partition.
+TEST(Engine, IssueActiveIsThePortsIssuingShare) {
+  ProfiledAluBlocks k(8);
+  const auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"),
+                                             test::source_path("configs/workloads/gemm-8192-grouped8.yaml"), {}});
+  const SimResult r = Engine(cfg.gpu.value, k).run();
+  const auto m = compute_metrics(r, cfg.gpu.value, k);
+  const double issued = find_metric(m, "smsp__issue_active.avg.pct_of_peak_sustained_active")->value;
+  EXPECT_NEAR(issued, 100.0 * 100 / 140, 1.5);
+  const double warps_per_subpartition = 2;
+  EXPECT_NEAR(issued, r.stalls.pct(WarpState::kSelected) * warps_per_subpartition, 0.5);
 }
 
 // A warpgroup issuing asynchronous MMAs, then waiting for them (wgmma.wait_group 0): Nsight samples
