@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "model/engine.h"
-#include "stats/metrics.h"
 #include "one_cta_kernel.h"
+#include "stats/metrics.h"
 #include "test_util.h"
 
 namespace gms {
