@@ -94,13 +94,14 @@ TEST(Config, SliceInterleaveGroupsLinesOnOneSlice) {
   std::vector<bool> seen(80, false);
   for (std::uint64_t i = 1; i < 4096; ++i) {
     per_line_changes += per_line.home_slice(first + i) != per_line.home_slice(first + i - 1);
+    const std::uint32_t slice = runs.home_slice(first + i), before = runs.home_slice(first + i - 1);
     const bool boundary = i % 4 == 0;
     if (!boundary) {
-      EXPECT_EQ(runs.home_slice(first + i), runs.home_slice(first + i - 1)) << i;
+      EXPECT_EQ(slice, before) << i;
     }
-    run_changes += runs.home_slice(first + i) != runs.home_slice(first + i - 1);
-    if (!seen[runs.home_slice(first + i)]) ++slices_hit;
-    seen[runs.home_slice(first + i)] = true;
+    run_changes += slice != before;
+    slices_hit += !seen[slice];
+    seen[slice] = true;
   }
   EXPECT_GT(per_line_changes, 4000);   // consecutive lines on different slices
   EXPECT_GT(run_changes, 1000);        // consecutive runs mostly too
