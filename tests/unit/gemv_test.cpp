@@ -5,6 +5,7 @@
 
 #include "api/simulation.h"
 #include "common/error.h"
+#include "metric_util.h"
 #include "stats/metrics.h"
 #include "test_util.h"
 #include "workload/gemv_kernel.h"
@@ -45,10 +46,7 @@ LoadedConfigs seed001(const std::string& gpu, const std::string& order, std::vec
                                    std::move(sets), false});
 }
 
-double metric(const LoadedConfigs& cfg, const RunOutput& run, const char* name) {
-  auto m = compute_metrics(run.result, cfg.gpu.value, *run.kernel);
-  return find_metric(m, name)->value;
-}
+using test::metric;
 
 TEST(Gemv, SeedCaseMovesTheSeedsBytesAndOneReductionPerProgramColumn) {
   auto cfg = seed001("h100", "llcc");

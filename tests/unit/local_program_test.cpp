@@ -5,6 +5,7 @@
 
 #include "api/simulation.h"
 #include "common/error.h"
+#include "metric_util.h"
 #include "stats/metrics.h"
 #include "test_util.h"
 #include "workload/local_program.h"
@@ -98,9 +99,7 @@ LoadedConfigs spilled(const std::string& program, std::vector<std::string> sets 
                                    test::source_path("configs/workloads/seed001-gemv-llcc.yaml"), std::move(sets), false});
 }
 
-double metric(const LoadedConfigs& cfg, const RunOutput& run, const char* name) {
-  return find_metric(compute_metrics(run.result, cfg.gpu.value, *run.kernel), name)->value;
-}
+using test::metric;
 
 // The W loads of the block, the x loads, and the math: what every program below shares.
 const std::string kLoads = "X0 X0 W128.1 D3 ";
