@@ -144,6 +144,11 @@ Schema<GpuConfig> make_schema() {
                            "no other warp of the sub-partition issues meanwhile, but between two HMMAs one instruction of "
                            "another warp may (false = one issue cycle, as any instruction)",
                            [](G& c) -> auto& { return c.sm.mma_sync_holds_dispatch; }));
+  p.push_back(bool_param<G>("sm.copies_wait_for_shared_queue", false,
+                           "a cp.async (LDGSTS) enters the LSU behind the shared-memory instructions already booked on "
+                           "the SM's data path: its line requests leave, and its warp's next instruction (which rewrites "
+                           "its address registers) issues, from then on - long_scoreboard (false = it enters as it issues)",
+                           [](G& c) -> auto& { return c.sm.copies_wait_for_shared_queue; }));
   p.push_back(quantity_param<G>("sm.wgmma_fraction", Q::kReal, "0", 0, 1,
                                 "sustained share of the tensor rate that warpgroup wgmma reaches (0 = the GPU has "
                                 "no wgmma: kind gemm's mma: wgmma is then an error)",

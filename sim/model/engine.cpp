@@ -20,6 +20,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   fills_when_idle = g.sm.shared_fills == "idle";
   stores_wait_for_way_out = g.icnt.stores_wait_for_way_out;
   mma_holds_dispatch = g.sm.mma_sync_holds_dispatch;
+  copies_queue = g.sm.copies_wait_for_shared_queue;
   fills_between = g.sm.shared_fills == "between";
   scheduler = make_warp_scheduler(g.sm.warp_scheduler);
   dispatcher = make_dispatcher(g.launch.dispatch);

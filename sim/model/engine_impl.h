@@ -119,6 +119,7 @@ struct Engine::Impl {
   bool fills_at_arrival = false, fills_when_idle = false, fills_between = false;
   bool stores_wait_for_way_out = false;  // icnt.stores_wait_for_way_out
   bool mma_holds_dispatch = false;       // sm.mma_sync_holds_dispatch
+  bool copies_queue = false;             // sm.copies_wait_for_shared_queue
   // Whether `in` holds its sub-partition's dispatch while in the tensor pipe: an mma.sync where the GPU
   // does so (gms-sharing-ubench), never an asynchronous wgmma.
   bool holds_dispatch(const Instr& in) const { return mma_holds_dispatch && in.pipe == Pipe::kTensor && !in.async_mma; }

@@ -90,7 +90,11 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
         hold(sp, w, in, t);
         break;
       }
-      Tick done = in.lanes.present() ? mem.load(ctx, in.lanes, in.bypass_l1, in.hint) : mem.load(ctx, in.region, in.bypass_l1, in.hint);
+      // An LDGSTS enters the LSU behind the shared instructions booked before it
+      // (sm.copies_wait_for_shared_queue): its requests leave from then on.
+      const Tick entered = in.async_copy && copies_queue ? std::max(t, path.free_at(sm)) : t;
+      const AccessCtx at_lsu{sm, entered, counts, in.local};
+      Tick done = in.lanes.present() ? mem.load(at_lsu, in.lanes, in.bypass_l1, in.hint) : mem.load(at_lsu, in.region, in.bypass_l1, in.hint);
       if (in.async_copy) {  // LDGSTS: the arriving data is written into shared memory
         result.shared.ldgsts_instructions += in.issue_cycles;
         result.shared.ldgsts_wavefronts += in.wavefronts;
@@ -104,6 +108,13 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       }
       fill_slot(w, in.slot, done, SlotKind::kLong);
       hold(sp, w, in, t);
+      if (entered > w.ready) {  // the next instruction rewrites the copy's address registers: it waits
+        account_floor(w, sp, in, t);
+        w.ready = entered;
+        account(w, WarpState::kLongScoreboard, entered);
+        fetch_next(w);
+        return;
+      }
       break;
     }
     case Op::kSharedLoad: {
