@@ -42,6 +42,8 @@ class MioQueue {
         line_(per_sm ? static_cast<std::size_t>(sms) : 0) {}
 
   bool bounded() const { return per_sm_ > 0 || per_sp_ > 0; }
+  // Entries the SM's bound still holds (finished ones not yet dropped included).
+  std::size_t held(int sm) const { return per_sm_ ? sm_[static_cast<std::size_t>(sm)].size() : 0; }
 
   // When `instructions` more may enter from sub-partition `sp` (global index) of `sm`, asked at t:
   // t itself when there is room. A block of more instructions than a bound waits for room for as
@@ -49,6 +51,10 @@ class MioQueue {
   Tick room_at(int sm, int sp, std::uint32_t instructions, Tick t) {
     Tick at = t;
     std::size_t own = 0;
+    // The SM's entries that have left by t go now, though only a turned-away sub-partition reads them
+    // (sm_room): asks come in time order, and a sub-partition within its share never trims them -
+    // they piled up by the million on a long kernel.
+    if (per_sm_) drop_left(sm_[static_cast<std::size_t>(sm)], t);
     if (per_sp_) {
       at = std::max(at, room(sp_[static_cast<std::size_t>(sp)], per_sp_, instructions, t));
       own = sp_[static_cast<std::size_t>(sp)].size();
@@ -87,8 +93,11 @@ class MioQueue {
 
  private:
   // When `instructions` more fit under `bound`, behind `ahead` entries owed to others first (the SM's line).
-  static Tick room(std::deque<Tick>& q, std::uint32_t bound, std::uint32_t instructions, Tick t, std::size_t ahead = 0) {
+  static void drop_left(std::deque<Tick>& q, Tick t) {
     while (!q.empty() && q.front() <= t) q.pop_front();
+  }
+  static Tick room(std::deque<Tick>& q, std::uint32_t bound, std::uint32_t instructions, Tick t, std::size_t ahead = 0) {
+    drop_left(q, t);
     const std::size_t wanted = q.size() + ahead + std::min(instructions, bound);
     if (wanted <= bound || q.empty()) return t;  // empty: those ahead have yet to add theirs
     // Room once all but bound - ahead - need of the outstanding ones have finished. Entries owed beyond those

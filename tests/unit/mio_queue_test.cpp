@@ -37,6 +37,18 @@ TEST(MioQueue, ASubPartitionWaitsForItsOldestOnceFull) {
   EXPECT_EQ(q.room_at(0, 0, 1, 40 * kCycle), 40 * kCycle);  // one has finished by then
 }
 
+// Sub-partitions within their share never consult the SM's bound; its finished entries still go
+// (a 4,096-CTA seed-002 rung held 36 MB of them before).
+TEST(MioQueue, TheSmsFinishedEntriesGoWhileEverySubPartitionStaysWithinItsShare) {
+  MioQueue q(1, 4, 61, 31);
+  for (int i = 0; i < 100000; ++i) {
+    const Tick t = static_cast<Tick>(i) * 4 * kCycle;
+    ASSERT_EQ(q.room_at(0, i % 4, 1, t), t) << i;
+    q.push(0, i % 4, 1, t, t + kCycle);
+  }
+  EXPECT_LE(q.held(0), 2u);
+}
+
 // An entry frees its release latency after the path has finished its instruction (gms-mio-ubench:
 // 47 cycles, the stall points at 4-32 wavefronts per LDS): the 31st waits for the first to finish
 // and come back.
