@@ -3,5 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-scripts/build.sh
+# The GPU sources are compiled to check that they build, never run here (no device): unoptimized.
+GPUMEMSIM_GPU_COMPILE_CHECK=ON scripts/build.sh
 ctest --test-dir build --output-on-failure -j"$(nproc)"
