@@ -30,7 +30,8 @@ struct SmConfig {
   double mma_sync_fp16_flops_per_cycle = 0;  // warp-level mma.sync; 0 = the tensor rate
   bool mma_sync_holds_dispatch = false;      // an mma.sync keeps its sub-partition's other warps from issuing
                                              // while it is in the tensor pipe
-  bool copies_wait_for_shared_queue = false;  // an LDGSTS enters the LSU behind the shared instructions queued
+  bool copies_wait_for_shared_queue = false;  // an LDGSTS enters the LSU behind the shared instructions
+                                              // booked on the path
   double wgmma_fraction = 0;                 // sustained share of the tensor rate wgmma reaches; 0 = no wgmma
   std::uint64_t tma_box_cycles = 0;          // TMA unit cycles per bulk tensor copy; 0 = no TMA
   double lsu_bytes_per_cycle = 128;     // L1/LSU data path per SM

@@ -58,18 +58,12 @@ class CopyAfterQueuedLoads final : public test::OneCtaKernel {
         default: out.op = Op::kExit; return;
       }
     }
-    if (step == 0 && loads_ > 0) {  // one block, booked as it issues (the MIO queue counts single loads only)
-      out.op = Op::kSharedLoad;
-      out.wavefronts = 32 * static_cast<std::uint32_t>(loads_);
-      out.conflicts = 31 * static_cast<std::uint32_t>(loads_);
-      out.issue_cycles = static_cast<std::uint32_t>(loads_);
-      out.slot = 1;
-    } else if (step == (loads_ > 0 ? 1 : 0)) {
-      out.op = Op::kWait;
-      out.slot = 1;
-    } else {
-      out.op = Op::kExit;
-    }
+    if (test::wait_then_exit(step, loads_ > 0 ? 1 : 0, 1, out)) return;
+    out.op = Op::kSharedLoad;  // one block, booked as it issues (the MIO queue counts single loads only)
+    out.wavefronts = 32 * static_cast<std::uint32_t>(loads_);
+    out.conflicts = 31 * static_cast<std::uint32_t>(loads_);
+    out.issue_cycles = static_cast<std::uint32_t>(loads_);
+    out.slot = 1;
   }
 
  private:
@@ -104,7 +98,7 @@ TEST(Engine, ACopyIssuedWithTheSharedPathIdleEntersAtOnce) {
 }
 
 // gms-fill-ubench's probe (validate/results/h100/fill): 16 reader warps keep issuing ldmatrix.x4 of
-// `wavefronts` wavefronts; one more warp copies a line that stays in L2 and waits for it, 64 times.
+// `wavefronts` wavefronts; one more warp copies 512 bytes (in L2 after the first time) and waits for them, 64 times.
 class FillProbe final : public test::OneCtaKernel {
  public:
   explicit FillProbe(std::uint32_t wavefronts) : OneCtaKernel("fill_probe", 17), wavefronts_(wavefronts) {}
@@ -113,36 +107,27 @@ class FillProbe final : public test::OneCtaKernel {
     out = Instr{};
     const int step = static_cast<int>(c.step++);
     if (c.warp == 16) {
-      if (step < 2 * kProbes) {
-        out.slot = 2;
-        if (step % 2 == 1) {
-          out.op = Op::kWait;
-          return;
-        }
+      out.slot = 2;
+      if (step >= 2 * kProbes) {
+        out.op = Op::kExit;
+      } else if (step % 2 == 1) {
+        out.op = Op::kWait;
+      } else {
         out.op = Op::kLoad;
         out.async_copy = true;
         out.bypass_l1 = true;
         out.region = Region{0x7f0000000000ull, 4, 128, 128, 0, 128};  // one LDGSTS.128: 512 bytes
         out.wavefronts = 4;
         out.issue_cycles = 1;
-      } else {
-        out.op = Op::kExit;
       }
       return;
     }
-    const int loads = wavefronts_ > 0 ? 6000 / static_cast<int>(wavefronts_) : 0;
-    if (step < loads) {
-      out.op = Op::kSharedLoad;
-      out.ldmatrix = true;
-      out.wavefronts = wavefronts_;
-      out.issue_cycles = 1;
-      out.slot = 1;
-    } else if (step == loads) {
-      out.op = Op::kWait;
-      out.slot = 1;
-    } else {
-      out.op = Op::kExit;
-    }
+    if (test::wait_then_exit(step, wavefronts_ > 0 ? 6000 / static_cast<int>(wavefronts_) : 0, 1, out)) return;
+    out.op = Op::kSharedLoad;
+    out.ldmatrix = true;
+    out.wavefronts = wavefronts_;
+    out.issue_cycles = 1;
+    out.slot = 1;
   }
 
  private:
@@ -177,7 +162,9 @@ double cycles_per_probe(std::uint32_t wavefronts, bool queue) {
 TEST(Engine, AProbedCopyWaitsBehindTheQueuedLdmatrixAsSiliconsDoes) {
   const std::vector<Probe> probes = silicon_probes();
   ASSERT_EQ(probes.size(), 4u);
+  double beside_16 = 0;
   for (const Probe& p : probes) {
+    if (p.readers > 0 && p.wavefronts == 16) beside_16 = p.cycles;
     // Alone, or beside 16 warps of 4- or 16-wavefront ldmatrix: 307, 416 and 1,083 cycles on the H100;
     // the model 283, 487 and 1,239 (it queues the copy behind the SM's path bookings, which the MIO
     // queue bounds at 61 instructions: ~60 ldmatrix ahead where silicon has ~48).
@@ -186,7 +173,7 @@ TEST(Engine, AProbedCopyWaitsBehindTheQueuedLdmatrixAsSiliconsDoes) {
   }
   // A copy that enters as it issues waits only for its data: a quarter of silicon's time beside the
   // 16-wavefront readers.
-  EXPECT_LT(cycles_per_probe(16, false), 0.35 * 1083);
+  EXPECT_LT(cycles_per_probe(16, false), 0.35 * beside_16);
 }
 
 }  // namespace

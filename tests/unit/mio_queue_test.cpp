@@ -133,17 +133,11 @@ class ConflictedLoads final : public test::OneCtaKernel {
   void next(WarpCursor& c, Instr& out) const override {
     out = Instr{};
     const auto step = static_cast<std::uint32_t>(c.step++);
-    if (step < 64 / per_) {
-      out.op = Op::kSharedLoad;
-      out.issue_cycles = per_;
-      out.wavefronts = 32 * per_;
-      out.slot = 1;
-    } else if (step == 64 / per_) {
-      out.op = Op::kWait;
-      out.slot = 1;
-    } else {
-      out.op = Op::kExit;
-    }
+    if (test::wait_then_exit(static_cast<int>(step), static_cast<int>(64 / per_), 1, out)) return;
+    out.op = Op::kSharedLoad;
+    out.issue_cycles = per_;
+    out.wavefronts = 32 * per_;
+    out.slot = 1;
   }
 
  private:

@@ -37,6 +37,15 @@ class OneCtaKernel : public Kernel {
   int warps_;
 };
 
+// The usual end of a test warp's program: at step `n` a wait on `slot`, after it the exit. False for
+// the steps before `n`, which are the caller's.
+inline bool wait_then_exit(int step, int n, int slot, Instr& out) {
+  if (step < n) return false;
+  out.op = step == n ? Op::kWait : Op::kExit;
+  if (step == n) out.slot = static_cast<std::uint8_t>(slot);
+  return true;
+}
+
 // Runs `k` on the H100 preset with `gpu_sets` ("gpu.key=value") applied.
 inline SimResult run_on_h100(const Kernel& k, std::vector<std::string> gpu_sets) {
   auto cfg = load_configs(ConfigInputs{source_path("configs/gpus/h100.yaml"),

@@ -156,24 +156,17 @@ class CopiesBesideSharedLoads final : public test::OneCtaKernel {
   void next(WarpCursor& c, Instr& out) const override {
     out = Instr{};
     const int step = static_cast<int>(c.step++);
-    const int n = c.warp == 0 ? 64 : 2000;
-    if (step < n) {
-      out.issue_cycles = 1;
-      out.slot = 1;
-      out.wavefronts = c.warp == 0 ? 4 : 2;
-      if (c.warp == 0) {
-        out.op = Op::kLoad;
-        out.async_copy = true;
-        out.bypass_l1 = bypass_;
-        out.region = Region{0x7f0000000000ull + static_cast<Addr>(step) * 512, 1, 512, 512, step * 512, 512};
-      } else {
-        out.op = Op::kSharedLoad;
-      }
-    } else if (step == n) {
-      out.op = Op::kWait;
-      out.slot = 1;
+    if (test::wait_then_exit(step, c.warp == 0 ? 64 : 2000, 1, out)) return;
+    out.issue_cycles = 1;
+    out.slot = 1;
+    out.wavefronts = c.warp == 0 ? 4 : 2;
+    if (c.warp == 0) {
+      out.op = Op::kLoad;
+      out.async_copy = true;
+      out.bypass_l1 = bypass_;
+      out.region = Region{0x7f0000000000ull + static_cast<Addr>(step) * 512, 1, 512, 512, step * 512, 512};
     } else {
-      out.op = Op::kExit;
+      out.op = Op::kSharedLoad;
     }
   }
 
