@@ -37,15 +37,7 @@ class CopyAfterQueuedLoads final : public test::OneCtaKernel {
           out.flops = 64.0 * 64;  // 64 cycles of the sub-partition's FMA pipe
           out.issue_cycles = 1;
           return;
-        case 1:
-          out.op = Op::kLoad;
-          out.async_copy = true;
-          out.bypass_l1 = true;
-          out.region = Region{0x7f0000000000ull, 1, 128, 128, 0, 128};
-          out.wavefronts = 4;
-          out.issue_cycles = 1;
-          out.slot = 2;
-          return;
+        case 1: test::copy_past_l1(Region{0x7f0000000000ull, 1, 128, 128, 0, 128}, 2, out); return;
         case 2:
           out.op = Op::kCompute;  // the loop's other instructions: the first rewrites the copy's address
           out.pipe = Pipe::kAlu;
@@ -113,12 +105,7 @@ class FillProbe final : public test::OneCtaKernel {
       } else if (step % 2 == 1) {
         out.op = Op::kWait;
       } else {
-        out.op = Op::kLoad;
-        out.async_copy = true;
-        out.bypass_l1 = true;
-        out.region = Region{0x7f0000000000ull, 4, 128, 128, 0, 128};  // one LDGSTS.128: 512 bytes
-        out.wavefronts = 4;
-        out.issue_cycles = 1;
+        test::copy_past_l1(Region{0x7f0000000000ull, 4, 128, 128, 0, 128}, 2, out);  // one LDGSTS.128: 512 bytes
       }
       return;
     }

@@ -46,6 +46,18 @@ inline bool wait_then_exit(int step, int n, int slot, Instr& out) {
   return true;
 }
 
+// One cp.async past L1 (LDGSTS.BYPASS) of `r` into scoreboard slot `slot`: one instruction of 4 store
+// wavefronts, as the tests' copies are.
+inline void copy_past_l1(const Region& r, int slot, Instr& out) {
+  out.op = Op::kLoad;
+  out.async_copy = true;
+  out.bypass_l1 = true;
+  out.region = r;
+  out.wavefronts = 4;
+  out.issue_cycles = 1;
+  out.slot = static_cast<std::uint8_t>(slot);
+}
+
 // Runs `k` on the H100 preset with `gpu_sets` ("gpu.key=value") applied.
 inline SimResult run_on_h100(const Kernel& k, std::vector<std::string> gpu_sets) {
   auto cfg = load_configs(ConfigInputs{source_path("configs/gpus/h100.yaml"),

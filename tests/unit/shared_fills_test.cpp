@@ -43,13 +43,7 @@ class CopyBehindSharedLoads final : public test::OneCtaKernel {
     const int step = static_cast<int>(c.step++);
     if (c.warp == 0) {
       if (step == 0) {
-        out.op = Op::kLoad;
-        out.async_copy = true;
-        out.bypass_l1 = true;
-        out.region = Region{0x7f0000000000ull, 1, 128, 128, 0, 128};
-        out.wavefronts = 4;
-        out.issue_cycles = 1;
-        out.slot = 2;
+        test::copy_past_l1(Region{0x7f0000000000ull, 1, 128, 128, 0, 128}, 2, out);
       } else if (step == 1) {
         out.op = Op::kWait;
         out.slot = 2;
