@@ -23,6 +23,7 @@
 // path's 128 bytes per cycle).
 //   gms-fill-ubench          the sweep, one JSON object per configuration
 //   gms-fill-ubench --once   each kernel once at the sweep's largest point (for ncu)
+//   gms-fill-ubench --probes the probe alone, beside readers on chosen sub-partitions, pitches 64 / 80 / 96
 // CUDA only (clock64, inline PTX, cp.async: sm_80 on).
 #include <algorithm>
 #include <cstdio>
@@ -110,10 +111,11 @@ __global__ void fill_mix(int steps, int copies, int stride, const int4* src, lon
   if (acc == 0x12345u) *sink = acc;
 }
 
-// Readers as in fill_mix (when `steps` > 0); warp 4 waits 20,000 cycles for them to fill the path's
-// queue, then times `copies` single copies, each waited for before the next.
+// Readers as in fill_mix (when `steps` > 0; only the warps set in `reader_mask` of the 16 that can read);
+// warp 4 (sub-partition 0) waits 20,000 cycles for them to fill the path's queue, then times `copies`
+// single copies, each waited for before the next.
 template <int PITCH>
-__global__ void fill_probe(int steps, int copies, const int4* src, long long* out, unsigned* sink) {
+__global__ void fill_probe(int steps, int copies, unsigned reader_mask, const int4* src, long long* out, unsigned* sink) {
   __shared__ __align__(128) unsigned char rbuf[kReaderBytes];
   __shared__ __align__(128) unsigned char cbuf[kCopyBytes];
   for (int i = threadIdx.x; i < kReaderBytes / 4; i += blockDim.x) reinterpret_cast<unsigned*>(rbuf)[i] = i;
@@ -122,7 +124,7 @@ __global__ void fill_probe(int steps, int copies, const int4* src, long long* ou
   unsigned acc = 0;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if (is_reader(warp)) {
-    acc = read_tiles<PITCH>(rbuf, steps, 1, lane);
+    if ((reader_mask >> warp) & 1u) acc = read_tiles<PITCH>(rbuf, steps, 1, lane);
   } else if (warp == 4) {
     const long long start = clock64();
     while (clock64() - start < 20000) {
@@ -202,21 +204,43 @@ void sweep(int sms, bool once, const int4* src, long long* out, unsigned* sink, 
   }
 }
 
+// One copy's latency (median over the SMs of the median of 5 runs) with the reader warps of `mask`.
+template <int PITCH>
+double probe_cycles(int sms, unsigned mask, const int4* src, long long* out, unsigned* sink) {
+  std::vector<double> runs;
+  for (int rep = 0; rep < 5; ++rep) {
+    fill_probe<PITCH><<<sms, kWarps * 32>>>(mask ? reader_steps(PITCH) : 0, 64, mask, src, out, sink);
+    GPU_CHECK_LAUNCH();
+    std::vector<long long> c(static_cast<size_t>(sms));
+    GPU_CHECK(gpuMemcpy(c.data(), out, sizeof(long long) * sms, gpuMemcpyDeviceToHost));
+    std::vector<double> per(c.begin(), c.end());
+    runs.push_back(median(per));
+  }
+  return median(runs);
+}
+
+constexpr unsigned kAllReaders = 0x0F0F0F0Fu;  // warps 0-3, 8-11, 16-19, 24-27
+
 template <int PITCH>
 void probe(int sms, const int4* src, long long* out, unsigned* sink, const char* gpu) {
-  for (int readers_on = 0; readers_on <= 1; ++readers_on) {
-    std::vector<double> runs;
-    for (int rep = 0; rep < 5; ++rep) {
-      fill_probe<PITCH><<<sms, kWarps * 32>>>(readers_on ? reader_steps(PITCH) : 0, 64, src, out, sink);
-      GPU_CHECK_LAUNCH();
-      std::vector<long long> c(static_cast<size_t>(sms));
-      GPU_CHECK(gpuMemcpy(c.data(), out, sizeof(long long) * sms, gpuMemcpyDeviceToHost));
-      std::vector<double> per(c.begin(), c.end());
-      runs.push_back(median(per));
-    }
+  for (int readers_on = 0; readers_on <= 1; ++readers_on)
     std::printf("{\"measure\": \"fill_probe\", \"pitch\": %d, \"readers\": %d, \"copy_latency_cycles\": %.0f, \"gpu\": \"%s\"}\n",
-                PITCH, readers_on ? 16 : 0, median(runs), gpu);
-  }
+                PITCH, readers_on ? 16 : 0, probe_cycles<PITCH>(sms, readers_on ? kAllReaders : 0u, src, out, sink), gpu);
+}
+
+// Which queue a copy waits in: the readers on every sub-partition (16, or one each), only on the
+// copier's sub-partition 0 (warps 0, 8, 16, 24), or only on the other three (12).
+template <int PITCH>
+void probe_readers(int sms, const int4* src, long long* out, unsigned* sink, const char* gpu) {
+  const struct {
+    const char* name;
+    unsigned mask;
+  } sets[] = {{"none", 0u}, {"all", kAllReaders}, {"one_per_subpartition", 0x0000000Fu},
+              {"copier_subpartition", 0x01010101u}, {"other_subpartitions", kAllReaders & ~0x01010101u}};
+  for (const auto& set : sets)
+    std::printf("{\"measure\": \"fill_probe_readers\", \"pitch\": %d, \"readers\": \"%s\", \"reader_warps\": %d, "
+                "\"copy_latency_cycles\": %.0f, \"gpu\": \"%s\"}\n",
+                PITCH, set.name, __builtin_popcount(set.mask), probe_cycles<PITCH>(sms, set.mask, src, out, sink), gpu);
 }
 
 }  // namespace
@@ -224,6 +248,7 @@ void probe(int sms, const int4* src, long long* out, unsigned* sink, const char*
 int main(int argc, char** argv) {
   try {
     const bool once = argc > 1 && std::strcmp(argv[1], "--once") == 0;
+    const bool probes_only = argc > 1 && std::strcmp(argv[1], "--probes") == 0;
     gpuDeviceProp prop{};
     GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
     const int sms = prop.multiProcessorCount;
@@ -238,6 +263,12 @@ int main(int argc, char** argv) {
     fill_mix<64, 512, 512, kFromL2><<<sms, kWarps * 32, kReaderBytes + kWarps / 2 * kCopierStages * kCopyBytes>>>(0, 512, 1, src, out, sink);
     GPU_CHECK_LAUNCH();
     GPU_CHECK(gpuDeviceSynchronize());
+    if (probes_only) {  // one copy's latency beside readers of 16, 4 and 8 wavefronts on chosen sub-partitions
+      probe_readers<64>(sms, src, out, sink, prop.name);
+      probe_readers<80>(sms, src, out, sink, prop.name);
+      probe_readers<96>(sms, src, out, sink, prop.name);
+      return 0;
+    }
     // Contiguous copies beside 16- and 4-wavefront ldmatrix, from L2 and from L1.
     sweep<64, 512, 512, kFromL2>(sms, once, src, out, sink, prop.name);
     sweep<80, 512, 512, kFromL2>(sms, once, src, out, sink, prop.name);
