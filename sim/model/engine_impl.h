@@ -251,6 +251,15 @@ struct Engine::Impl {
   // The block's time as Nsight's states: issuing, `wait` to the floor, short_scoreboard, then the
   // measured stalls.
   void account_floor(Warp& w, const SubPart& sp, const Instr& in, Tick t);
+  // A memory block issued at t after which the LSU holds its warp until `until`, past the block's floor
+  // (a store's data leaving, a copy's entry): the floor as account_floor, the rest as `state`; the warp
+  // moves on to its next instruction.
+  void wait_past_floor(Warp& w, const SubPart& sp, const Instr& in, Tick t, WarpState state, Tick until) {
+    account_floor(w, sp, in, t);
+    w.ready = until;
+    account(w, state, until);
+    fetch_next(w);
+  }
   // Every warp of the CTA has arrived (or exited): all go on from the barrier's release.
   void release_barrier(int sm, int cta_slot, Cta& cta);
 

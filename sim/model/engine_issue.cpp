@@ -109,10 +109,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       fill_slot(w, in.slot, done, SlotKind::kLong);
       hold(sp, w, in, t);
       if (entered > w.ready) {  // the next instruction rewrites the copy's address registers: it waits
-        account_floor(w, sp, in, t);
-        w.ready = entered;
-        account(w, WarpState::kLongScoreboard, entered);
-        fetch_next(w);
+        wait_past_floor(w, sp, in, t, WarpState::kLongScoreboard, entered);
         return;
       }
       break;
@@ -162,10 +159,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       // a spill program stores a frame chunk as one block that the compiled loop spreads among its
       // MMAs (held back whole, the spill records ran 27 % slow).
       if (stores_wait_for_way_out && !in.local && st.left > w.ready) {
-        account_floor(w, sp, in, t);
-        w.ready = st.left;
-        account(w, WarpState::kLgThrottle, w.ready);
-        fetch_next(w);
+        wait_past_floor(w, sp, in, t, WarpState::kLgThrottle, st.left);
         return;
       }
       break;

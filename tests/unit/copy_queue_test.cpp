@@ -31,6 +31,7 @@ class CopyAfterQueuedLoads final : public test::OneCtaKernel {
     out = Instr{};
     const int step = static_cast<int>(c.step++);
     if (c.warp == 0) {
+      if (test::wait_then_exit(step, 3, 2, out)) return;
       switch (step) {
         case 0:
           out.op = Op::kCompute;
@@ -39,16 +40,11 @@ class CopyAfterQueuedLoads final : public test::OneCtaKernel {
           out.issue_cycles = 1;
           return;
         case 1: test::copy_past_l1(Region{0x7f0000000000ull, 1, 128, 128, 0, 128}, 2, out); return;
-        case 2:
+        default:
           out.op = Op::kCompute;  // the loop's other instructions: the first rewrites the copy's address
           out.pipe = Pipe::kAlu;
           out.issue_cycles = 8;
           return;
-        case 3:
-          out.op = Op::kWait;
-          out.slot = 2;
-          return;
-        default: out.op = Op::kExit; return;
       }
     }
     if (test::wait_then_exit(step, loads_ > 0 ? 1 : 0, 1, out)) return;

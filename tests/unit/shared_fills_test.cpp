@@ -42,14 +42,7 @@ class CopyBehindSharedLoads final : public test::OneCtaKernel {
     out = Instr{};
     const int step = static_cast<int>(c.step++);
     if (c.warp == 0) {
-      if (step == 0) {
-        test::copy_past_l1(Region{0x7f0000000000ull, 1, 128, 128, 0, 128}, 2, out);
-      } else if (step == 1) {
-        out.op = Op::kWait;
-        out.slot = 2;
-      } else {
-        out.op = Op::kExit;
-      }
+      if (!test::wait_then_exit(step, 1, 2, out)) test::copy_past_l1(Region{0x7f0000000000ull, 1, 128, 128, 0, 128}, 2, out);
       return;
     }
     const int loads = c.warp == 1 ? 100 : 1;
