@@ -32,6 +32,7 @@ struct SmConfig {
                                              // while it is in the tensor pipe
   bool copies_wait_for_shared_queue = false;  // an LDGSTS enters the LSU behind the shared instructions
                                               // booked on the path
+  std::uint32_t copy_waits_per_warp = 0;      // ... behind at most this many of each warp's; 0 = all of them
   double wgmma_fraction = 0;                 // sustained share of the tensor rate wgmma reaches; 0 = no wgmma
   std::uint64_t tma_box_cycles = 0;          // TMA unit cycles per bulk tensor copy; 0 = no TMA
   double lsu_bytes_per_cycle = 128;     // L1/LSU data path per SM

@@ -149,6 +149,12 @@ Schema<GpuConfig> make_schema() {
                            "the SM's data path: its line requests leave, and its warp's next instruction (which rewrites "
                            "its address registers) issues, from then on - long_scoreboard (false = it enters as it issues)",
                            [](G& c) -> auto& { return c.sm.copies_wait_for_shared_queue; }));
+  p.push_back(quantity_param<G>("sm.copy_waits_per_warp", Q::kInteger, "0", 0, 64,
+                                "with sm.copies_wait_for_shared_queue: a copy waits behind at most this many of each "
+                                "other warp's booked shared instructions - those a warp has in the data path at once, "
+                                "its later ones still in the MIO queue (gms-fill-ubench --probe-grid: one warp's 8 "
+                                "independent ldmatrix overlap as ~2); 0 = behind every booked one",
+                                [](G& c) -> auto& { return c.sm.copy_waits_per_warp; }));
   p.push_back(quantity_param<G>("sm.wgmma_fraction", Q::kReal, "0", 0, 1,
                                 "sustained share of the tensor rate that warpgroup wgmma reaches (0 = the GPU has "
                                 "no wgmma: kind gemm's mma: wgmma is then an error)",

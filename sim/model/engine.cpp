@@ -11,7 +11,8 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
       occ(compute_occupancy(g, shape)),
       own_mem(shared ? nullptr : std::make_unique<MemorySystem>(g)),
       mem(shared ? *shared : *own_mem),
-      path(g.sm.count, g.sm.shared_fills == "between"),
+      path(g.sm.count, g.sm.shared_fills == "between" ||
+                           (g.sm.copies_wait_for_shared_queue && g.sm.copy_waits_per_warp > 0)),
       fills(g.sm.count),
       mio(g.sm.count, g.sm.subpartitions, g.sm.mio_queue_per_sm, g.sm.mio_queue_per_subpartition,
           cycles_to_ticks(g.sm.mio_release_latency)) {
@@ -21,6 +22,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   stores_wait_for_way_out = g.icnt.stores_wait_for_way_out;
   mma_holds_dispatch = g.sm.mma_sync_holds_dispatch;
   copies_queue = g.sm.copies_wait_for_shared_queue;
+  copy_waits_per_warp = g.sm.copy_waits_per_warp;
   fills_between = g.sm.shared_fills == "between";
   scheduler = make_warp_scheduler(g.sm.warp_scheduler);
   dispatcher = make_dispatcher(g.launch.dispatch);

@@ -120,6 +120,7 @@ struct Engine::Impl {
   bool stores_wait_for_way_out = false;  // icnt.stores_wait_for_way_out
   bool mma_holds_dispatch = false;       // sm.mma_sync_holds_dispatch
   bool copies_queue = false;             // sm.copies_wait_for_shared_queue
+  std::uint32_t copy_waits_per_warp = 0;  // sm.copy_waits_per_warp (0: behind the whole booked path)
   // Whether `in` holds its sub-partition's dispatch while in the tensor pipe: an mma.sync where the GPU
   // does so (gms-sharing-ubench), never an asynchronous wgmma.
   bool holds_dispatch(const Instr& in) const { return mma_holds_dispatch && in.pipe == Pipe::kTensor && !in.async_mma; }
@@ -272,14 +273,14 @@ struct Engine::Impl {
 
   // Reserves `wavefronts` cycles of the SM's shared-memory data path from t on, in the order asked
   // (an instruction as it issues, a copy's data as it arrives); returns when the last one is through.
-  Tick shared_pipe(int sm, Tick t, std::uint32_t wavefronts, std::uint32_t instructions = 1) {
-    return path.book(sm, t, wavefronts * smem_ticks_per_wavefront, instructions);
+  Tick shared_pipe(int sm, Tick t, std::uint32_t wavefronts, std::uint32_t instructions = 1, int warp = -1) {
+    return path.book(sm, t, wavefronts * smem_ticks_per_wavefront, instructions, warp);
   }
   Tick shared_pipe_ticks(int sm, Tick t, Tick ticks) { return path.book(sm, t, ticks); }
-  // A shared load or store block issued by `sp` at t: its path booking, and its instructions in the
-  // MIO queue until the path has finished each. Returns when the last is through the path.
-  Tick shared_instruction(SubPart& sp, const Instr& in, Tick t) {
-    const Tick through = shared_pipe(sp.sm, t, in.wavefronts, in.issue_cycles);
+  // A shared load or store block issued by `sp`'s warp `warp` at t: its path booking, and its
+  // instructions in the MIO queue until the path has finished each. Returns when the last is through the path.
+  Tick shared_instruction(SubPart& sp, int warp, const Instr& in, Tick t) {
+    const Tick through = shared_pipe(sp.sm, t, in.wavefronts, in.issue_cycles, warp);
     if (in_mio_queue(in))
       mio.push(sp.sm, static_cast<int>(&sp - sps.data()), std::max<std::uint32_t>(1, in.issue_cycles),
                through - in.wavefronts * smem_ticks_per_wavefront, through);

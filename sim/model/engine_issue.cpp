@@ -91,8 +91,13 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
         break;
       }
       // An LDGSTS enters the LSU behind the shared instructions booked before it
-      // (sm.copies_wait_for_shared_queue): its requests leave from then on.
-      const Tick entered = in.async_copy && copies_queue ? std::max(t, path.free_at(sm)) : t;
+      // (sm.copies_wait_for_shared_queue) - or only those each warp has in the data path
+      // (sm.copy_waits_per_warp) -: its requests leave from then on.
+      Tick entered = t;
+      if (in.async_copy && copies_queue && path.free_at(sm) > t)
+        entered = copy_waits_per_warp == 0
+                      ? path.free_at(sm)
+                      : t + std::min(path.free_at(sm) - t, path.owed_to_first_of_each_warp(sm, t, copy_waits_per_warp));
       const AccessCtx at_lsu{sm, entered, counts, in.local};
       Tick done = in.lanes.present() ? mem.load(at_lsu, in.lanes, in.bypass_l1, in.hint) : mem.load(at_lsu, in.region, in.bypass_l1, in.hint);
       if (in.async_copy) {  // LDGSTS: the arriving data is written into shared memory
@@ -119,7 +124,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       // with 4 / 8 / 16 wavefronts has a latency of 26.6 + 2 cycles per wavefront on the H100
       // (validate/results/h100/smem, ldsm_latency), while it holds the path one cycle per wavefront.
       // A block of several loads waits on its last one: the wavefronts of one instruction count.
-      const Tick passed = shared_instruction(sp, in, t);
+      const Tick passed = shared_instruction(sp, warp_index, in, t);
       if (in.warp_start) {  // S2R: an MIO entry each, no data-path pass; the program waits on none of them
         hold(sp, w, in, t);
         break;
@@ -139,7 +144,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       break;
     }
     case Op::kSharedStore:
-      shared_instruction(sp, in, t);
+      shared_instruction(sp, warp_index, in, t);
       result.shared.st_instructions += in.issue_cycles;
       result.shared.st_wavefronts += in.wavefronts;
       result.shared.st_conflicts += in.conflicts;

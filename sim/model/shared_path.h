@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <utility>
 #include <vector>
 
 #include "common/types.h"
@@ -21,22 +22,48 @@ namespace gms {
 
 class SharedPath {
  public:
-  // `keep_blocks`: remember the booked instructions' boundaries (only the `between` fills need them).
+  // `keep_blocks`: remember the booked instructions' boundaries and warps (the `between` fills and a
+  // copy's wait behind a few of each warp's need them).
   SharedPath(int sms, bool keep_blocks) : sms_(static_cast<std::size_t>(sms)), keep_(keep_blocks) {}
 
   Tick free_at(int sm) const { return sms_[static_cast<std::size_t>(sm)].free; }
 
-  // `instructions` instructions of `ticks` in all, issued at t: returns when the last one is through.
-  Tick book(int sm, Tick t, Tick ticks, std::uint32_t instructions = 1) {
+  // `instructions` instructions of `ticks` in all, issued at t by `warp` (-1: no warp's, a copy's
+  // write): returns when the last one is through.
+  Tick book(int sm, Tick t, Tick ticks, std::uint32_t instructions = 1, int warp = -1) {
     Sm& s = sms_[static_cast<std::size_t>(sm)];
     const Tick start = std::max(t, s.free);
     s.free = start + ticks;
     if (keep_ && ticks > 0) {
       // No fill looks before the present: blocks that ended by t are done with.
       while (!s.blocks.empty() && s.blocks.front().end <= t) s.blocks.pop_front();
-      s.blocks.push_back(Block{start, s.free, std::max<Tick>(1, ticks / std::max<std::uint32_t>(1, instructions))});
+      s.blocks.push_back(
+          Block{start, s.free, std::max<Tick>(1, ticks / std::max<std::uint32_t>(1, instructions)), warp});
     }
     return s.free;
+  }
+
+  // The path's time at t still owed to the booked instructions, counting at most `per_warp` of each
+  // warp's (the first it has not finished): what a copy entering the LSU at t waits behind when each
+  // warp has only that many in the data path and the rest in the MIO queue behind it
+  // (sm.copy_waits_per_warp; gms-fill-ubench --probe-grid). Needs `keep_blocks`.
+  Tick owed_to_first_of_each_warp(int sm, Tick t, std::uint32_t per_warp) {
+    Sm& s = sms_[static_cast<std::size_t>(sm)];
+    while (!s.blocks.empty() && s.blocks.front().end <= t) s.blocks.pop_front();
+    counted_.clear();
+    Tick owed = 0;
+    for (const Block& b : s.blocks) {
+      if (b.warp < 0) continue;
+      auto it = std::find_if(counted_.begin(), counted_.end(), [&](const auto& c) { return c.first == b.warp; });
+      if (it == counted_.end()) it = counted_.insert(counted_.end(), {b.warp, 0u});
+      if (it->second >= per_warp) continue;
+      const Tick left = b.end - std::max(t, b.start);
+      const auto whole = static_cast<std::uint32_t>((left + b.per_instruction - 1) / b.per_instruction);
+      const std::uint32_t take = std::min(whole, per_warp - it->second);
+      it->second += take;
+      owed += take == whole ? left : static_cast<Tick>(take) * b.per_instruction;
+    }
+    return owed;
   }
 
   // A copy's data, `ticks` of the path, arriving at t; fills come in time order per SM. It is written
@@ -61,6 +88,7 @@ class SharedPath {
  private:
   struct Block {
     Tick start, end, per_instruction;
+    int warp;
   };
   struct Sm {
     Tick free = 0, fill_cursor = 0;
@@ -78,6 +106,7 @@ class SharedPath {
 
   std::vector<Sm> sms_;
   bool keep_;
+  std::vector<std::pair<int, std::uint32_t>> counted_;  // per warp, instructions counted (scratch)
 };
 
 }  // namespace gms

@@ -24,6 +24,8 @@
 //   gms-fill-ubench          the sweep, one JSON object per configuration
 //   gms-fill-ubench --once   each kernel once at the sweep's largest point (for ncu)
 //   gms-fill-ubench --probes the probe alone, beside readers on chosen sub-partitions, pitches 64 / 80 / 96
+//   gms-fill-ubench --probe-grid  the probe beside 1-16 readers (spread, the copier's sub-partition only,
+//                            the other three only), 8 or 2 ldmatrix in flight each, pitches 64 / 96
 // CUDA only (clock64, inline PTX, cp.async: sm_80 on).
 #include <algorithm>
 #include <cstdio>
@@ -52,15 +54,16 @@ __host__ __device__ constexpr const char* source_name(int source) {
 
 __device__ __forceinline__ bool is_reader(int warp) { return ((warp / 4) & 1) == 0; }
 
-// A reader warp: `steps` x 8 independent ldmatrix.x4 of 16 x 16 fp16 tiles with rows PITCH bytes
+// A reader warp: `steps` x DEPTH independent ldmatrix.x4 of 16 x 16 fp16 tiles with rows PITCH bytes
 // apart, in blocks 2 KiB apart (a multiple of the 128-byte bank period) moved by a run-time stride,
 // so that ptxas cannot merge two steps' loads (as in gms-smem-ubench's ldsm_pitch).
-template <int PITCH>
+// DEPTH (8 unless a probe asks for fewer) is how many a warp has in flight before it waits for them.
+template <int PITCH, int DEPTH = 8>
 __device__ __forceinline__ unsigned read_tiles(const unsigned char* rbuf, int steps, int stride, int lane) {
   unsigned acc = 0;
   for (int it = 0; it < steps; ++it) {
 #pragma unroll
-    for (int j = 0; j < 8; ++j) {
+    for (int j = 0; j < DEPTH; ++j) {
       const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(
           rbuf + ((((it * stride + j) & 7) * 2048 + (lane % 16) * PITCH + (lane / 16) * 16) & (kReaderBytes - 1))));
       unsigned r0, r1, r2, r3;
@@ -114,8 +117,14 @@ __global__ void fill_mix(int steps, int copies, int stride, const int4* src, lon
 // Readers as in fill_mix (when `steps` > 0; only the warps set in `reader_mask` of the 16 that can read);
 // warp 4 (sub-partition 0) waits 20,000 cycles for them to fill the path's queue, then times `copies`
 // single copies, each waited for before the next.
-template <int PITCH>
-__global__ void fill_probe(int steps, int copies, unsigned reader_mask, const int4* src, long long* out, unsigned* sink) {
+// With `reader_out`, each reader's cycles from its start (lane 0; its warp's slot of the CTA's 32).
+// MERGED (the --probes mode and the H100's fill record, as measured then): the readers' stride is the
+// literal 1, and ptxas merges the loads that repeat an address of the step before - 9 LDSM per two steps
+// instead of 16 (ncu on the H200, 2026-11-29: 18,432 per SM where 32,768 were meant). Otherwise the
+// stride comes at run time, as in fill_mix, and every step issues its DEPTH loads.
+template <int PITCH, int DEPTH = 8, bool MERGED = true>
+__global__ void fill_probe(int steps, int copies, unsigned reader_mask, const int4* src, long long* out, unsigned* sink,
+                           long long* reader_out = nullptr, int stride = 1) {
   __shared__ __align__(128) unsigned char rbuf[kReaderBytes];
   __shared__ __align__(128) unsigned char cbuf[kCopyBytes];
   for (int i = threadIdx.x; i < kReaderBytes / 4; i += blockDim.x) reinterpret_cast<unsigned*>(rbuf)[i] = i;
@@ -124,7 +133,11 @@ __global__ void fill_probe(int steps, int copies, unsigned reader_mask, const in
   unsigned acc = 0;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   if (is_reader(warp)) {
-    if ((reader_mask >> warp) & 1u) acc = read_tiles<PITCH>(rbuf, steps, 1, lane);
+    if ((reader_mask >> warp) & 1u) {
+      const long long t0 = clock64();
+      acc = read_tiles<PITCH, DEPTH>(rbuf, steps, MERGED ? 1 : stride, lane);
+      if (reader_out && lane == 0) reader_out[blockIdx.x * kWarps + warp] = clock64() - t0;
+    }
   } else if (warp == 4) {
     const long long start = clock64();
     while (clock64() - start < 20000) {
@@ -243,12 +256,68 @@ void probe_readers(int sms, const int4* src, long long* out, unsigned* sink, con
                 PITCH, set.name, __builtin_popcount(set.mask), probe_cycles<PITCH>(sms, set.mask, src, out, sink), gpu);
 }
 
+// How the copy's wait grows with the readers in flight (`--probe-grid`): readers spread over all four
+// sub-partitions (the first N of warps 0, 1, 2, 3, 8, 9, ...), only on the copier's sub-partition 0 (1-4 of
+// warps 0, 8, 16, 24) or only on the other three (1-4 on each); each with DEPTH ldmatrix in flight before it
+// waits for them (8, or 2: fewer queued per warp; none merged by ptxas). Beside the copy's latency, the readers' median (over
+// the SMs) of their slowest warp's cycles and the path's busy share that gives (wavefronts / cycles). The
+// copier starts after 20,000 cycles; its 64 copies take 20-70 K more, the readers at least ~260 K.
+template <int PITCH, int DEPTH>
+void probe_grid(int sms, const int4* src, long long* out, unsigned* sink, long long* reader_out, const char* gpu) {
+  constexpr int kWavefronts = PITCH == 64 ? 16 : PITCH == 96 ? 8 : 4;
+  const int order[16] = {0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27};
+  struct Set {
+    const char* layout;
+    unsigned mask;
+  };
+  std::vector<Set> sets;
+  for (int n = 2; n <= 16; n += 2) {
+    unsigned m = 0;
+    for (int i = 0; i < n; ++i) m |= 1u << order[i];
+    sets.push_back({"spread", m});
+  }
+  for (int k = 1; k <= 4; ++k) {
+    unsigned own = 0, others = 0;
+    for (int i = 0; i < k; ++i) {
+      own |= 1u << (8 * i);
+      for (int sp = 1; sp < 4; ++sp) others |= 1u << (8 * i + sp);
+    }
+    sets.push_back({"own", own});
+    sets.push_back({"others", others});
+  }
+  for (const Set& set : sets) {
+    // The readers' steps scaled so that the path's work is the full set's whatever the readers' number:
+    // a few readers then still outlast the probe's 64 copies.
+    const int n = __builtin_popcount(set.mask), steps = reader_steps(PITCH) * (8 / DEPTH) * 16 / n;
+    std::vector<double> copy_runs, reader_runs;
+    for (int rep = 0; rep < 5; ++rep) {
+      GPU_CHECK(gpuMemset(reader_out, 0, sizeof(long long) * sms * kWarps));
+      fill_probe<PITCH, DEPTH, false><<<sms, kWarps * 32>>>(steps, 64, set.mask, src, out, sink, reader_out, 1);
+      GPU_CHECK_LAUNCH();
+      std::vector<long long> c(static_cast<size_t>(sms)), r(static_cast<size_t>(sms) * kWarps);
+      GPU_CHECK(gpuMemcpy(c.data(), out, sizeof(long long) * sms, gpuMemcpyDeviceToHost));
+      GPU_CHECK(gpuMemcpy(r.data(), reader_out, sizeof(long long) * sms * kWarps, gpuMemcpyDeviceToHost));
+      std::vector<double> per(c.begin(), c.end()), slowest;
+      for (int b = 0; b < sms; ++b)
+        slowest.push_back(static_cast<double>(*std::max_element(r.begin() + b * kWarps, r.begin() + (b + 1) * kWarps)));
+      copy_runs.push_back(median(per));
+      reader_runs.push_back(median(slowest));
+    }
+    const double reader_cycles = median(reader_runs);
+    std::printf("{\"measure\": \"fill_probe_grid\", \"pitch\": %d, \"depth\": %d, \"layout\": \"%s\", \"reader_warps\": %d, "
+                "\"copy_latency_cycles\": %.0f, \"reader_cycles\": %.0f, \"path_busy\": %.3f, \"gpu\": \"%s\"}\n",
+                PITCH, DEPTH, set.layout, n, median(copy_runs), reader_cycles,
+                static_cast<double>(n) * steps * DEPTH * kWavefronts / reader_cycles, gpu);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
     const bool once = argc > 1 && std::strcmp(argv[1], "--once") == 0;
     const bool probes_only = argc > 1 && std::strcmp(argv[1], "--probes") == 0;
+    const bool probe_grid_only = argc > 1 && std::strcmp(argv[1], "--probe-grid") == 0;
     gpuDeviceProp prop{};
     GPU_CHECK(gpuGetDeviceProperties(&prop, 0));
     const int sms = prop.multiProcessorCount;
@@ -267,6 +336,15 @@ int main(int argc, char** argv) {
       probe_readers<64>(sms, src, out, sink, prop.name);
       probe_readers<80>(sms, src, out, sink, prop.name);
       probe_readers<96>(sms, src, out, sink, prop.name);
+      return 0;
+    }
+    if (probe_grid_only) {  // the copy's wait against the readers' number, place and depth in flight
+      long long* reader_out;
+      GPU_CHECK(gpuMalloc(&reader_out, sizeof(long long) * sms * kWarps));
+      probe_grid<64, 8>(sms, src, out, sink, reader_out, prop.name);
+      probe_grid<64, 2>(sms, src, out, sink, reader_out, prop.name);
+      probe_grid<96, 8>(sms, src, out, sink, reader_out, prop.name);
+      probe_grid<96, 2>(sms, src, out, sink, reader_out, prop.name);
       return 0;
     }
     // Contiguous copies beside 16- and 4-wavefront ldmatrix, from L2 and from L1.
