@@ -151,7 +151,7 @@ Schema<GpuConfig> make_schema() {
                            [](G& c) -> auto& { return c.sm.copies_wait_for_shared_queue; }));
   p.push_back(quantity_param<G>("sm.copy_waits_per_warp", Q::kInteger, "0", 0, 64,
                                 "with sm.copies_wait_for_shared_queue: a copy waits behind at most this many of each "
-                                "other warp's booked shared instructions - those a warp has in the data path at once, "
+                                "warp's booked shared instructions - those a warp has in the data path at once, "
                                 "its later ones still in the MIO queue (gms-fill-ubench --probe-grid: one warp's 8 "
                                 "independent ldmatrix overlap as ~2); 0 = behind every booked one",
                                 [](G& c) -> auto& { return c.sm.copy_waits_per_warp; }));

@@ -91,7 +91,8 @@ TEST(Engine, ACopyIssuedWithTheSharedPathIdleEntersAtOnce) {
 // ldmatrix.x4 of `wavefronts` wavefronts and a wait for them (the ubench's loop: the next 8 reuse the
 // registers); warp 16 (sub-partition 0) copies 512 bytes (in L2 after the first time) and waits for
 // them, 64 times.
-// `depth`: the ldmatrix a reader issues before it waits for them (the --probe-grid's 8 or 2).
+// `depth`: the ldmatrix a reader issues before it waits for them (the --probe-grid's 8 or 2; the
+// --probes and the H100's fill probe had ptxas merge some of theirs: 9 per two steps of 8, README there).
 class FillProbe final : public test::OneCtaKernel {
  public:
   FillProbe(std::uint32_t wavefronts, std::uint32_t readers, int depth = 8)
