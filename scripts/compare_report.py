@@ -12,8 +12,12 @@ for m, s in d["summary"].items():
     print("| `%s` | %.1f %s |" % (m, v, "%" if "mape_pct" in s else "pp"))
 print()
 print("Spearman rank correlation of time within each group:\n")
+sizes = d.get("spearman_time_group_sizes", {})
 for g, r in d["spearman_time"].items():
-    print("* %s: %+.2f" % (g, r))
+    n = sizes.get(g)
+    # Cases of one launch rank once (compare): say so where a group had some.
+    note = " (%d launches of %d cases)" % (n["launches"], n["cases"]) if n and n["launches"] != n["cases"] else ""
+    print("* %s: %+.2f%s" % (g, r, note))
 if "targets" in d:
     print("\nTargets:\n")
     for t in d["targets"]:

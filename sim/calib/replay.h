@@ -35,6 +35,9 @@ class Replayer {
 
   // The configuration a case replays with (for names, clocks and the resolved GPU).
   LoadedConfigs configs(const MeasuredCase& c, const std::vector<std::string>& overrides) const;
+  // Per case, what names its simulation: cases with equal keys replay as one (the same launches).
+  std::vector<std::string> simulation_keys(const std::vector<MeasuredCase>& cases,
+                                           const std::vector<std::string>& overrides) const;
 
   std::size_t simulations() const { return simulations_; }
   // Approximate replays (RunOptions::sample_waves; 0 = exact, the default); part of the memo key.
@@ -45,6 +48,8 @@ class Replayer {
   void set_parallel_map(ParallelMap map) { map_ = std::move(map); }
 
  private:
+  std::vector<std::string> simulation_keys(const std::vector<LoadedConfigs>& cfgs, const std::vector<std::string>& overrides) const;
+
   std::string gpu_file_;
   unsigned jobs_;
   std::map<std::string, MetricValues> memo_;  // overrides + launch key -> metrics

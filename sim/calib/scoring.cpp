@@ -1,5 +1,6 @@
 #include "calib/scoring.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -26,8 +27,10 @@ const MetricSummary* Scorecard::find(const std::string& metric, const std::strin
   return nullptr;
 }
 
-Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<MetricValues>& simulated) {
+Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<MetricValues>& simulated,
+                const std::vector<std::string>& launches) {
   SIM_ASSERT(cases.size() == simulated.size(), cases.size() << " cases, " << simulated.size() << " results");
+  SIM_ASSERT(launches.empty() || launches.size() == cases.size(), launches.size() << " launch names, " << cases.size() << " cases");
   Scorecard card;
   // Each metric's mean error over the cases of `set` (every case where `set` is null).
   auto summarise = [&](const std::string* set, std::vector<MetricSummary>& into) {
@@ -50,7 +53,12 @@ Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<Metric
   for (const auto& c : cases)
     if (!c.record_set.empty() && !card.metrics_by_set.count(c.record_set))
       summarise(&c.record_set, card.metrics_by_set[c.record_set]);
-  std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> groups;
+  // group -> launch -> (measured times' sum, simulated times' sum, cases), launches in first-seen order.
+  struct Launch {
+    double measured = 0, simulated = 0;
+    int n = 0;
+  };
+  std::map<std::string, std::vector<std::pair<std::string, Launch>>> groups;
   std::map<std::string, std::pair<std::vector<std::vector<double>>, std::vector<double>>> repeated;
   std::map<std::string, bool> all_repeated;
   const std::string t = "gpu__time_duration.sum";
@@ -64,8 +72,14 @@ Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<Metric
     if (cases[i].measured.count(t) && simulated[i].count(t)) {
       for (const std::string* g : {&cases[i].group, &cases[i].tiling_group}) {
         if (g->empty()) continue;
-        groups[*g].first.push_back(cases[i].measured.at(t));
-        groups[*g].second.push_back(simulated[i].at(t));
+        auto& in = groups[*g];
+        const std::string name = launches.empty() ? std::to_string(i) : launches[i];
+        auto it = std::find_if(in.begin(), in.end(), [&](const auto& l) { return l.first == name; });
+        if (it == in.end()) it = in.insert(in.end(), {name, Launch{}});
+        it->second.measured += cases[i].measured.at(t);
+        it->second.simulated += simulated[i].at(t);
+        ++it->second.n;
+        ++card.group_cases_n[*g];
         all_repeated.try_emplace(*g, true).first->second &= cases[i].time_rounds.size() >= 2;
         repeated[*g].first.push_back(cases[i].time_rounds);
         repeated[*g].second.push_back(simulated[i].at(t));
@@ -77,10 +91,17 @@ Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<Metric
     }
   for (auto* by : {&card.time_by_set, &card.time_by_group})
     for (auto& [k, m] : *by) m.mean_abs_error /= static_cast<double>(m.n);
-  for (const auto& [g, v] : groups) {
-    card.group_sizes[g] = v.first.size();
-    if (v.first.size() >= 3) card.spearman_time[g] = spearman(v.first, v.second);
-    if (v.first.size() >= 3 && all_repeated[g]) card.rank_noise[g] = rank_noise(repeated[g].first, repeated[g].second);
+  for (const auto& [g, in] : groups) {
+    std::vector<double> measured, model;
+    for (const auto& [name, l] : in) {
+      measured.push_back(l.measured / l.n);
+      model.push_back(l.simulated / l.n);
+    }
+    card.group_sizes[g] = in.size();
+    if (in.size() >= 3) card.spearman_time[g] = spearman(measured, model);
+    // Silicon's repeated rounds per case (a pair of one launch that silicon resolves is one the model
+    // ties: it counts half, as every tie does).
+    if (card.group_cases_n[g] >= 3 && all_repeated[g]) card.rank_noise[g] = rank_noise(repeated[g].first, repeated[g].second);
   }
   return card;
 }

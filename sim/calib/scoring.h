@@ -26,10 +26,14 @@ struct Scorecard {
   std::vector<MetricSummary> metrics;              // in compared_metrics() order, only those measured
   // The same per record set (the directory a record came from: gemm, gemv, triton_gemv, ...).
   std::map<std::string, std::vector<MetricSummary>> metrics_by_set;
-  // group -> rho over the group's times (groups of >= 3 cases): the CTA orders of one tiling, and for
-  // GEMMs also the tilings of one shape and order.
+  // group -> rho over the group's times (groups of >= 3 launches): the CTA orders of one tiling, and
+  // for GEMMs also the tilings of one shape and order. Cases that are the same launch (GROUP_M >= the
+  // tile rows and column-major; one tiling recorded twice) count once, at their measured times' mean:
+  // one simulation cannot order them, and what separates them on silicon (0.1-0.5 %: their tile-index
+  // arithmetic, the order they were measured in) is not a choice of tiles or order a ranking is asked about.
   std::map<std::string, double> spearman_time;
-  std::map<std::string, std::size_t> group_sizes;
+  std::map<std::string, std::size_t> group_sizes;     // distinct launches per group
+  std::map<std::string, std::size_t> group_cases_n;   // cases per group (>= group_sizes)
   // group -> silicon's own ranking noise and the model's score on the pairs silicon resolves (groups
   // whose every case carries repeated rounds of its time).
   std::map<std::string, RankNoise> rank_noise;
@@ -41,7 +45,10 @@ struct Scorecard {
   const MetricSummary* find(const std::string& metric, const std::string& record_set = "") const;
 };
 
-Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<MetricValues>& simulated);
+// `launches[i]`: what names case i's launch (Replayer::simulation_keys); equal names are one launch.
+// Empty: every case its own.
+Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<MetricValues>& simulated,
+                const std::vector<std::string>& launches = {});
 
 // A target: METRIC:mape<=X, METRIC:mae<=X (pp), METRIC@SET:... (only the cases of one record set,
 // e.g. lts__t_sectors_srcunit_ltcfabric.sum@gemv:mape<=3), spearman:GROUP_PREFIX>=X (every group whose

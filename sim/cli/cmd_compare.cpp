@@ -88,7 +88,7 @@ int cmd_compare(const std::vector<std::string>& args) {
     }
     out["cases"].push_back(c);
   }
-  Scorecard card = score(cases, simulated);
+  Scorecard card = score(cases, simulated, replayer.simulation_keys(cases, sets));
   std::printf("\nsummary over %zu cases on %s (%zu simulations)\n", cases.size(), gpu_name.c_str(), replayer.simulations());
   nlohmann::ordered_json summary = nlohmann::ordered_json::object();
   for (const auto& s : card.metrics) {
@@ -98,9 +98,16 @@ int cmd_compare(const std::vector<std::string>& args) {
     summary[s.metric] = {{pp ? "mean_abs_error_pp" : "mape_pct", s.mean_abs_error}, {"n", s.n}};
   }
   nlohmann::ordered_json rho = nlohmann::ordered_json::object();
+  nlohmann::ordered_json launches = nlohmann::ordered_json::object();
   for (const auto& [g, r] : card.spearman_time) {
-    std::printf("  Spearman rank correlation of time, %-40s %+.2f over %zu\n", g.c_str(), r, card.group_sizes.at(g));
+    const std::size_t n = card.group_sizes.at(g), cases_n = card.group_cases_n.at(g);
+    if (n == cases_n)
+      std::printf("  Spearman rank correlation of time, %-40s %+.2f over %zu\n", g.c_str(), r, n);
+    else  // GROUP_M >= the tile rows and column-major, or one tiling recorded twice: one launch
+      std::printf("  Spearman rank correlation of time, %-40s %+.2f over %zu launches (%zu cases: the same launch counts once)\n",
+                  g.c_str(), r, n, cases_n);
     rho[g] = r;
+    launches[g] = {{"launches", n}, {"cases", cases_n}};
   }
   nlohmann::ordered_json noise = nlohmann::ordered_json::object();
   for (const auto& [g, n] : card.rank_noise) {
@@ -121,6 +128,7 @@ int cmd_compare(const std::vector<std::string>& args) {
   }
   out["summary"] = summary;
   out["spearman_time"] = rho;
+  out["spearman_time_group_sizes"] = launches;
   if (!card.rank_noise.empty()) out["silicon_rank_noise"] = noise;
   // Where the time error sits: per record set (kernel) and per tiling (its CTA-order group).
   nlohmann::ordered_json by_set = nlohmann::ordered_json::object(), by_group = nlohmann::ordered_json::object();

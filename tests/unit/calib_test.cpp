@@ -12,6 +12,7 @@
 #include "calib/replay.h"
 #include "calib/rank_noise.h"
 #include "calib/scoring.h"
+#include "stats/statistics.h"
 #include "common/error.h"
 #include "test_util.h"
 
@@ -147,6 +148,35 @@ TEST(Scoring, ErrorsSummariesRanksAndTargets) {
   EXPECT_DOUBLE_EQ(split.find("lts__t_sector_hit_rate.pct")->mean_abs_error, 3.0);  // all four, as before
   EXPECT_THROW(parse_requirement("lts__t_sector_hit_rate.pct@:mae<=5"), ConfigError);
   EXPECT_THROW(parse_requirement("no_such_metric@other:mape<=5"), ConfigError);
+}
+
+// Cases that are one launch (the same tile sequence under two order names) rank once, at their measured
+// times' mean: one simulation cannot order them.
+TEST(Scoring, TheSameLaunchRanksOnceAtItsMeanTime) {
+  // Five cases, four launches: c1 and c3 are one launch (the model gives both 110), which silicon ran
+  // at 100 and 104 - on either side of c2 (102; the model 112).
+  const double measured[] = {90, 100, 102, 104, 120}, model[] = {95, 110, 112, 110, 130};
+  std::vector<MeasuredCase> cases(5);
+  std::vector<MetricValues> sim(5);
+  for (int i = 0; i < 5; ++i) {
+    cases[i].name = "c" + std::to_string(i);
+    cases[i].group = "gemm 2x2x2";
+    cases[i].measured = {{"gpu__time_duration.sum", measured[i]}};
+    sim[i] = {{"gpu__time_duration.sum", model[i]}};
+  }
+  const Scorecard apart = score(cases, sim);
+  EXPECT_LT(apart.spearman_time.at("gemm 2x2x2"), 0.95);  // c2 between the two runs of one launch
+  EXPECT_EQ(apart.group_sizes.at("gemm 2x2x2"), 5u);
+  const Scorecard merged = score(cases, sim, {"a", "b", "c", "b", "d"});
+  // b at (100 + 104) / 2 = 102 ties c on silicon: ranks 1, 2.5, 2.5, 4 against the model's 1, 2, 3, 4.
+  EXPECT_NEAR(merged.spearman_time.at("gemm 2x2x2"), spearman({90, 102, 102, 120}, {95, 110, 112, 130}), 1e-12);
+  EXPECT_GT(merged.spearman_time.at("gemm 2x2x2"), apart.spearman_time.at("gemm 2x2x2"));
+  EXPECT_EQ(merged.group_sizes.at("gemm 2x2x2"), 4u);
+  EXPECT_EQ(merged.group_cases_n.at("gemm 2x2x2"), 5u);
+  // The errors stay per case.
+  EXPECT_DOUBLE_EQ(merged.find("gpu__time_duration.sum")->mean_abs_error, apart.find("gpu__time_duration.sum")->mean_abs_error);
+  // Three cases of one launch are one point: no ranking.
+  EXPECT_FALSE(score(cases, sim, {"a", "a", "a", "b", "b"}).spearman_time.count("gemm 2x2x2"));
 }
 
 // Silicon's own ranking noise: kernels whose times overlap over the rounds have no silicon order, a
