@@ -53,13 +53,15 @@ Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<Metric
   for (const auto& c : cases)
     if (!c.record_set.empty() && !card.metrics_by_set.count(c.record_set))
       summarise(&c.record_set, card.metrics_by_set[c.record_set]);
-  // group -> launch -> (measured times' sum, simulated times' sum, cases), launches in first-seen order.
+  // group -> launch -> (measured times' sum, simulated times' sum, silicon's rounds summed round by
+  // round, cases, their names), launches in first-seen order.
   struct Launch {
     double measured = 0, simulated = 0;
+    std::vector<double> rounds;
     int n = 0;
+    std::string names;
   };
   std::map<std::string, std::vector<std::pair<std::string, Launch>>> groups;
-  std::map<std::string, std::pair<std::vector<std::vector<double>>, std::vector<double>>> repeated;
   std::map<std::string, bool> all_repeated;
   const std::string t = "gpu__time_duration.sum";
   auto add_error = [&](std::map<std::string, MetricSummary>& by, const std::string& key, double err) {
@@ -76,14 +78,19 @@ Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<Metric
         const std::string name = launches.empty() ? std::to_string(i) : launches[i];
         auto it = std::find_if(in.begin(), in.end(), [&](const auto& l) { return l.first == name; });
         if (it == in.end()) it = in.insert(in.end(), {name, Launch{}});
-        it->second.measured += cases[i].measured.at(t);
-        it->second.simulated += simulated[i].at(t);
-        ++it->second.n;
+        Launch& l = it->second;
+        l.measured += cases[i].measured.at(t);
+        l.simulated += simulated[i].at(t);
+        const std::vector<double>& r = cases[i].time_rounds;
+        if (l.n == 0) l.rounds = r;  // the rounds both have, summed
+        else {
+          l.rounds.resize(std::min(l.rounds.size(), r.size()));
+          for (size_t k = 0; k < l.rounds.size(); ++k) l.rounds[k] += r[k];
+        }
+        l.names += (l.n ? " = " : "") + cases[i].name;
+        ++l.n;
         ++card.group_cases_n[*g];
-        all_repeated.try_emplace(*g, true).first->second &= cases[i].time_rounds.size() >= 2;
-        repeated[*g].first.push_back(cases[i].time_rounds);
-        repeated[*g].second.push_back(simulated[i].at(t));
-        card.group_cases[*g].push_back(cases[i].name);
+        all_repeated.try_emplace(*g, true).first->second &= r.size() >= 2;
       }
       const double err = metric_error(t, cases[i].measured.at(t), simulated[i].at(t));
       if (!cases[i].record_set.empty()) add_error(card.time_by_set, cases[i].record_set, err);
@@ -93,15 +100,19 @@ Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<Metric
     for (auto& [k, m] : *by) m.mean_abs_error /= static_cast<double>(m.n);
   for (const auto& [g, in] : groups) {
     std::vector<double> measured, model;
+    std::vector<std::vector<double>> rounds;
     for (const auto& [name, l] : in) {
       measured.push_back(l.measured / l.n);
       model.push_back(l.simulated / l.n);
+      rounds.push_back(l.rounds);
+      for (double& x : rounds.back()) x /= l.n;
+      card.group_cases[g].push_back(l.names);
     }
     card.group_sizes[g] = in.size();
     if (in.size() >= 3) card.spearman_time[g] = spearman(measured, model);
-    // Silicon's repeated rounds per case (a pair of one launch that silicon resolves is one the model
-    // ties: it counts half, as every tie does).
-    if (card.group_cases_n[g] >= 3 && all_repeated[g]) card.rank_noise[g] = rank_noise(repeated[g].first, repeated[g].second);
+    // Silicon's repeated rounds, one launch's cases at their mean in each round (whether silicon
+    // resolves two runs of one launch is not a ranking the model is asked for either).
+    if (in.size() >= 3 && all_repeated[g]) card.rank_noise[g] = rank_noise(rounds, model);
   }
   return card;
 }

@@ -35,9 +35,10 @@ struct Scorecard {
   std::map<std::string, std::size_t> group_sizes;     // distinct launches per group
   std::map<std::string, std::size_t> group_cases_n;   // cases per group (>= group_sizes)
   // group -> silicon's own ranking noise and the model's score on the pairs silicon resolves (groups
-  // whose every case carries repeated rounds of its time).
+  // whose every case carries repeated rounds of its time; one launch's cases at their mean per round).
   std::map<std::string, RankNoise> rank_noise;
-  std::map<std::string, std::vector<std::string>> group_cases;  // group -> its cases' names, in RankNoise's index order
+  // group -> its launches' names (one launch's cases joined by " = "), in RankNoise's index order
+  std::map<std::string, std::vector<std::string>> group_cases;
   // Time MAPE (%) per record set (the kernel: gemm, triton_gemm, gemv, ...) and per CTA-order group
   // (one tiling of one kernel): where the error sits.
   std::map<std::string, MetricSummary> time_by_set, time_by_group;

@@ -177,6 +177,18 @@ TEST(Scoring, TheSameLaunchRanksOnceAtItsMeanTime) {
   EXPECT_DOUBLE_EQ(merged.find("gpu__time_duration.sum")->mean_abs_error, apart.find("gpu__time_duration.sum")->mean_abs_error);
   // Three cases of one launch are one point: no ranking.
   EXPECT_FALSE(score(cases, sim, {"a", "a", "a", "b", "b"}).spearman_time.count("gemm 2x2x2"));
+  // Silicon's repeated rounds: c1 and c3, one launch, apart in both rounds - a pair silicon resolves and
+  // the model ties - are one kernel at their mean per round once merged.
+  for (int i = 0; i < 5; ++i) cases[i].time_rounds = {measured[i], measured[i] + 0.5};
+  const Scorecard apart_rounds = score(cases, sim);
+  const Scorecard merged_rounds = score(cases, sim, {"a", "b", "c", "b", "d"});
+  EXPECT_EQ(apart_rounds.rank_noise.at("gemm 2x2x2").pairs, 10u);
+  EXPECT_EQ(merged_rounds.rank_noise.at("gemm 2x2x2").pairs, 6u);
+  EXPECT_EQ(merged_rounds.group_cases.at("gemm 2x2x2")[1], "c1 = c3");
+  bool one_launch_missed = false;
+  for (const auto& [fast, slow] : apart_rounds.rank_noise.at("gemm 2x2x2").missed)
+    one_launch_missed |= (fast == 1 && slow == 3);
+  EXPECT_TRUE(one_launch_missed) << "ranked apart, the model's tie on one launch is a miss";
 }
 
 // Silicon's own ranking noise: kernels whose times overlap over the rounds have no silicon order, a
