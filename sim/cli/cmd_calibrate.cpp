@@ -114,9 +114,9 @@ int cmd_calibrate(const std::vector<std::string>& args) {
       "ncu", po::value(&ncu_csv), "a raw Nsight Compute export instead of records (with --workload)")(
       "workload,w", po::value(&workload), "with --ncu: the workload YAML of the profiled kernel")(
       "kernel", po::value(&kernel_filter), "with --ncu: only rows whose kernel name contains this")(
-      "fit", po::value(&fit_list)->required(),
+      "fit", po::value(&fit_list),
       "comma-separated GPU keys to fit, each optionally with bounds: l2.slice_bytes_per_cycle=16:64 "
-      "(default bounds: start/4 .. start*4)")(
+      "(default bounds: start/4 .. start*4); none: the --set values are written and the records scored")(
       "metric,m", po::value(&metrics)->composing(),
       "metric whose error is minimised, repeatable (default gpu__time_duration.sum)")(
       "holdout", po::value(&holdout), "fraction of each group's cases kept out of the fit (default 0.25; 0 = none)")(
@@ -127,7 +127,7 @@ int cmd_calibrate(const std::vector<std::string>& args) {
       "out,o", po::value(&out_path)->required(), "calibrated GPU YAML to write")(
       "report", po::value(&report_path), "also write the fit (every evaluation, errors) as JSON");
   if (!parse_options(args, desc, vm,
-                     "usage: gpumemsim calibrate --gpu G.yaml --fit KEY[=LO:HI],... --out G-cal.yaml RECORDS...", &pos))
+                     "usage: gpumemsim calibrate --gpu G.yaml [--fit KEY[=LO:HI],...] [--set gpu.KEY=V]... --out G-cal.yaml RECORDS...", &pos))
     return 0;
   gpu = resolve_gpu_preset(gpu);  // a preset name ("h100") names its file
   if (holdout < 0 || holdout >= 1) throw ConfigError("--holdout must be in [0, 1)");
@@ -154,6 +154,22 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     if (o == file_only.gpu.origins.end() || o->second.line == 0)
       throw ConfigError("--fit " + p.path + ": not set in " + gpu + " (it has its default); add the key there first");
   }
+  // The GPU values --set fixes (measured ones, for a new GPU) go into the calibrated file too, on their
+  // own lines, so that it holds what the fit ran with: each must be a key of the file already.
+  std::vector<FittedValue> fixed;
+  for (const auto& s : sets) {
+    const auto eq = s.find('=');
+    if (s.rfind("gpu.", 0) != 0 || eq == std::string::npos) continue;
+    const std::string path = s.substr(4, eq - 4);
+    if (std::any_of(params.begin(), params.end(), [&](const FitParam& f) { return f.path == path; })) continue;  // fitted
+    auto o = file_only.gpu.origins.find(path);
+    if (o == file_only.gpu.origins.end() || o->second.line == 0)
+      throw ConfigError("--set " + s + ": not set in " + gpu +
+                        " (it has its default); add the key there first, so that the calibrated file holds the value");
+    const Param<GpuConfig>& p = gpu_param(path);
+    fixed.push_back(FittedValue{path, o->second.line, p.format(file_only.gpu.value), p.format(base.gpu.value)});
+  }
+  if (params.empty() && fixed.empty()) throw ConfigError("nothing to do: give --fit KEYS, or --set gpu.KEY=V values to write");
   auto overrides_at = [&](const std::vector<double>& x) {
     std::vector<std::string> o = sets;
     for (size_t i = 0; i < params.size(); ++i)
@@ -181,13 +197,21 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     std::fprintf(stderr, "  rms error %.2f %%\n", 100 * std::sqrt(cost / static_cast<double>(r.size())));
     return r;
   };
-  if (dist::is_root())
+  if (dist::is_root() && !params.empty())
     std::fprintf(stderr, "calibrating %zu parameter(s) on %zu training cases (%zu held out)\n", params.size(), train.size(),
-               held.size());
+                 held.size());
+  else if (dist::is_root())
+    std::fprintf(stderr, "writing %zu --set value(s), scored on %zu cases (%zu held out)\n", fixed.size(), train.size(),
+                 held.size());
   FitOptions opt;
   opt.method = method;
   opt.max_evals = max_evals;
-  FitResult res = fit(params, residuals, opt);
+  FitResult res;
+  if (params.empty()) {  // nothing to fit: the copy takes the --set values (measured ones), scored below
+    res.method = "none";
+  } else {
+    res = fit(params, residuals, opt);
+  }
   std::vector<double> x0;
   for (const auto& p : params) x0.push_back(p.start);
   // The same launches under any parameter point: the keys of the start name them.
@@ -214,6 +238,10 @@ int cmd_calibrate(const std::vector<std::string>& args) {
                   format_quantity(res.x[i], q)};
     header.push_back("Fitted " + v.path + ": " + v.old_text + " -> " + v.new_text + " (bounds " +
                      format_quantity(params[i].lo, q) + " .. " + format_quantity(params[i].hi, q) + ")");
+    values.push_back(v);
+  }
+  for (const FittedValue& v : fixed) {
+    header.push_back("Set " + v.path + ": " + v.old_text + " -> " + v.new_text + " (--set, not fitted)");
     values.push_back(v);
   }
   header.push_back("Training cases (" + std::to_string(train.size()) + "), error before -> after: " +

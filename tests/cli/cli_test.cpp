@@ -347,14 +347,21 @@ TEST(Cli, CalibrateRecoversAKnownParameterAndWritesProvenance) {
                           "}, \"measured\": {\"gpu__time_duration.sum\": " + std::to_string(ns) + "}}");
   }
   const std::string out = (dir / "h100-cal.yaml").string();
+  // A GPU value fixed with --set (a GEMV has no mma.sync: the fit is the same) is written into the file too.
   auto r = run("calibrate --gpu " + src("configs/gpus/h100.yaml") + " --fit dram.efficiency=0.5:1 --max-evals 20 --jobs 2 " +
-               (dir / "records").string() + " --out " + out + " --report " + (dir / "fit.json").string());
+               (dir / "records").string() + " --out " + out + " --report " + (dir / "fit.json").string() +
+               " --set gpu.sm.mma_sync_holds_dispatch=false");
   ASSERT_EQ(r.code, 0) << r.out;
   std::string yaml = slurp(out);
   auto at = yaml.find("\n  efficiency: ");
   ASSERT_NE(at, std::string::npos) << yaml;
   EXPECT_NEAR(std::stod(yaml.substr(at + 14)), 0.70, 0.02) << yaml.substr(at, 120);
   EXPECT_NE(yaml.find("# calibrated (see header); was 0.905"), std::string::npos);
+  const auto fixed_line = yaml.find("  mma_sync_holds_dispatch: false ");
+  ASSERT_NE(fixed_line, std::string::npos) << yaml;
+  const std::string fixed_note = "# calibrated (see header); was true:";
+  EXPECT_EQ(yaml.compare(yaml.find('#', fixed_line), fixed_note.size(), fixed_note), 0) << yaml.substr(fixed_line, 120);
+  EXPECT_NE(yaml.find("# Set sm.mma_sync_holds_dispatch: true -> false (--set, not fitted)"), std::string::npos);
   EXPECT_NE(yaml.find("# Training cases (3)"), std::string::npos) << yaml;
   EXPECT_NE(yaml.find("# Held-out cases (1)"), std::string::npos) << yaml;
   EXPECT_NE(slurp(dir / "fit.json").find("\"held_out\""), std::string::npos);
@@ -368,6 +375,11 @@ TEST(Cli, CalibrateRecoversAKnownParameterAndWritesProvenance) {
   EXPECT_NE(bad.out.find("did you mean 'dram.efficiency'"), std::string::npos) << bad.out;
   EXPECT_EQ(run("calibrate --gpu " + src("configs/gpus/h100.yaml") + " --fit l2.hash " + (dir / "records").string() +
                 " --out " + bad_out).code, 2);
+  // A --set value the file has no line for could not be written: refused before anything runs.
+  auto unset = run("calibrate --gpu " + src("configs/gpus/h100.yaml") + " --fit dram.efficiency " + (dir / "records").string() +
+                   " --set gpu.sm.copy_waits_per_warp=2 --out " + bad_out);
+  EXPECT_EQ(unset.code, 2);
+  EXPECT_NE(unset.out.find("add the key there first"), std::string::npos) << unset.out;
   EXPECT_FALSE(std::filesystem::exists(bad_out));
 }
 
