@@ -36,4 +36,22 @@ python3 validate/scripts/preset_sets.py "$work/bad.yaml" --dram-bandwidth 1TB/s 
 rc=$?
 set -e
 [ "$rc" = 2 ] && grep -q "line 1" "$work/bad.txt"
+# Fuzzed: 150 files of random lines (flow maps, comments, junk) - each parses (exit 0, every output a
+# gpu.KEY=V line) or is refused with one message (exit 2), never a traceback.
+python3 - "$work" <<'PY'
+import random, subprocess, sys
+rng = random.Random(11)
+atoms = ["l2", "dram", "sm", ":", "{", "}", ",", " ", "hit_latency", "283cycles", "# dram read 3084 GB/s", "#", "x: 1",
+         "\t", "launch", "kernel_overhead", "9", "GB/s", "é", "{a: }", "{: b}"]
+for n in range(150):
+    text = "\n".join("".join(rng.choice(atoms) for _ in range(rng.randint(0, 8))) for _ in range(rng.randint(0, 5)))
+    path = f"{sys.argv[1]}/fuzz.yaml"
+    open(path, "w").write(text)
+    r = subprocess.run([sys.executable, "validate/scripts/preset_sets.py", path, "--dram-bandwidth", "1TB/s"],
+                       capture_output=True, text=True)
+    ok = (r.returncode == 0 and all(l.startswith("gpu.") and "=" in l for l in r.stdout.splitlines())) or \
+         (r.returncode == 2 and r.stderr.count("\n") == 1 and not r.stdout)
+    if not ok:
+        sys.exit(f"preset_sets.py on {text!r}: exit {r.returncode}\n{r.stdout}{r.stderr}")
+PY
 echo "calibrate_gpu.sh: dry runs and the measured preset's tail pass"
