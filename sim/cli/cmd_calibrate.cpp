@@ -154,17 +154,16 @@ int cmd_calibrate(const std::vector<std::string>& args) {
     if (o == file_only.gpu.origins.end() || o->second.line == 0)
       throw ConfigError("--fit " + p.path + ": not set in " + gpu + " (it has its default); add the key there first");
   }
-  // The GPU values --set fixes (measured ones, for a new GPU) go into the calibrated file too, on their
-  // own lines, so that it holds what the fit ran with: each must be a key of the file already.
+  // The GPU values --set fixes (measured ones, for a new GPU; the loader marks where each value came from)
+  // go into the calibrated file too, on their own lines, so that it holds what the fit ran with: each must
+  // be a key of the file already.
   std::vector<FittedValue> fixed;
-  for (const auto& s : sets) {
-    const auto eq = s.find('=');
-    if (s.rfind("gpu.", 0) != 0 || eq == std::string::npos) continue;
-    const std::string path = s.substr(4, eq - 4);
+  for (const auto& [path, mark] : base.gpu.origins) {
+    if (mark.file.rfind("--set ", 0) != 0) continue;  // "--set gpu.KEY=V"
     if (std::any_of(params.begin(), params.end(), [&](const FitParam& f) { return f.path == path; })) continue;  // fitted
     auto o = file_only.gpu.origins.find(path);
     if (o == file_only.gpu.origins.end() || o->second.line == 0)
-      throw ConfigError("--set " + s + ": not set in " + gpu +
+      throw ConfigError(mark.file + ": not set in " + gpu +
                         " (it has its default); add the key there first, so that the calibrated file holds the value");
     const Param<GpuConfig>& p = gpu_param(path);
     fixed.push_back(FittedValue{path, o->second.line, p.format(file_only.gpu.value), p.format(base.gpu.value)});
