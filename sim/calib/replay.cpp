@@ -55,32 +55,19 @@ LoadedConfigs Replayer::configs(const MeasuredCase& c, const std::vector<std::st
   return load_configs(ConfigInputs{gpu_file_, c.workload_file, overrides, c.workload_from_record});
 }
 
-std::vector<std::string> Replayer::simulation_keys(const std::vector<LoadedConfigs>& cfgs,
-                                                  const std::vector<std::string>& overrides) const {
+std::vector<MetricValues> Replayer::run(const std::vector<MeasuredCase>& cases, const std::vector<std::string>& overrides,
+                                        const std::function<void(size_t, size_t)>& progress,
+                                        std::vector<std::string>* keys_out) {
   std::string prefix = sample_waves_ > 0 ? "sample_waves " + std::to_string(sample_waves_) + "\n" : "";
   for (const auto& o : overrides) prefix += o + "\n";
-  std::vector<std::string> keys;
-  keys.reserve(cfgs.size());
-  for (const LoadedConfigs& c : cfgs) keys.push_back(prefix + c.gpu.value.name + "\n" + launch_key(c));
-  return keys;
-}
-
-std::vector<std::string> Replayer::simulation_keys(const std::vector<MeasuredCase>& cases,
-                                                  const std::vector<std::string>& overrides) const {
-  std::vector<LoadedConfigs> cfgs;
-  cfgs.reserve(cases.size());
-  for (const MeasuredCase& c : cases) cfgs.push_back(configs(c, overrides));
-  return simulation_keys(cfgs, overrides);
-}
-
-std::vector<MetricValues> Replayer::run(const std::vector<MeasuredCase>& cases, const std::vector<std::string>& overrides,
-                                        const std::function<void(size_t, size_t)>& progress) {
+  std::vector<std::string> keys(cases.size());
   std::vector<LoadedConfigs> cfgs(cases.size());
-  for (size_t i = 0; i < cases.size(); ++i) cfgs[i] = configs(cases[i], overrides);
-  const std::vector<std::string> keys = simulation_keys(cfgs, overrides);
   std::map<std::string, size_t> todo;  // key -> first case with it
-  for (size_t i = 0; i < cases.size(); ++i)
+  for (size_t i = 0; i < cases.size(); ++i) {
+    cfgs[i] = configs(cases[i], overrides);
+    keys[i] = prefix + cfgs[i].gpu.value.name + "\n" + launch_key(cfgs[i]);
     if (!memo_.count(keys[i]) && !todo.count(keys[i])) todo.emplace(keys[i], i);
+  }
   std::vector<size_t> work;
   for (const auto& [k, i] : todo) work.push_back(i);
   // Longest first: with a few long replays among many short ones (a full-size GEMM takes ~50 s of a
@@ -125,6 +112,7 @@ std::vector<MetricValues> Replayer::run(const std::vector<MeasuredCase>& cases, 
   simulations_ += work.size();
   std::vector<MetricValues> out;
   for (size_t i = 0; i < cases.size(); ++i) out.push_back(memo_.at(keys[i]));
+  if (keys_out) *keys_out = std::move(keys);
   return out;
 }
 

@@ -29,15 +29,14 @@ class Replayer {
   Replayer(std::string gpu_file, unsigned jobs) : gpu_file_(std::move(gpu_file)), jobs_(jobs) {}
 
   // Simulated metrics of every case under `overrides` ("gpu.KEY=V" / "workload.KEY=V").
-  // `progress(done, total)` is called as simulations finish. Throws ConfigError for bad input.
+  // `progress(done, total)` is called as simulations finish. With `keys`, per case what names its
+  // simulation: cases with equal keys replayed as one (the same launches). Throws ConfigError for bad input.
   std::vector<MetricValues> run(const std::vector<MeasuredCase>& cases, const std::vector<std::string>& overrides,
-                                const std::function<void(size_t, size_t)>& progress = {});
+                                const std::function<void(size_t, size_t)>& progress = {},
+                                std::vector<std::string>* keys = nullptr);
 
   // The configuration a case replays with (for names, clocks and the resolved GPU).
   LoadedConfigs configs(const MeasuredCase& c, const std::vector<std::string>& overrides) const;
-  // Per case, what names its simulation: cases with equal keys replay as one (the same launches).
-  std::vector<std::string> simulation_keys(const std::vector<MeasuredCase>& cases,
-                                           const std::vector<std::string>& overrides) const;
 
   std::size_t simulations() const { return simulations_; }
   // Approximate replays (RunOptions::sample_waves; 0 = exact, the default); part of the memo key.
@@ -48,8 +47,6 @@ class Replayer {
   void set_parallel_map(ParallelMap map) { map_ = std::move(map); }
 
  private:
-  std::vector<std::string> simulation_keys(const std::vector<LoadedConfigs>& cfgs, const std::vector<std::string>& overrides) const;
-
   std::string gpu_file_;
   unsigned jobs_;
   std::map<std::string, MetricValues> memo_;  // overrides + launch key -> metrics

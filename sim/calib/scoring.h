@@ -46,7 +46,7 @@ struct Scorecard {
   const MetricSummary* find(const std::string& metric, const std::string& record_set = "") const;
 };
 
-// `launches[i]`: what names case i's launch (Replayer::simulation_keys); equal names are one launch.
+// `launches[i]`: what names case i's launch (Replayer::run's keys); equal names are one launch.
 // Empty: every case its own.
 Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<MetricValues>& simulated,
                 const std::vector<std::string>& launches = {});

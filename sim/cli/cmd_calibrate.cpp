@@ -213,14 +213,15 @@ int cmd_calibrate(const std::vector<std::string>& args) {
   }
   std::vector<double> x0;
   for (const auto& p : params) x0.push_back(p.start);
-  // The same launches under any parameter point: the keys of the start name them.
-  const std::vector<std::string> train_launches = replayer.simulation_keys(train, overrides_at(x0));
-  Scorecard train_before = score(train, replayer.run(train, overrides_at(x0)), train_launches);
+  // The same launches under any parameter point: the start's replay names them.
+  std::vector<std::string> train_launches, held_launches;
+  const auto train_at_start = replayer.run(train, overrides_at(x0), {}, &train_launches);
+  Scorecard train_before = score(train, train_at_start, train_launches);
   Scorecard train_after = score(train, replayer.run(train, overrides_at(res.x)), train_launches);
   Scorecard held_before, held_after;
   if (!held.empty()) {
-    const std::vector<std::string> held_launches = replayer.simulation_keys(held, overrides_at(x0));
-    held_before = score(held, replayer.run(held, overrides_at(x0)), held_launches);
+    const auto held_at_start = replayer.run(held, overrides_at(x0), {}, &held_launches);
+    held_before = score(held, held_at_start, held_launches);
     held_after = score(held, replayer.run(held, overrides_at(res.x)), held_launches);
   }
 

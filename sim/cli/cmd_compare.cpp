@@ -58,9 +58,10 @@ int cmd_compare(const std::vector<std::string>& args) {
     std::cerr << "gpumemsim: note: approximate replays (--sample-waves " << sample_waves << ")\n";
   if (dist::size() > 1) replayer.set_parallel_map(dist::map_all);  // under mpirun: cases over ranks
   std::string gpu_name = replayer.configs(cases.front(), sets).gpu.value.name;
+  std::vector<std::string> launches;  // per case, what names its simulation (one launch ranks once)
   auto simulated = replayer.run(cases, sets, [](size_t done, size_t total) {
     if (dist::is_root()) std::cerr << "\r  " << done << " / " << total << " simulations" << std::flush;
-  });
+  }, &launches);
   if (!dist::is_root()) return 0;  // rank 0 reports
   std::cerr << "\n";
   std::ofstream csv;
@@ -88,7 +89,7 @@ int cmd_compare(const std::vector<std::string>& args) {
     }
     out["cases"].push_back(c);
   }
-  Scorecard card = score(cases, simulated, replayer.simulation_keys(cases, sets));
+  Scorecard card = score(cases, simulated, launches);
   std::printf("\nsummary over %zu cases on %s (%zu simulations)\n", cases.size(), gpu_name.c_str(), replayer.simulations());
   nlohmann::ordered_json summary = nlohmann::ordered_json::object();
   for (const auto& s : card.metrics) {
@@ -98,7 +99,7 @@ int cmd_compare(const std::vector<std::string>& args) {
     summary[s.metric] = {{pp ? "mean_abs_error_pp" : "mape_pct", s.mean_abs_error}, {"n", s.n}};
   }
   nlohmann::ordered_json rho = nlohmann::ordered_json::object();
-  nlohmann::ordered_json launches = nlohmann::ordered_json::object();
+  nlohmann::ordered_json group_sizes = nlohmann::ordered_json::object();
   for (const auto& [g, r] : card.spearman_time) {
     const std::size_t n = card.group_sizes.at(g), cases_n = card.group_cases_n.at(g);
     if (n == cases_n)
@@ -107,7 +108,7 @@ int cmd_compare(const std::vector<std::string>& args) {
       std::printf("  Spearman rank correlation of time, %-40s %+.2f over %zu launches (%zu cases: the same launch counts once)\n",
                   g.c_str(), r, n, cases_n);
     rho[g] = r;
-    launches[g] = {{"launches", n}, {"cases", cases_n}};
+    group_sizes[g] = {{"launches", n}, {"cases", cases_n}};
   }
   nlohmann::ordered_json noise = nlohmann::ordered_json::object();
   for (const auto& [g, n] : card.rank_noise) {
@@ -128,7 +129,7 @@ int cmd_compare(const std::vector<std::string>& args) {
   }
   out["summary"] = summary;
   out["spearman_time"] = rho;
-  out["spearman_time_group_sizes"] = launches;
+  out["spearman_time_group_sizes"] = group_sizes;
   if (!card.rank_noise.empty()) out["silicon_rank_noise"] = noise;
   // Where the time error sits: per record set (kernel) and per tiling (its CTA-order group).
   nlohmann::ordered_json by_set = nlohmann::ordered_json::object(), by_group = nlohmann::ordered_json::object();
