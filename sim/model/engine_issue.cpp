@@ -95,9 +95,10 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       // (sm.copy_waits_per_warp) -: its requests leave from then on.
       Tick entered = t;
       if (in.async_copy && copies_queue && path.free_at(sm) > t)
-        entered = copy_waits_per_warp == 0
-                      ? path.free_at(sm)
-                      : t + std::min(path.free_at(sm) - t, path.owed_to_first_of_each_warp(sm, t, copy_waits_per_warp));
+        entered = copy_waits_per_warp == 0 ? path.free_at(sm)
+                                           : t + path.owed_to_first_of_each_warp(sm, t, copy_waits_per_warp);
+      SIM_ASSERT(entered <= std::max(t, path.free_at(sm)),
+                 "copy enters at " << entered << ", past its SM's booked path (free at " << path.free_at(sm) << ")");
       const AccessCtx at_lsu{sm, entered, counts, in.local};
       Tick done = in.lanes.present() ? mem.load(at_lsu, in.lanes, in.bypass_l1, in.hint) : mem.load(at_lsu, in.region, in.bypass_l1, in.hint);
       if (in.async_copy) {  // LDGSTS: the arriving data is written into shared memory

@@ -46,7 +46,8 @@ class SharedPath {
   // The path's time at t still owed to the booked instructions, counting at most `per_warp` of each
   // warp's (the first it has not finished): what a copy entering the LSU at t waits behind when each
   // warp has only that many in the data path and the rest in the MIO queue behind it
-  // (sm.copy_waits_per_warp; gms-fill-ubench --probe-grid). Needs `keep_blocks`.
+  // (sm.copy_waits_per_warp; gms-fill-ubench --probe-grid). Part of the booked time, so never past
+  // free_at(sm). Needs `keep_blocks`.
   Tick owed_to_first_of_each_warp(int sm, Tick t, std::uint32_t per_warp) {
     Sm& s = sms_[static_cast<std::size_t>(sm)];
     while (!s.blocks.empty() && s.blocks.front().end <= t) s.blocks.pop_front();
