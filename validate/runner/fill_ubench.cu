@@ -217,19 +217,37 @@ void sweep(int sms, bool once, const int4* src, long long* out, unsigned* sink, 
   }
 }
 
-// One copy's latency (median over the SMs of the median of 5 runs) with the reader warps of `mask`.
-template <int PITCH>
-double probe_cycles(int sms, unsigned mask, const int4* src, long long* out, unsigned* sink) {
-  std::vector<double> runs;
+// Five launches of the probe: the copy's latency (median over the SMs of each, then over the launches)
+// and, with `reader_out`, the slowest reader's cycles the same way (0 without).
+struct ProbeRun {
+  double copy, readers;
+};
+template <int PITCH, int DEPTH, bool MERGED>
+ProbeRun probe_run(int sms, int steps, unsigned mask, const int4* src, long long* out, unsigned* sink, long long* reader_out) {
+  std::vector<double> copy_runs, reader_runs;
   for (int rep = 0; rep < 5; ++rep) {
-    fill_probe<PITCH><<<sms, kWarps * 32>>>(mask ? reader_steps(PITCH) : 0, 64, mask, src, out, sink);
+    if (reader_out) GPU_CHECK(gpuMemset(reader_out, 0, sizeof(long long) * sms * kWarps));
+    fill_probe<PITCH, DEPTH, MERGED><<<sms, kWarps * 32>>>(steps, 64, mask, src, out, sink, reader_out, 1);
     GPU_CHECK_LAUNCH();
     std::vector<long long> c(static_cast<size_t>(sms));
     GPU_CHECK(gpuMemcpy(c.data(), out, sizeof(long long) * sms, gpuMemcpyDeviceToHost));
     std::vector<double> per(c.begin(), c.end());
-    runs.push_back(median(per));
+    copy_runs.push_back(median(per));
+    if (!reader_out) continue;
+    std::vector<long long> r(static_cast<size_t>(sms) * kWarps);
+    GPU_CHECK(gpuMemcpy(r.data(), reader_out, sizeof(long long) * sms * kWarps, gpuMemcpyDeviceToHost));
+    std::vector<double> slowest;
+    for (int b = 0; b < sms; ++b)
+      slowest.push_back(static_cast<double>(*std::max_element(r.begin() + b * kWarps, r.begin() + (b + 1) * kWarps)));
+    reader_runs.push_back(median(slowest));
   }
-  return median(runs);
+  return {median(copy_runs), reader_out ? median(reader_runs) : 0.0};
+}
+
+// One copy's latency with the reader warps of `mask` (the readers' loads merged, as measured then).
+template <int PITCH>
+double probe_cycles(int sms, unsigned mask, const int4* src, long long* out, unsigned* sink) {
+  return probe_run<PITCH, 8, true>(sms, mask ? reader_steps(PITCH) : 0, mask, src, out, sink, nullptr).copy;
 }
 
 constexpr unsigned kAllReaders = 0x0F0F0F0Fu;  // warps 0-3, 8-11, 16-19, 24-27
@@ -289,24 +307,11 @@ void probe_grid(int sms, const int4* src, long long* out, unsigned* sink, long l
     // The readers' steps scaled so that the path's work is the full set's whatever the readers' number:
     // a few readers then still outlast the probe's 64 copies.
     const int n = __builtin_popcount(set.mask), steps = reader_steps(PITCH) * (8 / DEPTH) * 16 / n;
-    std::vector<double> copy_runs, reader_runs;
-    for (int rep = 0; rep < 5; ++rep) {
-      GPU_CHECK(gpuMemset(reader_out, 0, sizeof(long long) * sms * kWarps));
-      fill_probe<PITCH, DEPTH, false><<<sms, kWarps * 32>>>(steps, 64, set.mask, src, out, sink, reader_out, 1);
-      GPU_CHECK_LAUNCH();
-      std::vector<long long> c(static_cast<size_t>(sms)), r(static_cast<size_t>(sms) * kWarps);
-      GPU_CHECK(gpuMemcpy(c.data(), out, sizeof(long long) * sms, gpuMemcpyDeviceToHost));
-      GPU_CHECK(gpuMemcpy(r.data(), reader_out, sizeof(long long) * sms * kWarps, gpuMemcpyDeviceToHost));
-      std::vector<double> per(c.begin(), c.end()), slowest;
-      for (int b = 0; b < sms; ++b)
-        slowest.push_back(static_cast<double>(*std::max_element(r.begin() + b * kWarps, r.begin() + (b + 1) * kWarps)));
-      copy_runs.push_back(median(per));
-      reader_runs.push_back(median(slowest));
-    }
-    const double reader_cycles = median(reader_runs);
+    const ProbeRun run = probe_run<PITCH, DEPTH, false>(sms, steps, set.mask, src, out, sink, reader_out);
+    const double reader_cycles = run.readers;
     std::printf("{\"measure\": \"fill_probe_grid\", \"pitch\": %d, \"depth\": %d, \"layout\": \"%s\", \"reader_warps\": %d, "
                 "\"copy_latency_cycles\": %.0f, \"reader_cycles\": %.0f, \"path_busy\": %.3f, \"gpu\": \"%s\"}\n",
-                PITCH, DEPTH, set.layout, n, median(copy_runs), reader_cycles,
+                PITCH, DEPTH, set.layout, n, run.copy, reader_cycles,
                 static_cast<double>(n) * steps * DEPTH * kWavefronts / reader_cycles, gpu);
   }
 }
