@@ -9,25 +9,35 @@
 //            mma8   8 independent accumulators, 64 mma.sync per iteration (the tensor pipe saturated)
 //            mixed  the WMMA GEMM loop's shape: 128 IMAD + 128 LOP3/IADD3, then 64 mma.sync on 8 accumulators
 //            ldsm   32 conflict-free ldmatrix.x4 (the MIO path), each folded into accumulators by 2 LOP3
+// With --ldsm, only the pairs of five more streams, ldmatrix beside the tensor pipe (the WMMA GEMM's pads 8,
+// 16 and 0 put its ldmatrix at 4, 8 and 16 wavefronts: rows 80, 96 and 64 bytes apart):
+//            chase4 / chase8 / chase16   a dependent chain of ldmatrix.x4 - each address the last one's plus
+//                   what it loaded (zeros), one IADD between - 16 per iteration: its latency
+//            ldsm8 / ldsm16   the ldsm stream with its rows 96 / 64 bytes apart: 8 / 16 wavefronts each
 // Prints one JSON object per (measured, neighbour) pair: the measured warps' SM cycles per iteration
 // (median over SMs and sub-partitions, clock64), the neighbour's iterations in the same window and its
 // cycles per iteration. CUDA only (inline PTX mma.sync, sm_80+).
 #include <algorithm>
 #include <cstdio>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "../include/gpu_port.h"
 
 namespace {
 
-enum Stream { kNone, kImad, kAlu, kMma1, kMma8, kMixed, kLdsm };
-const char* const kNames[] = {"none", "imad", "alu", "mma1", "mma8", "mixed", "ldsm"};
+enum Stream { kNone, kImad, kAlu, kMma1, kMma8, kMixed, kLdsm, kChase4, kChase8, kChase16, kLdsm8, kLdsm16 };
+const char* const kNames[] = {"none",   "imad",   "alu",     "mma1",  "mma8",  "mixed",
+                              "ldsm",   "chase4", "chase8", "chase16", "ldsm8", "ldsm16"};
+constexpr int kChaseWindow = 32768;  // bytes of the dynamic window the chains read (zeroed)
 
 struct State {
   unsigned x[8];
   unsigned r[16];     // ldsm: four register sets of an ldmatrix.x4
-  unsigned base = 0;  // ldsm: this lane's row address in the shared window
+  unsigned base = 0;  // ldsm: this lane's row address in the shared window (ldsm8/16: rows 96/64 bytes apart)
   unsigned smem = 0;  // ldsm: the iteration's offset from it (32 KiB, 4 KiB a step)
+  unsigned chase = 0;  // chase: this lane's row address (rows PITCH apart, lanes 16-31 16 bytes in)
   float d[8][4];
 };
 
@@ -74,10 +84,30 @@ __device__ __forceinline__ void ldsm(State& s) {
   }
 }
 
+// 16 dependent ldmatrix.x4: each address is the last one's plus what it loaded (zeros), so each waits
+// for the last one's data (one IADD between), as smem_ubench's ldsm_chase.
+__device__ __forceinline__ void chase(State& s) {
+#pragma unroll
+  for (int i = 0; i < 16; ++i) {
+    unsigned d0, d1, d2, d3;
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(d0), "=r"(d1), "=r"(d2), "=r"(d3)
+                 : "r"(s.chase)
+                 : "memory");
+    s.chase += d0;
+    s.r[i] ^= d1 ^ d2 ^ d3;
+  }
+}
+
+__host__ __device__ constexpr int chase_pitch(int stream) {
+  return stream == kChase4 ? 80 : stream == kChase8 || stream == kLdsm8 ? 96 : 64;
+}
+
 template <int STREAM>
 __device__ __forceinline__ void iteration(State& s, unsigned m, unsigned c, unsigned a, unsigned b) {
   if (STREAM == kImad) imad<32>(s, m, c);
-  if (STREAM == kLdsm) ldsm(s);
+  if (STREAM == kLdsm || STREAM == kLdsm8 || STREAM == kLdsm16) ldsm(s);
+  if (STREAM == kChase4 || STREAM == kChase8 || STREAM == kChase16) chase(s);
   if (STREAM == kAlu) alu<32>(s, m, c);
   if (STREAM == kMma1) {
 #pragma unroll
@@ -119,6 +149,15 @@ __global__ void sharing(long long iters, unsigned m, unsigned c, Out* out, float
   State s;
   const int lane = threadIdx.x % 32;
   s.base = static_cast<unsigned>(__cvta_generic_to_shared(window + (lane / 8) * 128 + (lane % 8) * 16));
+  constexpr bool chases = (MEASURED >= kChase4 && MEASURED <= kChase16) || (NEIGHBOUR >= kChase4 && NEIGHBOUR <= kChase16);
+  if (chases)  // the chains add what they load: zeros keep them on their rows
+    for (int i = threadIdx.x; i < kChaseWindow / 4; i += blockDim.x) reinterpret_cast<unsigned*>(window)[i] = 0;
+  {
+    const int stream = warp < 4 ? MEASURED : NEIGHBOUR;
+    const int pitch = chase_pitch(stream);
+    s.chase = static_cast<unsigned>(__cvta_generic_to_shared(window + (lane % 16) * pitch + (lane / 16) * 16));
+    if (stream == kLdsm8 || stream == kLdsm16) s.base = s.chase;
+  }
 #pragma unroll
   for (int k = 0; k < 16; ++k) s.r[k] = 0;
 #pragma unroll
@@ -179,6 +218,49 @@ Kernel pick(int measured, int neighbour) {
   }
 }
 
+// --ldsm: a chain or ldsm stream measured beside the first six streams, and the mma and mixed streams beside
+// a chain or ldsm stream.
+template <int CHASE>
+Kernel pick_chain(int neighbour) {
+  switch (neighbour) {
+    case kImad: return sharing<CHASE, kImad>;
+    case kAlu: return sharing<CHASE, kAlu>;
+    case kMma1: return sharing<CHASE, kMma1>;
+    case kMma8: return sharing<CHASE, kMma8>;
+    case kMixed: return sharing<CHASE, kMixed>;
+    case kLdsm: return sharing<CHASE, kLdsm>;
+    default: return sharing<CHASE, kNone>;
+  }
+}
+
+template <int CHASE>
+Kernel pick_beside_chain(int measured) {
+  switch (measured) {
+    case kMma1: return sharing<kMma1, CHASE>;
+    case kMma8: return sharing<kMma8, CHASE>;
+    default: return sharing<kMixed, CHASE>;
+  }
+}
+
+Kernel pick_ldsm(int measured, int neighbour) {
+  switch (measured) {
+    case kChase4: return pick_chain<kChase4>(neighbour);
+    case kChase8: return pick_chain<kChase8>(neighbour);
+    case kChase16: return pick_chain<kChase16>(neighbour);
+    case kLdsm: return pick_chain<kLdsm>(neighbour);
+    case kLdsm8: return pick_chain<kLdsm8>(neighbour);
+    case kLdsm16: return pick_chain<kLdsm16>(neighbour);
+    default:
+      switch (neighbour) {
+        case kChase4: return pick_beside_chain<kChase4>(measured);
+        case kChase8: return pick_beside_chain<kChase8>(measured);
+        case kChase16: return pick_beside_chain<kChase16>(measured);
+        case kLdsm8: return pick_beside_chain<kLdsm8>(measured);
+        default: return pick_beside_chain<kLdsm16>(measured);
+      }
+  }
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
@@ -186,7 +268,27 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  const bool ldsm_pairs = argc > 1 && std::string(argv[1]) == "--ldsm";
+  if (argc > 2 || (argc == 2 && !ldsm_pairs)) {
+    std::fprintf(stderr, "usage: gms-sharing-ubench [--ldsm]\n");
+    return 2;
+  }
+  std::vector<std::pair<int, int>> pairs;
+  if (!ldsm_pairs) {
+    for (int measured : {kImad, kAlu, kMma1, kMma8, kMixed, kLdsm})
+      for (int neighbour : {kNone, kImad, kAlu, kMma1, kMma8, kMixed, kLdsm}) pairs.push_back({measured, neighbour});
+  } else {
+    for (int chain : {kChase4, kChase8, kChase16}) {
+      for (int neighbour : {kNone, kImad, kAlu, kMma1, kMma8, kMixed, kLdsm}) pairs.push_back({chain, neighbour});
+      for (int measured : {kMma1, kMma8, kMixed}) pairs.push_back({measured, chain});
+    }
+    for (int stream : {kLdsm, kLdsm8, kLdsm16}) {
+      for (int neighbour : {kNone, kImad, kMma1, kMma8, kMixed}) pairs.push_back({stream, neighbour});
+      if (stream != kLdsm)
+        for (int measured : {kMma1, kMma8, kMixed}) pairs.push_back({measured, stream});
+    }
+  }
   cudaDeviceProp prop{};
   cudaGetDeviceProperties(&prop, 0);
   const int sms = prop.multiProcessorCount;
@@ -196,9 +298,8 @@ int main() {
   cudaMalloc(&d_out, sizeof(Out) * sms * 4);
   cudaMalloc(&d_sink, sizeof(float));
   std::vector<Out> h(static_cast<size_t>(sms) * 4);
-  for (int measured : {kImad, kAlu, kMma1, kMma8, kMixed, kLdsm})
-    for (int neighbour : {kNone, kImad, kAlu, kMma1, kMma8, kMixed, kLdsm}) {
-      Kernel k = pick(measured, neighbour);
+  for (const auto& [measured, neighbour] : pairs) {
+      Kernel k = ldsm_pairs ? pick_ldsm(measured, neighbour) : pick(measured, neighbour);
       cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, unused_smem);
       const long long iters = measured == kMma1 ? 2000 : measured == kMixed ? 1000 : 4000;
       k<<<sms, 256, unused_smem>>>(10, 3u, 7u, d_out, d_sink);  // warm-up
