@@ -33,6 +33,8 @@ struct SmConfig {
   bool copies_wait_for_shared_queue = false;  // an LDGSTS enters the LSU behind the shared instructions
                                               // booked on the path
   std::uint32_t copy_waits_per_warp = 0;      // ... behind at most this many of each warp's; 0 = all of them
+  bool ldmatrix_one_at_a_time_beside_mma = false;  // another warp's mma.sync in the tensor pipe: a warp's ldmatrix
+                                                   // pass one at a time, each at its latency
   double wgmma_fraction = 0;                 // sustained share of the tensor rate wgmma reaches; 0 = no wgmma
   std::uint64_t tma_box_cycles = 0;          // TMA unit cycles per bulk tensor copy; 0 = no TMA
   double lsu_bytes_per_cycle = 128;     // L1/LSU data path per SM

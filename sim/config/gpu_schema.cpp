@@ -105,6 +105,11 @@ Schema<GpuConfig> make_schema() {
                                 "its later ones still in the MIO queue (gms-fill-ubench --probe-grid: one warp's 8 "
                                 "independent ldmatrix overlap as ~2); 0 = behind every booked one",
                                 [](G& c) -> auto& { return c.sm.copy_waits_per_warp; }));
+  p.push_back(bool_param<G>("sm.ldmatrix_one_at_a_time_beside_mma", false,
+                           "while another warp's mma.sync is in its sub-partition's tensor pipe, a warp's ldmatrix pass "
+                           "one at a time, each when the last one's data is back (gms-sharing-ubench --ldsm: independent "
+                           "ldmatrix beside a dependent HMMA chain take a chain's latency each); false = at the path's rate",
+                           [](G& c) -> auto& { return c.sm.ldmatrix_one_at_a_time_beside_mma; }));
   p.push_back(quantity_param<G>("sm.wgmma_fraction", Q::kReal, "0", 0, 1,
                                 "sustained share of the tensor rate that warpgroup wgmma reaches (0 = the GPU has "
                                 "no wgmma: kind gemm's mma: wgmma is then an error)",

@@ -86,6 +86,7 @@ struct Engine::Impl {
     // HMMA, and the earliest another warp's instruction may slip in (after the last one that did).
     Tick hmma_until = 0, hmma_ticks = 0, open_from = 0;
     std::array<Tick, kPipeCount> pipe_free{};
+    int tensor_warp = -1;  // the warp whose MMAs the tensor pipe holds until pipe_free[kTensor]
     int last = -1;
     Tick scheduled = kNever;
   };
@@ -127,6 +128,7 @@ struct Engine::Impl {
   SharedFills fills;
   MioQueue mio;  // shared instructions issued, not yet through the path (sm.mio_queue_*)
   Tick smem_ticks_per_wavefront = 0, smem_latency = 0, smem_latency_per_wavefront = 0, shuffle_latency = 0;
+  bool ldsm_one_at_a_time = false;  // sm.ldmatrix_one_at_a_time_beside_mma
   std::int64_t start_backlog = -1;  // sm.mio_start_backlog
   double fill_ticks_per_byte = 0;  // sm.copy_fill_bytes_per_cycle as ticks per byte; 0: copies cost store wavefronts
   EventQueue events;
@@ -285,6 +287,21 @@ struct Engine::Impl {
       mio.push(sp.sm, static_cast<int>(&sp - sps.data()), std::max<std::uint32_t>(1, in.issue_cycles),
                through - in.wavefronts * smem_ticks_per_wavefront, through);
     return through;
+  }
+  // sm.ldmatrix_one_at_a_time_beside_mma: while another warp's MMAs hold the sub-partition's tensor pipe, a
+  // block of ldmatrix issued at t passes one at a time, each starting when the last one's data is back (its
+  // latency: gms-sharing-ubench --ldsm, 32 independent ldmatrix.x4 beside a dependent HMMA chain take 36.6 /
+  // 44.5 cycles each at 4 / 8 wavefronts, a chain's hop beside it 37.0 / 45.9); those that start after the
+  // pipe is free go at the path's rate. Returns when the block's last one is through on that account (t when
+  // the pipe holds no other warp's MMAs).
+  Tick ldmatrix_beside_mma(const SubPart& sp, int warp, const Instr& in, Tick t) const {
+    const Tick busy_until = sp.pipe_free[static_cast<int>(Pipe::kTensor)];
+    if (busy_until <= t || sp.tensor_warp == warp) return t;
+    const std::uint32_t n = std::max<std::uint32_t>(1, in.issue_cycles);
+    const Tick path_each = in.wavefronts * smem_ticks_per_wavefront / n;
+    const Tick latency = smem_latency + path_each + in.wavefronts * smem_latency_per_wavefront / n;
+    const Tick serial = std::min<Tick>(n, (busy_until - t + latency - 1) / latency);  // those starting while it is held
+    return t + (serial - 1) * latency + (n - serial + 1) * path_each;
   }
   // The data path's time to write a cp.async block's data into shared memory: for a copy past L1
   // (cp.async.cg) its bytes at sm.copy_fill_bytes_per_cycle (gms-fill-ubench: ~2 cycles per

@@ -125,7 +125,8 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       // with 4 / 8 / 16 wavefronts has a latency of 26.6 + 2 cycles per wavefront on the H100
       // (validate/results/h100/smem, ldsm_latency), while it holds the path one cycle per wavefront.
       // A block of several loads waits on its last one: the wavefronts of one instruction count.
-      const Tick passed = shared_instruction(sp, warp_index, in, t);
+      Tick passed = shared_instruction(sp, warp_index, in, t);
+      if (ldsm_one_at_a_time && in.ldmatrix) passed = std::max(passed, ldmatrix_beside_mma(sp, warp_index, in, t));
       if (in.warp_start) {  // S2R: an MIO entry each, no data-path pass; the program waits on none of them
         hold(sp, w, in, t);
         break;
@@ -183,6 +184,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       if (in.pipe_cycles > 0) {  // one traced instruction, pipelined
         Tick start = std::max(t, sp.pipe_free[p]);
         sp.pipe_free[p] = start + cycles_to_ticks(in.pipe_cycles);
+        if (in.pipe == Pipe::kTensor) sp.tensor_warp = warp_index;
         sp.issue_free = t + kTicksPerCycle;
         if (holds_dispatch(in)) {  // an HMMA: until the pipe takes the next
           sp.issue_free = sp.pipe_free[p];
@@ -207,6 +209,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       Tick start = std::max(t, sp.pipe_free[p]);
       Tick end = start + static_cast<Tick>(in.flops * pipe_ticks_per_flop[p] + 0.5);
       sp.pipe_free[p] = end;
+      if (in.pipe == Pipe::kTensor) sp.tensor_warp = warp_index;
       // A block of N instructions holds the sub-partition's issue port N cycles (one a cycle), and
       // its register-bank conflict cycles. An mma.sync holds it for its whole tensor-pipe interval
       // where the GPU's dispatch does (gms-sharing-ubench: another warp issues nothing meanwhile).

@@ -117,13 +117,15 @@ TEST(Engine, SharedFillModesChangeNothingWithoutCopiesIntoSharedMemory) {
 // validate/results/h100/padding) and no longer on ldmatrix queued behind copies booked as they issued
 // (short_scoreboard). The fills' order alone: without the mma.sync dispatch hold, which keeps the other
 // warps from issuing while a warp's HMMAs are in the pipe and so hides part of either wait
-// (mma_dispatch_test.cpp; with it the copies' wait still doubles, 2.8 -> 5.8 %).
+// (mma_dispatch_test.cpp; with it the copies' wait still doubles, 2.8 -> 5.8 %), and without ldmatrix going one
+// at a time beside the other warps' HMMAs (ldsm_beside_mma_test.cpp), which adds to the ldmatrix wait in both.
 TEST(Engine, IdleFillsMakeThePadZeroGemmWaitOnItsCopies) {
   auto with = [](const std::string& mode) {
     return simulate(load_configs(ConfigInputs{
         test::source_path("configs/gpus/h100.yaml"), test::source_path("configs/workloads/gemm-8192-grouped8.yaml"),
         {"workload.tile.k=32", "workload.smem.pad=0", "workload.k=2048", "workload.cta_limit=264",
-         "gpu.sm.shared_fills=" + mode, "gpu.sm.mma_sync_holds_dispatch=false"}}));
+         "gpu.sm.shared_fills=" + mode, "gpu.sm.mma_sync_holds_dispatch=false",
+         "gpu.sm.ldmatrix_one_at_a_time_beside_mma=false"}}));
   };
   const auto issue = with("issue"), idle = with("idle");
   EXPECT_GT(idle.result.stalls.pct(WarpState::kLongScoreboard), issue.result.stalls.pct(WarpState::kLongScoreboard) + 5);
