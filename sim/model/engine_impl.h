@@ -86,7 +86,7 @@ struct Engine::Impl {
     // HMMA, and the earliest another warp's instruction may slip in (after the last one that did).
     Tick hmma_until = 0, hmma_ticks = 0, open_from = 0;
     std::array<Tick, kPipeCount> pipe_free{};
-    int tensor_warp = -1;  // the warp whose MMAs the tensor pipe holds until pipe_free[kTensor]
+    int tensor_warp = -1;  // the warp whose mma.sync the tensor pipe holds until pipe_free[kTensor] (-1: a wgmma's)
     int last = -1;
     Tick scheduled = kNever;
   };
@@ -296,7 +296,7 @@ struct Engine::Impl {
   // the pipe holds no other warp's MMAs).
   Tick ldmatrix_beside_mma(const SubPart& sp, int warp, const Instr& in, Tick t) const {
     const Tick busy_until = sp.pipe_free[static_cast<int>(Pipe::kTensor)];
-    if (busy_until <= t || sp.tensor_warp == warp) return t;
+    if (busy_until <= t || sp.tensor_warp < 0 || sp.tensor_warp == warp) return t;
     const std::uint32_t n = std::max<std::uint32_t>(1, in.issue_cycles);
     const Tick path_each = in.wavefronts * smem_ticks_per_wavefront / n;
     const Tick latency = smem_latency + path_each + in.wavefronts * smem_latency_per_wavefront / n;
