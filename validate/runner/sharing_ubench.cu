@@ -218,21 +218,8 @@ Kernel pick(int measured, int neighbour) {
   }
 }
 
-// --ldsm: a chain or ldsm stream measured beside the first six streams, and the mma and mixed streams beside
-// a chain or ldsm stream.
-template <int CHASE>
-Kernel pick_chain(int neighbour) {
-  switch (neighbour) {
-    case kImad: return sharing<CHASE, kImad>;
-    case kAlu: return sharing<CHASE, kAlu>;
-    case kMma1: return sharing<CHASE, kMma1>;
-    case kMma8: return sharing<CHASE, kMma8>;
-    case kMixed: return sharing<CHASE, kMixed>;
-    case kLdsm: return sharing<CHASE, kLdsm>;
-    default: return sharing<CHASE, kNone>;
-  }
-}
-
+// --ldsm: a chain or ldsm stream measured beside the first six streams (pick<M>), and the mma and mixed streams
+// beside a chain or ldsm stream.
 template <int CHASE>
 Kernel pick_beside_chain(int measured) {
   switch (measured) {
@@ -244,12 +231,12 @@ Kernel pick_beside_chain(int measured) {
 
 Kernel pick_ldsm(int measured, int neighbour) {
   switch (measured) {
-    case kChase4: return pick_chain<kChase4>(neighbour);
-    case kChase8: return pick_chain<kChase8>(neighbour);
-    case kChase16: return pick_chain<kChase16>(neighbour);
-    case kLdsm: return pick_chain<kLdsm>(neighbour);
-    case kLdsm8: return pick_chain<kLdsm8>(neighbour);
-    case kLdsm16: return pick_chain<kLdsm16>(neighbour);
+    case kChase4: return pick<kChase4>(neighbour);
+    case kChase8: return pick<kChase8>(neighbour);
+    case kChase16: return pick<kChase16>(neighbour);
+    case kLdsm: return pick<kLdsm>(neighbour);
+    case kLdsm8: return pick<kLdsm8>(neighbour);
+    case kLdsm16: return pick<kLdsm16>(neighbour);
     default:
       switch (neighbour) {
         case kChase4: return pick_beside_chain<kChase4>(measured);

@@ -27,10 +27,11 @@ HMMA_PER_ITERATION = {"none": 0, "imad": 0, "alu": 0, "mma1": 16, "mma8": 64, "m
 OTHER_ISSUE_SLOTS_PER_ITERATION = {"imad": 256, "alu": 256, "mixed": 256, "mma1": 0, "mma8": 0, "ldsm": 96}
 
 
-def load(directory):
-    path = os.path.join(directory, "sharing_run.jsonl")
+def load(directory, stem="sharing"):
+    """{(measured, neighbour): run} from DIR/STEM_run.jsonl (gms-sharing-ubench's lines; --ldsm's: sharing_ldsm)."""
+    path = os.path.join(directory, f"{stem}_run.jsonl")
     if not os.path.isfile(path):
-        sys.exit(f"sharing: no sharing_run.jsonl in {directory}")
+        sys.exit(f"{stem}: no {stem}_run.jsonl in {directory}")
     runs = {}
     with open(path) as f:
         for line in f:

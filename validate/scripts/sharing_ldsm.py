@@ -17,31 +17,18 @@ own latency barely changes beside the tensor pipe), the 4- and 8-wavefront strea
 takes under 0.7 of that (more than one at a time) - what the H200 measured on 2026-11-29
 (sm.ldmatrix_one_at_a_time_beside_mma in the presets)."""
 import argparse
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_result import finish  # noqa: E402
+from sharing import load  # noqa: E402
 
 HMMA_PER_ITERATION = {"mma1": 16, "mma8": 64, "mixed": 64}
 LDSM_PER_ITERATION = {"chase4": 16, "chase8": 16, "chase16": 16, "ldsm": 32, "ldsm8": 32, "ldsm16": 32}
 WAVEFRONTS = {"chase4": 4, "chase8": 8, "chase16": 16, "ldsm": 4, "ldsm8": 8, "ldsm16": 16}
 CHAIN_OF = {"ldsm": "chase4", "ldsm8": "chase8", "ldsm16": "chase16"}
 SUBPARTITIONS = 4
-
-
-def load(directory):
-    path = os.path.join(directory, "sharing_ldsm_run.jsonl")
-    if not os.path.isfile(path):
-        sys.exit(f"sharing_ldsm: no sharing_ldsm_run.jsonl in {directory}")
-    runs = {}
-    with open(path) as f:
-        for line in f:
-            r = json.loads(line)
-            if r.get("measure") == "sharing":
-                runs[(r["measured"], r["neighbour"])] = r
-    return runs
 
 
 def per_ldsm(runs, stream, neighbour):
@@ -53,7 +40,7 @@ def main():
     ap.add_argument("dir")
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args()
-    runs = load(a.dir)
+    runs = load(a.dir, "sharing_ldsm")
     failures = []
     neighbours = ["none", "imad", "alu", "mma1", "mma8", "mixed", "ldsm"]
     print("| stream (cycles per ldmatrix) | " + " | ".join(neighbours) + " | path busy alone |")
