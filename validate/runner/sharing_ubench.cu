@@ -14,6 +14,8 @@
 //            chase4 / chase8 / chase16   a dependent chain of ldmatrix.x4 - each address the last one's plus
 //                   what it loaded (zeros), one IADD between - 16 per iteration: its latency
 //            ldsm8 / ldsm16   the ldsm stream with its rows 96 / 64 bytes apart: 8 / 16 wavefronts each
+//            ldsm_mma / ldsm8_mma   the ldsm / ldsm8 stream with an mma.sync (on its 8 accumulators in turn, not
+//                   reading the loads) after every ldmatrix: do a warp's own HMMAs hold its ldmatrix back?
 // Prints one JSON object per (measured, neighbour) pair: the measured warps' SM cycles per iteration
 // (median over SMs and sub-partitions, clock64), the neighbour's iterations in the same window and its
 // cycles per iteration. CUDA only (inline PTX mma.sync, sm_80+).
@@ -27,9 +29,9 @@
 
 namespace {
 
-enum Stream { kNone, kImad, kAlu, kMma1, kMma8, kMixed, kLdsm, kChase4, kChase8, kChase16, kLdsm8, kLdsm16 };
-const char* const kNames[] = {"none",   "imad",   "alu",     "mma1",  "mma8",  "mixed",
-                              "ldsm",   "chase4", "chase8", "chase16", "ldsm8", "ldsm16"};
+enum Stream { kNone, kImad, kAlu, kMma1, kMma8, kMixed, kLdsm, kChase4, kChase8, kChase16, kLdsm8, kLdsm16, kLdsmMma, kLdsm8Mma };
+const char* const kNames[] = {"none",   "imad",   "alu",     "mma1",  "mma8",  "mixed",    "ldsm",
+                              "chase4", "chase8", "chase16", "ldsm8", "ldsm16", "ldsm_mma", "ldsm8_mma"};
 constexpr int kChaseWindow = 32768;  // bytes of the dynamic window the chains read (zeroed)
 
 struct State {
@@ -99,14 +101,30 @@ __device__ __forceinline__ void chase(State& s) {
   }
 }
 
+// The ldsm stream with an mma.sync after every ldmatrix, on the 8 accumulators in turn (not reading the loads).
+__device__ __forceinline__ void ldsm_mma(State& s, unsigned a, unsigned b) {
+  s.smem = (s.smem + 4096) & 0x7fff;
+#pragma unroll
+  for (int i = 0; i < 32; ++i) {
+    unsigned d0, d1, d2, d3;
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(d0), "=r"(d1), "=r"(d2), "=r"(d3)
+                 : "r"(s.base + s.smem + i * 512));
+    s.r[i % 16] ^= d0 ^ d1;
+    s.r[(i + 8) % 16] ^= d2 ^ d3;
+    mma(s.d[i % 8], a, b);
+  }
+}
+
 __host__ __device__ constexpr int chase_pitch(int stream) {
-  return stream == kChase4 ? 80 : stream == kChase8 || stream == kLdsm8 ? 96 : 64;
+  return stream == kChase4 ? 80 : stream == kChase8 || stream == kLdsm8 || stream == kLdsm8Mma ? 96 : 64;
 }
 
 template <int STREAM>
 __device__ __forceinline__ void iteration(State& s, unsigned m, unsigned c, unsigned a, unsigned b) {
   if (STREAM == kImad) imad<32>(s, m, c);
   if (STREAM == kLdsm || STREAM == kLdsm8 || STREAM == kLdsm16) ldsm(s);
+  if (STREAM == kLdsmMma || STREAM == kLdsm8Mma) ldsm_mma(s, a, b);
   if (STREAM == kChase4 || STREAM == kChase8 || STREAM == kChase16) chase(s);
   if (STREAM == kAlu) alu<32>(s, m, c);
   if (STREAM == kMma1) {
@@ -156,7 +174,7 @@ __global__ void sharing(long long iters, unsigned m, unsigned c, Out* out, float
     const int stream = warp < 4 ? MEASURED : NEIGHBOUR;
     const int pitch = chase_pitch(stream);
     s.chase = static_cast<unsigned>(__cvta_generic_to_shared(window + (lane % 16) * pitch + (lane / 16) * 16));
-    if (stream == kLdsm8 || stream == kLdsm16) s.base = s.chase;
+    if (stream == kLdsm8 || stream == kLdsm16 || stream == kLdsm8Mma) s.base = s.chase;
   }
 #pragma unroll
   for (int k = 0; k < 16; ++k) s.r[k] = 0;
@@ -237,6 +255,8 @@ Kernel pick_ldsm(int measured, int neighbour) {
     case kLdsm: return pick<kLdsm>(neighbour);
     case kLdsm8: return pick<kLdsm8>(neighbour);
     case kLdsm16: return pick<kLdsm16>(neighbour);
+    case kLdsmMma: return pick<kLdsmMma>(neighbour);
+    case kLdsm8Mma: return pick<kLdsm8Mma>(neighbour);
     default:
       switch (neighbour) {
         case kChase4: return pick_beside_chain<kChase4>(measured);
@@ -275,6 +295,8 @@ int main(int argc, char** argv) {
       if (stream != kLdsm)
         for (int measured : {kMma1, kMma8, kMixed}) pairs.push_back({measured, stream});
     }
+    for (int stream : {kLdsmMma, kLdsm8Mma})
+      for (int neighbour : {kNone, kMma8}) pairs.push_back({stream, neighbour});
   }
   cudaDeviceProp prop{};
   cudaGetDeviceProperties(&prop, 0);
