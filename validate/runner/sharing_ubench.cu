@@ -72,8 +72,10 @@ __device__ __forceinline__ void alu(State& s, unsigned m, unsigned c) {
 
 // 32 ldmatrix.x4 (conflict-free: each matrix's 8 rows of 16 bytes span the 32 banks) at 32 addresses
 // that move every iteration (ptxas would merge repeated reads of one address with no store between),
-// each folded into two accumulators (two LOP3: an unread load would be dropped).
-__device__ __forceinline__ void ldsm(State& s) {
+// each folded into two accumulators (two LOP3: an unread load would be dropped). WITH_MMA (ldsm_mma,
+// ldsm8_mma): an mma.sync after every ldmatrix, on the 8 accumulators in turn (not reading the loads).
+template <bool WITH_MMA>
+__device__ __forceinline__ void ldsm(State& s, unsigned a, unsigned b) {
   s.smem = (s.smem + 4096) & 0x7fff;
 #pragma unroll
   for (int i = 0; i < 32; ++i) {
@@ -83,6 +85,7 @@ __device__ __forceinline__ void ldsm(State& s) {
                  : "r"(s.base + s.smem + i * 512));
     s.r[i % 16] ^= d0 ^ d1;
     s.r[(i + 8) % 16] ^= d2 ^ d3;
+    if constexpr (WITH_MMA) mma(s.d[i % 8], a, b);
   }
 }
 
@@ -101,21 +104,6 @@ __device__ __forceinline__ void chase(State& s) {
   }
 }
 
-// The ldsm stream with an mma.sync after every ldmatrix, on the 8 accumulators in turn (not reading the loads).
-__device__ __forceinline__ void ldsm_mma(State& s, unsigned a, unsigned b) {
-  s.smem = (s.smem + 4096) & 0x7fff;
-#pragma unroll
-  for (int i = 0; i < 32; ++i) {
-    unsigned d0, d1, d2, d3;
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(d0), "=r"(d1), "=r"(d2), "=r"(d3)
-                 : "r"(s.base + s.smem + i * 512));
-    s.r[i % 16] ^= d0 ^ d1;
-    s.r[(i + 8) % 16] ^= d2 ^ d3;
-    mma(s.d[i % 8], a, b);
-  }
-}
-
 __host__ __device__ constexpr int chase_pitch(int stream) {
   return stream == kChase4 ? 80 : stream == kChase8 || stream == kLdsm8 || stream == kLdsm8Mma ? 96 : 64;
 }
@@ -123,8 +111,8 @@ __host__ __device__ constexpr int chase_pitch(int stream) {
 template <int STREAM>
 __device__ __forceinline__ void iteration(State& s, unsigned m, unsigned c, unsigned a, unsigned b) {
   if (STREAM == kImad) imad<32>(s, m, c);
-  if (STREAM == kLdsm || STREAM == kLdsm8 || STREAM == kLdsm16) ldsm(s);
-  if (STREAM == kLdsmMma || STREAM == kLdsm8Mma) ldsm_mma(s, a, b);
+  if (STREAM == kLdsm || STREAM == kLdsm8 || STREAM == kLdsm16) ldsm<false>(s, a, b);
+  if (STREAM == kLdsmMma || STREAM == kLdsm8Mma) ldsm<true>(s, a, b);
   if (STREAM == kChase4 || STREAM == kChase8 || STREAM == kChase16) chase(s);
   if (STREAM == kAlu) alu<32>(s, m, c);
   if (STREAM == kMma1) {
@@ -225,19 +213,7 @@ Kernel pick(int neighbour) {
   }
 }
 
-Kernel pick(int measured, int neighbour) {
-  switch (measured) {
-    case kImad: return pick<kImad>(neighbour);
-    case kAlu: return pick<kAlu>(neighbour);
-    case kMma1: return pick<kMma1>(neighbour);
-    case kMma8: return pick<kMma8>(neighbour);
-    case kMixed: return pick<kMixed>(neighbour);
-    default: return pick<kLdsm>(neighbour);
-  }
-}
-
-// --ldsm: a chain or ldsm stream measured beside the first six streams (pick<M>), and the mma and mixed streams
-// beside a chain or ldsm stream.
+// The mma and mixed streams beside a chain or ldsm8 / ldsm16 stream (--ldsm).
 template <int CHASE>
 Kernel pick_beside_chain(int measured) {
   switch (measured) {
@@ -247,24 +223,31 @@ Kernel pick_beside_chain(int measured) {
   }
 }
 
-Kernel pick_ldsm(int measured, int neighbour) {
+// Every measured stream beside the first six neighbour streams (pick<M>), and the --ldsm pairs whose neighbour is
+// one of the later streams.
+Kernel pick(int measured, int neighbour) {
+  switch (neighbour) {
+    case kChase4: return pick_beside_chain<kChase4>(measured);
+    case kChase8: return pick_beside_chain<kChase8>(measured);
+    case kChase16: return pick_beside_chain<kChase16>(measured);
+    case kLdsm8: return pick_beside_chain<kLdsm8>(measured);
+    case kLdsm16: return pick_beside_chain<kLdsm16>(measured);
+    default: break;
+  }
   switch (measured) {
+    case kImad: return pick<kImad>(neighbour);
+    case kAlu: return pick<kAlu>(neighbour);
+    case kMma1: return pick<kMma1>(neighbour);
+    case kMma8: return pick<kMma8>(neighbour);
+    case kMixed: return pick<kMixed>(neighbour);
     case kChase4: return pick<kChase4>(neighbour);
     case kChase8: return pick<kChase8>(neighbour);
     case kChase16: return pick<kChase16>(neighbour);
-    case kLdsm: return pick<kLdsm>(neighbour);
     case kLdsm8: return pick<kLdsm8>(neighbour);
     case kLdsm16: return pick<kLdsm16>(neighbour);
     case kLdsmMma: return pick<kLdsmMma>(neighbour);
     case kLdsm8Mma: return pick<kLdsm8Mma>(neighbour);
-    default:
-      switch (neighbour) {
-        case kChase4: return pick_beside_chain<kChase4>(measured);
-        case kChase8: return pick_beside_chain<kChase8>(measured);
-        case kChase16: return pick_beside_chain<kChase16>(measured);
-        case kLdsm8: return pick_beside_chain<kLdsm8>(measured);
-        default: return pick_beside_chain<kLdsm16>(measured);
-      }
+    default: return pick<kLdsm>(neighbour);
   }
 }
 
@@ -308,7 +291,7 @@ int main(int argc, char** argv) {
   cudaMalloc(&d_sink, sizeof(float));
   std::vector<Out> h(static_cast<size_t>(sms) * 4);
   for (const auto& [measured, neighbour] : pairs) {
-      Kernel k = ldsm_pairs ? pick_ldsm(measured, neighbour) : pick(measured, neighbour);
+      Kernel k = pick(measured, neighbour);
       cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, unused_smem);
       const long long iters = measured == kMma1 ? 2000 : measured == kMixed ? 1000 : 4000;
       k<<<sms, 256, unused_smem>>>(10, 3u, 7u, d_out, d_sink);  // warm-up
