@@ -288,12 +288,12 @@ struct Engine::Impl {
                through - in.wavefronts * smem_ticks_per_wavefront, through);
     return through;
   }
-  // sm.ldmatrix_one_at_a_time_beside_mma: while another warp's MMAs hold the sub-partition's tensor pipe, a
-  // block of ldmatrix issued at t passes one at a time, each starting when the last one's data is back (its
+  // sm.ldmatrix_one_at_a_time_beside_mma: while another warp's mma.sync holds the sub-partition's tensor pipe,
+  // a block of ldmatrix issued at t passes one at a time, each starting when the last one's data is back (its
   // latency: gms-sharing-ubench --ldsm, 32 independent ldmatrix.x4 beside a dependent HMMA chain take 36.6 /
-  // 44.5 cycles each at 4 / 8 wavefronts, a chain's hop beside it 37.0 / 45.9; beside the warp's own HMMAs 26.6, not
-  // one at a time); those that start after the pipe is free go at the path's rate. Returns when the block's last one is through on that account (t when
-  // the pipe holds no other warp's MMAs).
+  // 44.5 cycles each at 4 / 8 wavefronts, a chain's hop beside it 37.0 / 45.9; beside the warp's own HMMAs
+  // 26.6, not one at a time); those that start after the pipe is free go at the path's rate. Returns when the
+  // block's last one is through on that account (t when the pipe holds no other warp's mma.sync).
   Tick ldmatrix_beside_mma(const SubPart& sp, int warp, const Instr& in, Tick t) const {
     const Tick busy_until = sp.pipe_free[static_cast<int>(Pipe::kTensor)];
     if (busy_until <= t || sp.tensor_warp < 0 || sp.tensor_warp == warp) return t;

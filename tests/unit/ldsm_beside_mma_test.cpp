@@ -18,7 +18,7 @@ using test_ticks::kCycle;
 constexpr int kRounds = 10;
 
 // Warps 0-3 (one per sub-partition) repeat a block of `per_block` independent ldmatrix.x4 of 4 wavefronts and a
-// wait for them, until `loads` are done; warps 4-7 (on the same sub-partitions) issue blocks of 4,096 HMMAs that
+// wait for them, kLoads in all; warps 4-7 (on the same sub-partitions) issue blocks of 4,096 HMMAs that
 // keep the tensor pipe busy past them (mma.sync, or wgmma: asynchronous), or exit at once.
 enum class Neighbour { kNone, kMmaSync, kWgmma };
 class LdsmBesideMma final : public test::OneCtaKernel {
