@@ -14,9 +14,9 @@ against one ldmatrix at a time: the chain's cycles per hop beside mma1.
 --check: exit 1 unless each chain loses under 3 cycles per neighbour HMMA (mma1, mma8, mixed: an ldmatrix's
 own latency barely changes beside the tensor pipe), the 4- and 8-wavefront streams beside mma1 take within
 10 % of one ldmatrix at a time (the chain's hop beside mma1, per ldmatrix), the 4-wavefront stream alone
-takes under 0.7 of that (more than one at a time), and with an HMMA of its own after each ldmatrix under 0.8 of
-it (a warp's own HMMAs add their pipe interval, they do not make its ldmatrix go one at a time) - what the H200 measured on 2026-11-29
-(sm.ldmatrix_one_at_a_time_beside_mma in the presets)."""
+takes under 0.7 of that (more than one at a time), and with an HMMA of its own after each ldmatrix under 0.8
+of it (a warp's own HMMAs add their pipe interval; they do not make its ldmatrix go one at a time) - what the
+H200 measured on 2026-11-29 (sm.ldmatrix_one_at_a_time_beside_mma in the presets)."""
 import argparse
 import os
 import sys
