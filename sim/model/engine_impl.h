@@ -288,6 +288,11 @@ struct Engine::Impl {
                through - in.wavefronts * smem_ticks_per_wavefront, through);
     return through;
   }
+  // A shared load's data comes this long after its last wavefront has passed the path: sm.shared_latency and,
+  // per instruction of the block, its wavefronts' sm.shared_latency_per_wavefront.
+  Tick data_after_pass(const Instr& in) const {
+    return smem_latency + in.wavefronts * smem_latency_per_wavefront / std::max<std::uint32_t>(1, in.issue_cycles);
+  }
   // sm.ldmatrix_one_at_a_time_beside_mma: while another warp's mma.sync holds the sub-partition's tensor pipe,
   // a block of ldmatrix issued at t passes one at a time, each starting when the last one's data is back (its
   // latency: gms-sharing-ubench --ldsm, 32 independent ldmatrix.x4 beside a dependent HMMA chain take 36.6 /
@@ -299,7 +304,7 @@ struct Engine::Impl {
     if (busy_until <= t || sp.tensor_warp < 0 || sp.tensor_warp == warp) return t;
     const std::uint32_t n = std::max<std::uint32_t>(1, in.issue_cycles);
     const Tick path_each = in.wavefronts * smem_ticks_per_wavefront / n;
-    const Tick latency = smem_latency + path_each + in.wavefronts * smem_latency_per_wavefront / n;
+    const Tick latency = path_each + data_after_pass(in);
     const Tick serial = std::min<Tick>(n, (busy_until - t + latency - 1) / latency);  // those starting while it is held
     return t + (serial - 1) * latency + (n - serial + 1) * path_each;
   }

@@ -131,8 +131,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
         hold(sp, w, in, t);
         break;
       }
-      const Tick per_instruction = in.wavefronts * smem_latency_per_wavefront / std::max<std::uint32_t>(1, in.issue_cycles);
-      fill_slot(w, in.slot, passed + (in.shuffle ? shuffle_latency : smem_latency + per_instruction), SlotKind::kShort);
+      fill_slot(w, in.slot, passed + (in.shuffle ? shuffle_latency : data_after_pass(in)), SlotKind::kShort);
       if (in.shuffle) {  // the path like a conflict-free LDS, its own latency (sm.shuffle_latency)
         result.shared.shfl_instructions += in.issue_cycles;
         result.shared.shfl_wavefronts += in.wavefronts;
