@@ -27,11 +27,12 @@ device_env() {
 }
 
 # device_nvcc SOURCE BINARY [MORE_SOURCES...]: the build line (for the environment file) and the build of
-# SOURCE into BINARY for this GPU's architecture; nvcc's messages on the same stream.
+# SOURCE into BINARY for this GPU's architecture (with GMS_ARCH_SUFFIX=a its arch-specific features: sm_90a's
+# wgmma); nvcc's messages on the same stream.
 device_nvcc() {
   local src=$1 bin=$2 arch
   shift 2
-  arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+  arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)${GMS_ARCH_SUFFIX:-}
   echo "build: nvcc -O2 -gencode arch=compute_${arch},code=sm_${arch}"
   nvcc -std=c++17 -O2 -gencode=arch=compute_${arch},code=sm_${arch} -o "$bin" "$src" "$@" 2>&1
 }
