@@ -35,6 +35,7 @@ struct SmConfig {
   std::uint32_t copy_waits_per_warp = 0;      // ... behind at most this many of each warp's; 0 = all of them
   bool ldmatrix_one_at_a_time_beside_mma = false;  // another warp's mma.sync in the tensor pipe: a warp's ldmatrix
                                                    // pass one at a time, each at its latency
+  bool wgmma_operands_use_shared_path = false;  // a wgmma's shared-memory operands take the shared-memory data path
   double wgmma_fraction = 0;                 // sustained share of the tensor rate wgmma reaches; 0 = no wgmma
   std::uint64_t tma_box_cycles = 0;          // TMA unit cycles per bulk tensor copy; 0 = no TMA
   double lsu_bytes_per_cycle = 128;     // L1/LSU data path per SM

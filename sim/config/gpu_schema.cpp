@@ -110,6 +110,12 @@ Schema<GpuConfig> make_schema() {
                            "one at a time, each when the last one's data is back (gms-sharing-ubench --ldsm: independent "
                            "ldmatrix beside a dependent HMMA chain take a chain's latency each); false = at the path's rate",
                            [](G& c) -> auto& { return c.sm.ldmatrix_one_at_a_time_beside_mma; }));
+  p.push_back(bool_param<G>("sm.wgmma_operands_use_shared_path", false,
+                           "a wgmma's operands in shared memory (A and B, read once per warpgroup instruction) take the "
+                           "SM's shared-memory data path at its wavefront rate, in turn with the shared loads, stores "
+                           "and copies (gms-sharing-ubench --wgmma: beside wgmma, ldmatrix and st.shared get what the "
+                           "operands leave of ~128 bytes a cycle); false = the operands cost the path nothing",
+                           [](G& c) -> auto& { return c.sm.wgmma_operands_use_shared_path; }));
   p.push_back(quantity_param<G>("sm.wgmma_fraction", Q::kReal, "0", 0, 1,
                                 "sustained share of the tensor rate that warpgroup wgmma reaches (0 = the GPU has "
                                 "no wgmma: kind gemm's mma: wgmma is then an error)",

@@ -51,6 +51,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   if (g.sm.copy_fill_bytes_per_cycle > 0) fill_ticks_per_byte = kTicksPerCycle / g.sm.copy_fill_bytes_per_cycle;
   smem_latency_per_wavefront = cycles_to_ticks(g.sm.shared_latency_per_wavefront);
   ldsm_one_at_a_time = g.sm.ldmatrix_one_at_a_time_beside_mma;
+  wgmma_on_path = g.sm.wgmma_operands_use_shared_path;
   start_backlog = g.sm.mio_start_backlog;
   // 0: as a conflict-free shared load.
   shuffle_latency = cycles_to_ticks(g.sm.shuffle_latency > 0 ? g.sm.shuffle_latency

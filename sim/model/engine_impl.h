@@ -129,6 +129,7 @@ struct Engine::Impl {
   MioQueue mio;  // shared instructions issued, not yet through the path (sm.mio_queue_*)
   Tick smem_ticks_per_wavefront = 0, smem_latency = 0, smem_latency_per_wavefront = 0, shuffle_latency = 0;
   bool ldsm_one_at_a_time = false;  // sm.ldmatrix_one_at_a_time_beside_mma
+  bool wgmma_on_path = false;       // sm.wgmma_operands_use_shared_path
   std::int64_t start_backlog = -1;  // sm.mio_start_backlog
   double fill_ticks_per_byte = 0;  // sm.copy_fill_bytes_per_cycle as ticks per byte; 0: copies cost store wavefronts
   EventQueue events;

@@ -348,6 +348,7 @@ bool GemmKernel::emit(const WarpCursor& c, const Step& s, std::int64_t kt, Instr
         out.slot = static_cast<std::uint8_t>(kMmaSlot0 + kt % 2);
         out.flops = plan_.flops * plan_.k_steps / parts;
         out.issue_cycles = plan_.mma_instructions * static_cast<std::uint32_t>(plan_.k_steps) / parts;
+        out.wavefronts = plan_.wgmma_operand_wavefronts * static_cast<std::uint32_t>(plan_.k_steps) / parts;
       } else {
         out.flops = plan_.flops;
         out.issue_cycles = plan_.mma_instructions;

@@ -156,6 +156,9 @@ MmaPlan plan_mma(const GemmConfig& cfg, const GpuConfig& gpu, const std::string&
   if (p.wgmma) {
     p.mma_instructions = static_cast<std::uint32_t>(wgmma_groups(grid));
     p.flops = 2.0 * grid.tile_m * grid.tile_n * p.k_per_step / kWarpgroup;
+    const std::int64_t m_blocks = grid.tile_m / kWgmmaM, n_chunks = (grid.tile_n + kWgmmaMaxN - 1) / kWgmmaMaxN;
+    const std::int64_t bytes = m_blocks * (n_chunks * kWgmmaM + grid.tile_n) * kStepBytes;
+    p.wgmma_operand_wavefronts = static_cast<std::uint32_t>((bytes / kWarpgroup + 127) / 128);
     return p;
   }
   // mma.sync: per K step, the warp's A fragments (tile_m / 16 ldmatrix.x4) and B fragments

@@ -35,6 +35,9 @@ struct MmaPlan {
   std::vector<std::uint32_t> ldsm, ldsm_wavefronts, ldsm_conflicts;  // mma_sync only (per step)
   std::uint32_t mma_instructions = 0;  // HMMA.16816 per warp, or HGMMA per warpgroup (issued by each warp)
   double flops = 0;                    // this warp's share
+  // wgmma: the 128-byte wavefronts of shared memory its HGMMAs read per K step (each reads its 64-row A block
+  // and its B chunk), this warp's quarter of the warpgroup's.
+  std::uint32_t wgmma_operand_wavefronts = 0;
   // Per warp and K tile: the LDGSTS copies of its share of the A and B tiles.
   std::uint32_t copy_instructions_a = 0, copy_instructions_b = 0;
   std::uint32_t copy_wavefronts_a = 0, copy_wavefronts_b = 0;

@@ -56,7 +56,8 @@ struct Instr {
   // in ticks: the issue port stays busy that much longer, for every warp.
   std::uint32_t port_ticks = 0;
   double flops = 0;
-  // Shared-memory ops: data-path wavefronts, and those beyond one per lane group (bank conflicts).
+  // Shared-memory ops: data-path wavefronts, and those beyond one per lane group (bank conflicts). A wgmma
+  // block (async_mma): the 128-byte wavefronts of shared memory its operands take (this warp's share).
   std::uint32_t wavefronts = 0;
   std::uint32_t conflicts = 0;
   bool async_copy = false;  // kLoad: cp.async (LDGSTS), the data lands in shared memory

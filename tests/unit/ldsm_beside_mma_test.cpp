@@ -79,7 +79,8 @@ TEST(Engine, IndependentLdmatrixPassOneAtATimeBesideAnotherWarpsMmas) {
   EXPECT_LT(free, 0.6 * serial);
   // Alone (no MMAs) the rule changes nothing.
   EXPECT_DOUBLE_EQ(wait_per_ldmatrix(32, Neighbour::kNone, true), wait_per_ldmatrix(32, Neighbour::kNone, false));
-  // Nor beside wgmma (asynchronous warpgroup MMAs: not what was measured).
+  // Nor beside wgmma (gms-sharing-ubench --wgmma: there a chain's hop grows by half an HGMMA's operand read, the path
+  // shared with its operands - sm.wgmma_operands_use_shared_path, tests/unit/wgmma_shared_path_test.cpp).
   EXPECT_DOUBLE_EQ(wait_per_ldmatrix(32, Neighbour::kWgmma, true), wait_per_ldmatrix(32, Neighbour::kWgmma, false));
 }
 

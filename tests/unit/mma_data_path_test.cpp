@@ -41,6 +41,19 @@ TEST(MmaDataPath, WmmaKernelPlanMatchesItsSass) {
   EXPECT_EQ(p.copy_wavefronts_a, 16u);
 }
 
+TEST(MmaDataPath, WgmmaOperandWavefrontsPerWarpAndKStep) {
+  // Per K step each HGMMA.64xNx16 reads its A block (64 x 32 bytes) and its B chunk (N x 32 bytes) from shared memory,
+  // once per warpgroup (gms-sharing-ubench --wgmma, sm.wgmma_operands_use_shared_path); a warp carries a quarter.
+  const auto wavefronts = [](int m, int n, int warps) {
+    auto cfg = gemm("h100", {"workload.tile.m=" + std::to_string(m), "workload.tile.n=" + std::to_string(n),
+                             "workload.warps=" + std::to_string(warps), "workload.mma=wgmma"});
+    return plan_mma(cfg.workload.value.gemm, cfg.gpu.value, "wgmma").wgmma_operand_wavefronts;
+  };
+  EXPECT_EQ(wavefronts(64, 128, 4), 12u);   // one HGMMA.64x128: 2 + 4 KiB
+  EXPECT_EQ(wavefronts(128, 128, 4), 24u);  // two, each its own A block and the same B chunk again: 12 KiB
+  EXPECT_EQ(wavefronts(128, 256, 8), 20u);  // a warpgroup per 64 rows, one HGMMA.64x256 each: 2 + 8 KiB
+}
+
 TEST(MmaDataPath, PaddingRemovesLdmatrixConflictsOfPlainRows) {
   auto plain = gemm("h100", {"workload.tile.k=32", "workload.smem.swizzle=none"});
   auto padded = gemm("h100", {"workload.tile.k=32", "workload.smem.swizzle=none", "workload.smem.pad=8"});
