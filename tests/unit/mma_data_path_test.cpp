@@ -184,8 +184,9 @@ TEST(MmaDataPath, TmaEngineTakesItsCyclesPerBox) {
 }
 
 TEST(MmaDataPath, ClassRatesAndThePowerLimitedClock) {
-  // Memory unlimited: wgmma runs 0.944 x 4096 FLOP/cycle, mma.sync the measured 2655 (1.456x fewer);
-  // mma.sync's ldmatrix loads take shared-memory time that wgmma does not, hidden behind its MMAs
+  // Memory unlimited: wgmma runs the pipe's 4096 FLOP/cycle (sm.wgmma_fraction 1, gms-sharing-ubench --wgmma), mma.sync
+  // the measured 2655 (1.54x fewer), less the shared-memory path wgmma's operands share with its copies' fills;
+  // mma.sync's ldmatrix loads take shared-memory time too, hidden behind its MMAs
   // since the copies' own wavefronts take the path when their data is back (sm.shared_fills: arrival)
   // at their measured ~2 cycles each (sm.copy_fill_bytes_per_cycle). The run's fixed costs, common to
   // both, dilute the rates' ratio a little (1.447 with the presets of 2026-11-26); the kernel's fixed cost
