@@ -341,13 +341,14 @@ struct Pair {
 const Pair kWgmmaPairs[] = {
     GMS_PAIR(kWgmma128, kNone),   GMS_PAIR(kWgmma256, kNone),     GMS_PAIR(kWgmma128Rs, kNone), GMS_PAIR(kSts, kNone),
     GMS_PAIR(kLdsm, kNone),       GMS_PAIR(kLdsm8, kNone),        GMS_PAIR(kChase4, kNone),     GMS_PAIR(kChase8, kNone),
-    GMS_PAIR(kImad, kNone),       GMS_PAIR(kMma8, kNone),
+    GMS_PAIR(kImad, kNone),       GMS_PAIR(kMma8, kNone),         GMS_PAIR(kAlu, kNone),
     // wgmma beside another warpgroup's, mma.sync, ldmatrix, stores, integer work
     GMS_PAIR(kWgmma128, kWgmma128), GMS_PAIR(kWgmma256, kWgmma256), GMS_PAIR(kWgmma128, kMma8),
     GMS_PAIR(kWgmma128, kLdsm),   GMS_PAIR(kWgmma128, kLdsm16),   GMS_PAIR(kWgmma256, kLdsm),   GMS_PAIR(kWgmma128Rs, kLdsm),
     GMS_PAIR(kWgmma128, kSts),    GMS_PAIR(kWgmma256, kSts),      GMS_PAIR(kWgmma128Rs, kSts),  GMS_PAIR(kWgmma128, kImad),
     // the others beside a wgmma warpgroup
-    GMS_PAIR(kImad, kWgmma128),   GMS_PAIR(kImad, kWgmma256),     GMS_PAIR(kMma8, kWgmma128),   GMS_PAIR(kLdsm, kWgmma128),
+    GMS_PAIR(kImad, kWgmma128),   GMS_PAIR(kImad, kWgmma256),     GMS_PAIR(kImad, kWgmma128Rs), GMS_PAIR(kAlu, kWgmma128),
+    GMS_PAIR(kAlu, kWgmma256),    GMS_PAIR(kAlu, kWgmma128Rs),    GMS_PAIR(kMma8, kWgmma128),   GMS_PAIR(kLdsm, kWgmma128),
     GMS_PAIR(kLdsm8, kWgmma128),  GMS_PAIR(kLdsm, kWgmma256),     GMS_PAIR(kLdsm, kWgmma128Rs), GMS_PAIR(kChase4, kWgmma128),
     GMS_PAIR(kChase8, kWgmma128), GMS_PAIR(kChase4, kWgmma128Rs), GMS_PAIR(kSts, kWgmma128),    GMS_PAIR(kSts, kWgmma256),
     GMS_PAIR(kSts, kWgmma128Rs),
