@@ -2,14 +2,16 @@
 """Where a WMMA GEMM CTA's time goes on silicon: gms-cta-times' phase stamps (device_cta_times.sh; the
 STAMP kernel stamps %globaltimer at entry, when the first K tile is in shared memory, after the last MMA
 and after the last store). Per case, medians over the runs' CTAs: the prologue (entry -> first tile), the
-main loop and its time per K step, the epilogue (last MMA -> last store), the whole CTA, and a slot's idle
+main loop and its time per K step, the epilogue (last MMA -> last store), the whole CTA, a slot's idle
 time between a CTA's end and the next start on its SM (the SM's two slots: the gap to the latest end
-before a start).
+before a start), and how far apart the two CTAs sharing an SM end their main loops (per CTA, the loop end
+of the CTA on its SM it overlaps longest: in lockstep their epilogues meet at the SM's way out).
 
   cta_phases.py DIR [--check] [--model CASE=RUN_DIR ...]
 
---check: exit 1 unless every case spends 3-5 us per CTA outside its main loop (prologue + epilogue) and
-its slots idle 300-600 ns between CTAs - what the H100's stamps of 2026-11-26 show (docs/calibration.md).
+--check: exit 1 unless every case spends 3-5 us per CTA outside its main loop (prologue + epilogue), its
+slots idle 300-600 ns between CTAs and the CTAs sharing an SM end their loops over 2 us apart (median) - what
+the H100's stamps of 2026-11-26 show (docs/calibration.md, docs/sm-sharing.md).
 
 --model CASE=RUN_DIR: the same row for a `gpumemsim run --record .../CASE.json -o RUN_DIR` replay, from its
 ctas.csv marks: the first barrier's release for the first tile, the first global store for the loop's end.
@@ -35,7 +37,7 @@ def k_steps(case):
 
 
 def case_stats(runs, k_steps):
-    pro, loop, epi, tot, gaps = [], [], [], [], []
+    pro, loop, epi, tot, gaps, apart = [], [], [], [], [], []
     for rows in runs:
         by_sm = {}
         for r in rows:
@@ -46,17 +48,34 @@ def case_stats(runs, k_steps):
             loop.append(last - first)
             epi.append(e - last)
             tot.append(e - s)
-            by_sm.setdefault(r["sm"], []).append((s, e))
+            by_sm.setdefault(r["sm"], []).append((s, e, last))
         for spans in by_sm.values():
+            apart += partner_offsets(spans)
             spans.sort()
-            ends = sorted(e for _, e in spans)
-            for s, _ in spans[2:]:  # the SM's two slots: the gap to the latest end before this start
+            ends = sorted(e for _, e, _ in spans)
+            for s, _, _ in spans[2:]:  # the SM's two slots: the gap to the latest end before this start
                 before = bisect.bisect_right(ends, s)
                 if before:
                     gaps.append(s - ends[before - 1])
     us = lambda v: statistics.median(v) / 1e3
     return {"prologue": us(pro), "loop": us(loop), "per_step": us(loop) / k_steps, "epilogue": us(epi),
-            "cta": us(tot), "gap_ns": statistics.median(gaps) if gaps else float("nan")}
+            "cta": us(tot), "gap_ns": statistics.median(gaps) if gaps else float("nan"),
+            "apart": us(apart) if apart else float("nan")}
+
+
+def partner_offsets(spans):
+    """Per CTA of one SM ((start, end, loop end) in ns), how far its loop end is from that of the CTA it
+    overlaps longest on the SM."""
+    out = []
+    for i, (s, e, last) in enumerate(spans):
+        best = None
+        for j, (s2, e2, last2) in enumerate(spans):
+            overlap = min(e, e2) - max(s, s2)
+            if j != i and overlap > 0 and (best is None or overlap > best[0]):
+                best = (overlap, last2)
+        if best:
+            out.append(abs(last - best[1]))
+    return out
 
 
 def main():
@@ -76,19 +95,22 @@ def main():
             sys.exit(f"cta_phases: {e}")
     if not cases:
         sys.exit(f"cta_phases: no <case>_run<r>.csv[.gz] in {a.dir}")
-    print("| case | prologue (us) | main loop (us) | per K step (us) | epilogue (us) | CTA (us) | slot idle between CTAs (ns) |")
-    print("|---|---|---|---|---|---|---|")
+    print("| case | prologue (us) | main loop (us) | per K step (us) | epilogue (us) | CTA (us) | slot idle between CTAs (ns) "
+          "| loop ends apart, the SM's two CTAs (us) |")
+    print("|---|---|---|---|---|---|---|---|")
     stats = {}
     for case, runs in cases.items():
         s = stats[case] = case_stats(runs, k_steps(case))
         print(f"| {case} | {s['prologue']:.2f} | {s['loop']:.1f} | {s['per_step']:.3f} | {s['epilogue']:.2f} | "
-              f"{s['cta']:.1f} | {s['gap_ns']:.0f} |")
+              f"{s['cta']:.1f} | {s['gap_ns']:.0f} | {s['apart']:.2f} |")
     if a.check:
         bad = [c for c, s in stats.items()
-               if not (3 <= s["prologue"] + s["epilogue"] <= 5 and 300 <= s["gap_ns"] <= 600)]
+               if not (3 <= s["prologue"] + s["epilogue"] <= 5 and 300 <= s["gap_ns"] <= 600 and s["apart"] > 2)]
         if bad:
-            sys.exit("cta_phases: cases outside 3-5 us of prologue + epilogue or 300-600 ns between CTAs: " + ", ".join(bad))
-        print(f"check: all {len(stats)} cases spend 3-5 us per CTA outside the main loop, slots idle 300-600 ns")
+            sys.exit("cta_phases: cases outside 3-5 us of prologue + epilogue, 300-600 ns between CTAs or over 2 us "
+                     "between the loop ends of an SM's two CTAs: " + ", ".join(bad))
+        print(f"check: all {len(stats)} cases spend 3-5 us per CTA outside the main loop, slots idle 300-600 ns, "
+              "the CTAs sharing an SM end their loops over 2 us apart")
 
 if __name__ == "__main__":
     main()
