@@ -4,8 +4,10 @@ STAMP kernel stamps %globaltimer at entry, when the first K tile is in shared me
 and after the last store). Per case, medians over the runs' CTAs: the prologue (entry -> first tile), the
 main loop and its time per K step, the epilogue (last MMA -> last store), the whole CTA, a slot's idle
 time between a CTA's end and the next start on its SM (the SM's two slots: the gap to the latest end
-before a start), and how far apart the two CTAs sharing an SM end their main loops (per CTA, the loop end
-of the CTA on its SM it overlaps longest: in lockstep their epilogues meet at the SM's way out).
+before a start), how far apart the two CTAs sharing an SM end their main loops (per CTA, the loop end
+of the CTA on its SM it overlaps longest: in lockstep their epilogues meet at the SM's way out), and of
+each SM's first two CTAs (started together), on how many SMs the older one (the lower launch index) ends its
+loop first and by how much (median; negative: the younger ahead).
 
   cta_phases.py DIR [--check] [--model CASE=RUN_DIR ...]
 
@@ -37,7 +39,7 @@ def k_steps(case):
 
 
 def case_stats(runs, k_steps):
-    pro, loop, epi, tot, gaps, apart = [], [], [], [], [], []
+    pro, loop, epi, tot, gaps, apart, lead = [], [], [], [], [], [], []
     for rows in runs:
         by_sm = {}
         for r in rows:
@@ -48,19 +50,23 @@ def case_stats(runs, k_steps):
             loop.append(last - first)
             epi.append(e - last)
             tot.append(e - s)
-            by_sm.setdefault(r["sm"], []).append((s, e, last))
+            by_sm.setdefault(r["sm"], []).append((s, e, last, int(r["cta"])))
         for spans in by_sm.values():
-            apart += partner_offsets(spans)
+            apart += partner_offsets([x[:3] for x in spans])
             spans.sort()
-            ends = sorted(e for _, e, _ in spans)
-            for s, _, _ in spans[2:]:  # the SM's two slots: the gap to the latest end before this start
+            if len(spans) >= 2:  # the SM's first two CTAs: how far the older one's loop ends ahead
+                (_, _, last0, cta0), (_, _, last1, cta1) = spans[0], spans[1]
+                lead.append(last1 - last0 if cta0 < cta1 else last0 - last1)
+            ends = sorted(x[1] for x in spans)
+            for s, *_ in spans[2:]:  # the SM's two slots: the gap to the latest end before this start
                 before = bisect.bisect_right(ends, s)
                 if before:
                     gaps.append(s - ends[before - 1])
     us = lambda v: statistics.median(v) / 1e3
     return {"prologue": us(pro), "loop": us(loop), "per_step": us(loop) / k_steps, "epilogue": us(epi),
             "cta": us(tot), "gap_ns": statistics.median(gaps) if gaps else float("nan"),
-            "apart": us(apart) if apart else float("nan")}
+            "apart": us(apart) if apart else float("nan"), "lead": us(lead) if lead else float("nan"),
+            "older_first": sum(x > 0 for x in lead) / len(lead) if lead else float("nan")}
 
 
 def partner_offsets(spans):
@@ -96,13 +102,13 @@ def main():
     if not cases:
         sys.exit(f"cta_phases: no <case>_run<r>.csv[.gz] in {a.dir}")
     print("| case | prologue (us) | main loop (us) | per K step (us) | epilogue (us) | CTA (us) | slot idle between CTAs (ns) "
-          "| loop ends apart, the SM's two CTAs (us) |")
-    print("|---|---|---|---|---|---|---|---|")
+          "| loop ends apart, the SM's two CTAs (us) | its first two: the older ahead (SMs; by, us) |")
+    print("|---|---|---|---|---|---|---|---|---|")
     stats = {}
     for case, runs in cases.items():
         s = stats[case] = case_stats(runs, k_steps(case))
         print(f"| {case} | {s['prologue']:.2f} | {s['loop']:.1f} | {s['per_step']:.3f} | {s['epilogue']:.2f} | "
-              f"{s['cta']:.1f} | {s['gap_ns']:.0f} | {s['apart']:.2f} |")
+              f"{s['cta']:.1f} | {s['gap_ns']:.0f} | {s['apart']:.2f} | {s['older_first']:.0%}; {s['lead']:.2f} |")
     if a.check:
         bad = [c for c, s in stats.items()
                if not (3 <= s["prologue"] + s["epilogue"] <= 5 and 300 <= s["gap_ns"] <= 600 and s["apart"] > 2)]
