@@ -224,8 +224,9 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       const Tick issue_floor = floor_end(sp, in, t);
       if (in.async_mma) {  // wgmma: the warp goes on; a later wait on `slot` joins the MMAs
         // Its shared-memory operands pass the SM's data path first come, first served with the LSU's
-        // traffic, each HGMMA's as one booking (sm.wgmma_operands_use_shared_path; no warp's: they are not
-        // in the MIO queue): the MMAs are done no sooner than their operands are read.
+        // traffic: one booking from the pipe's start, its HGMMAs' boundaries the places a copy's fill may go
+        // in between (sm.wgmma_operands_use_shared_path; no warp's: they are not in the MIO queue). The
+        // MMAs are done no sooner than their operands are read.
         Tick done = end;
         if (wgmma_on_path && in.wavefronts > 0) done = std::max(end, shared_pipe(sm, start, in.wavefronts, in.issue_cycles));
         fill_slot(w, in.slot, done, SlotKind::kWarpgroupMma);
