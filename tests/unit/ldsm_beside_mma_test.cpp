@@ -41,19 +41,8 @@ class LdsmBesideMma final : public test::OneCtaKernel {
       out.slot = 2;
       return;
     }
-    if (step >= 2 * (kLoads / per_block_)) {
-      out.op = Op::kExit;
-      return;
-    }
-    out.slot = 1;
-    if (step % 2 == 1) {
-      out.op = Op::kWait;
-      return;
-    }
-    out.op = Op::kSharedLoad;
-    out.ldmatrix = true;
-    out.issue_cycles = static_cast<std::uint32_t>(per_block_);
-    out.wavefronts = 4 * static_cast<std::uint32_t>(per_block_);
+    if (!test::rounds_of_block_and_wait(step, kLoads / per_block_, 1, out))
+      test::ldmatrix_block(static_cast<std::uint32_t>(per_block_), 1, out);
   }
 
  private:

@@ -46,6 +46,27 @@ inline bool wait_then_exit(int step, int n, int slot, Instr& out) {
   return true;
 }
 
+// Rounds of a block and a wait on `slot` for it, then the exit: false at an even step before the end, where the
+// caller writes the block; the wait (odd steps) and the exit (from step 2 x rounds) are written here.
+inline bool rounds_of_block_and_wait(int step, int rounds, int slot, Instr& out) {
+  if (step >= 2 * rounds) {
+    out.op = Op::kExit;
+    return true;
+  }
+  out.slot = static_cast<std::uint8_t>(slot);
+  if (step % 2 == 0) return false;
+  out.op = Op::kWait;
+  return true;
+}
+// An ldmatrix.x4 block of `n` conflict-free loads (4 wavefronts each) into scoreboard slot `slot`.
+inline void ldmatrix_block(std::uint32_t n, int slot, Instr& out) {
+  out.op = Op::kSharedLoad;
+  out.ldmatrix = true;
+  out.slot = static_cast<std::uint8_t>(slot);
+  out.issue_cycles = n;
+  out.wavefronts = 4 * n;
+}
+
 // One cp.async past L1 (LDGSTS.BYPASS) of `r` into scoreboard slot `slot`: one instruction of 4 store
 // wavefronts, as the tests' copies are.
 inline void copy_past_l1(const Region& r, int slot, Instr& out) {

@@ -30,16 +30,7 @@ class LoadsBesideWgmma final : public test::OneCtaKernel {
     out = Instr{};
     const int step = static_cast<int>(c.step++);
     const bool mine = c.warp >= 4 ? wgmma_ : loads_;
-    const int rounds = c.warp >= 4 ? kWgmmaRounds : kLoadRounds;
-    if (!mine || step >= 2 * rounds) {
-      out.op = Op::kExit;
-      return;
-    }
-    out.slot = 1;
-    if (step % 2 == 1) {
-      out.op = Op::kWait;
-      return;
-    }
+    if (test::rounds_of_block_and_wait(step, mine ? (c.warp >= 4 ? kWgmmaRounds : kLoadRounds) : 0, 1, out)) return;
     if (c.warp >= 4) {
       out.op = Op::kCompute;
       out.pipe = Pipe::kTensor;
@@ -49,10 +40,7 @@ class LoadsBesideWgmma final : public test::OneCtaKernel {
       out.wavefronts = kHgmmaPerBlock * 48 / 4;
       return;
     }
-    out.op = Op::kSharedLoad;
-    out.ldmatrix = true;
-    out.issue_cycles = kLoadsPerBlock;
-    out.wavefronts = 4 * kLoadsPerBlock;
+    test::ldmatrix_block(kLoadsPerBlock, 1, out);
   }
 
  private:

@@ -9,13 +9,5 @@ set -uo pipefail
 source "$(dirname "$0")/device_env.sh"  # sets OUT (default ./out) and creates it
 BIN=/tmp/gms-sharing-ubench
 device_ubench sharing device_sharing.sh validate/runner/sharing_ubench.cu "$BIN" "^\s+Function"
-# The instruction mix per kernel: the streams must be what their names say.
-cuobjdump -sass "$BIN" 2>/dev/null | awk '/Function :/ {f=$3} /^ +\/\*[0-9a-f]+\*\// {op=$2; if (op ~ /^@/) op=$3; sub(/\..*/, "", op); n[f" "op]++}
-  END {for (k in n) if (n[k] >= 8) print k, n[k]}' | sort >> "$OUT/sharing_env.txt"
 source "$(dirname "$0")/ncu_metrics.sh"
-keep=$(keep_known_metrics "smsp__cycles_active.avg,smsp__inst_executed.sum,smsp__warp_issue_stalled_selected_per_warp_active.pct,smsp__warp_issue_stalled_not_selected_per_warp_active.pct,smsp__warp_issue_stalled_wait_per_warp_active.pct,smsp__warp_issue_stalled_dispatch_stall_per_warp_active.pct,smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct,smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_branch_resolving_per_warp_active.pct,smsp__warp_issue_stalled_no_instruction_per_warp_active.pct,smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct,smsp__inst_executed_pipe_tensor_op_hmma.sum,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active") 2>> "$OUT/sharing_env.txt"
-# Every pair twice: its warm-up (10 iterations), then its measured launch.
-ncu -k regex:sharing --metrics "$keep" --csv --page raw "$BIN" > /tmp/sharing_ncu.csv 2>> "$OUT/sharing_env.txt"
-echo "ncu exit $?"
-grep '^"' /tmp/sharing_ncu.csv > "$OUT/sharing_ncu.csv"
-echo "ncu rows: $(wc -l < "$OUT/sharing_ncu.csv")"
+sharing_profile sharing "$BIN" . "smsp__cycles_active.avg,smsp__inst_executed.sum,smsp__warp_issue_stalled_selected_per_warp_active.pct,smsp__warp_issue_stalled_not_selected_per_warp_active.pct,smsp__warp_issue_stalled_wait_per_warp_active.pct,smsp__warp_issue_stalled_dispatch_stall_per_warp_active.pct,smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct,smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_branch_resolving_per_warp_active.pct,smsp__warp_issue_stalled_no_instruction_per_warp_active.pct,smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct,smsp__inst_executed_pipe_tensor_op_hmma.sum,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"

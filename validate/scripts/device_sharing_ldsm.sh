@@ -10,12 +10,6 @@ set -uo pipefail
 source "$(dirname "$0")/device_env.sh"  # sets OUT (default ./out) and creates it
 BIN=/tmp/gms-sharing-ubench
 device_ubench sharing_ldsm device_sharing_ldsm.sh validate/runner/sharing_ubench.cu "$BIN" "^\s+Function" --ldsm
-# The instruction mix per kernel: the streams must be what their names say.
-cuobjdump -sass "$BIN" 2>/dev/null | awk '/Function :/ {f=$3} /^ +\/\*[0-9a-f]+\*\// {op=$2; if (op ~ /^@/) op=$3; sub(/\..*/, "", op); n[f" "op]++}
-  END {for (k in n) if (n[k] >= 8) print k, n[k]}' | sort | grep -E "ILi(6|7|8|9|10|11|12|13)E|Li(6|7|8|9|10|11|12|13)EE" >> "$OUT/sharing_ldsm_env.txt"
 source "$(dirname "$0")/ncu_metrics.sh"
-keep=$(keep_known_metrics "smsp__cycles_active.avg,smsp__inst_executed.sum,smsp__warp_issue_stalled_selected_per_warp_active.pct,smsp__warp_issue_stalled_not_selected_per_warp_active.pct,smsp__warp_issue_stalled_wait_per_warp_active.pct,smsp__warp_issue_stalled_dispatch_stall_per_warp_active.pct,smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct,smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct,smsp__inst_executed_pipe_tensor_op_hmma.sum,smsp__sass_inst_executed_op_ldsm.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") 2>> "$OUT/sharing_ldsm_env.txt"
-ncu -k regex:sharing --metrics "$keep" --csv --page raw "$BIN" --ldsm > /tmp/sharing_ldsm_ncu.csv 2>> "$OUT/sharing_ldsm_env.txt"
-echo "ncu exit $?"
-grep '^"' /tmp/sharing_ldsm_ncu.csv > "$OUT/sharing_ldsm_ncu.csv"
-echo "ncu rows: $(wc -l < "$OUT/sharing_ldsm_ncu.csv")"
+# The instruction mix of the kernels with an --ldsm stream (template arguments 6-13).
+sharing_profile sharing_ldsm "$BIN" "ILi(6|7|8|9|10|11|12|13)E|Li(6|7|8|9|10|11|12|13)EE" "smsp__cycles_active.avg,smsp__inst_executed.sum,smsp__warp_issue_stalled_selected_per_warp_active.pct,smsp__warp_issue_stalled_not_selected_per_warp_active.pct,smsp__warp_issue_stalled_wait_per_warp_active.pct,smsp__warp_issue_stalled_dispatch_stall_per_warp_active.pct,smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct,smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct,smsp__inst_executed_pipe_tensor_op_hmma.sum,smsp__sass_inst_executed_op_ldsm.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum" --ldsm
