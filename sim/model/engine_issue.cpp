@@ -180,10 +180,10 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
     }
     case Op::kCompute: {
       int p = static_cast<int>(in.pipe);
+      if (in.pipe == Pipe::kTensor) sp.tensor_warp = in.async_mma ? -1 : warp_index;  // ldmatrix_beside_mma's
       if (in.pipe_cycles > 0) {  // one traced instruction, pipelined
         Tick start = std::max(t, sp.pipe_free[p]);
         sp.pipe_free[p] = start + cycles_to_ticks(in.pipe_cycles);
-        if (in.pipe == Pipe::kTensor) sp.tensor_warp = in.async_mma ? -1 : warp_index;  // ldmatrix_beside_mma's
         sp.issue_free = t + kTicksPerCycle;
         if (holds_dispatch(in)) {  // an HMMA: until the pipe takes the next
           sp.issue_free = sp.pipe_free[p];
@@ -208,7 +208,6 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       Tick start = std::max(t, sp.pipe_free[p]);
       Tick end = start + static_cast<Tick>(in.flops * pipe_ticks_per_flop[p] + 0.5);
       sp.pipe_free[p] = end;
-      if (in.pipe == Pipe::kTensor) sp.tensor_warp = in.async_mma ? -1 : warp_index;  // ldmatrix_beside_mma's
       // A block of N instructions holds the sub-partition's issue port N cycles (one a cycle), and
       // its register-bank conflict cycles. An mma.sync holds it for its whole tensor-pipe interval
       // where the GPU's dispatch does (gms-sharing-ubench: another warp issues nothing meanwhile).

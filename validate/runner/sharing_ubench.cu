@@ -29,6 +29,7 @@
 // cycles per iteration. CUDA only (inline PTX mma.sync, sm_80+; wgmma, sm_90a: wgmma_ptx.cuh).
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -371,7 +372,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: gms-sharing-ubench [--ldsm | --wgmma]\n");
     return 2;
   }
-  std::vector<std::pair<int, int>> pairs;
+  std::vector<Pair> pairs;
+  const auto add = [&pairs](int measured, int neighbour) { pairs.push_back({measured, neighbour, pick(measured, neighbour)}); };
   if (wgmma_pairs) {
     int* d_built = nullptr;
     int built = 0;
@@ -384,22 +386,22 @@ int main(int argc, char** argv) {
                            "(needs nvcc -gencode arch=compute_90a,code=sm_90a on a Hopper GPU)\n");
       return 2;
     }
-    for (const Pair& p : kWgmmaPairs) pairs.push_back({p.measured, p.neighbour});
+    pairs.assign(std::begin(kWgmmaPairs), std::end(kWgmmaPairs));
   } else if (!ldsm_pairs) {
     for (int measured : {kImad, kAlu, kMma1, kMma8, kMixed, kLdsm})
-      for (int neighbour : {kNone, kImad, kAlu, kMma1, kMma8, kMixed, kLdsm}) pairs.push_back({measured, neighbour});
+      for (int neighbour : {kNone, kImad, kAlu, kMma1, kMma8, kMixed, kLdsm}) add(measured, neighbour);
   } else {
     for (int chain : {kChase4, kChase8, kChase16}) {
-      for (int neighbour : {kNone, kImad, kAlu, kMma1, kMma8, kMixed, kLdsm}) pairs.push_back({chain, neighbour});
-      for (int measured : {kMma1, kMma8, kMixed}) pairs.push_back({measured, chain});
+      for (int neighbour : {kNone, kImad, kAlu, kMma1, kMma8, kMixed, kLdsm}) add(chain, neighbour);
+      for (int measured : {kMma1, kMma8, kMixed}) add(measured, chain);
     }
     for (int stream : {kLdsm, kLdsm8, kLdsm16}) {
-      for (int neighbour : {kNone, kImad, kMma1, kMma8, kMixed}) pairs.push_back({stream, neighbour});
+      for (int neighbour : {kNone, kImad, kMma1, kMma8, kMixed}) add(stream, neighbour);
       if (stream != kLdsm)
-        for (int measured : {kMma1, kMma8, kMixed}) pairs.push_back({measured, stream});
+        for (int measured : {kMma1, kMma8, kMixed}) add(measured, stream);
     }
     for (int stream : {kLdsmMma, kLdsm8Mma})
-      for (int neighbour : {kNone, kMma8}) pairs.push_back({stream, neighbour});
+      for (int neighbour : {kNone, kMma8}) add(stream, neighbour);
   }
   cudaDeviceProp prop{};
   cudaGetDeviceProperties(&prop, 0);
@@ -410,10 +412,7 @@ int main(int argc, char** argv) {
   cudaMalloc(&d_out, sizeof(Out) * sms * 4);
   cudaMalloc(&d_sink, sizeof(float));
   std::vector<Out> h(static_cast<size_t>(sms) * 4);
-  for (const auto& [measured, neighbour] : pairs) {
-      Kernel k = wgmma_pairs ? nullptr : pick(measured, neighbour);
-      for (const Pair& p : kWgmmaPairs)
-        if (wgmma_pairs && p.measured == measured && p.neighbour == neighbour) k = p.kernel;
+  for (const auto& [measured, neighbour, k] : pairs) {
       cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, unused_smem);
       const long long iters = measured == kMma1 ? 2000 : measured == kMixed || warpgroup_stream(measured) ? 1000 : 4000;
       k<<<sms, 256, unused_smem>>>(10, 3u, 7u, d_out, d_sink);  // warm-up

@@ -52,7 +52,7 @@ def case_stats(runs, k_steps):
             tot.append(e - s)
             by_sm.setdefault(r["sm"], []).append((s, e, last, int(r["cta"])))
         for spans in by_sm.values():
-            apart += partner_offsets([x[:3] for x in spans])
+            apart += partner_offsets(spans)
             spans.sort()
             if len(spans) >= 2:  # the SM's first two CTAs: how far the older one's loop ends ahead
                 (_, _, last0, cta0), (_, _, last1, cta1) = spans[0], spans[1]
@@ -70,12 +70,12 @@ def case_stats(runs, k_steps):
 
 
 def partner_offsets(spans):
-    """Per CTA of one SM ((start, end, loop end) in ns), how far its loop end is from that of the CTA it
-    overlaps longest on the SM."""
+    """Per CTA of one SM ((start, end, loop end in ns, CTA index)), how far its loop end is from that of the CTA
+    it overlaps longest on the SM."""
     out = []
-    for i, (s, e, last) in enumerate(spans):
+    for i, (s, e, last, _) in enumerate(spans):
         best = None
-        for j, (s2, e2, last2) in enumerate(spans):
+        for j, (s2, e2, last2, _) in enumerate(spans):
             overlap = min(e, e2) - max(s, s2)
             if j != i and overlap > 0 and (best is None or overlap > best[0]):
                 best = (overlap, last2)
