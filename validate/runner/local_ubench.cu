@@ -9,7 +9,8 @@
 // beside it: 200 KiB leaves 28 KiB (the frames miss, as the GEMM's do), 0 leaves ~220 KiB (they hit).
 // Thread 0 of each CTA stamps clock64 around the rounds; prints one JSON object per case: local
 // sectors per SM cycle (32-byte sectors stored + loaded / the median CTA's cycles) and the elapsed
-// time. CUDA only (inline PTX).
+// time. CUDA only (inline PTX). `--writeback` runs only the store and fstore cases on 16..all SMs instead
+// (device_local_writeback.sh: what of the stored frames reaches DRAM, from ncu's dram__bytes_write).
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -37,7 +38,8 @@ __device__ __forceinline__ void st_global(double* at, double v) {
   asm volatile("st.global.f64 [%0], %1;" ::"l"(at), "d"(v) : "memory");
 }
 
-template <int Mode>  // 0 swap, 1 load, 2 store, 3 the same stores to global memory (gstore)
+template <int Mode>  // 0 swap, 1 load, 2 store, 3 the same stores to global memory (gstore), 4 global stores laid
+                     // out frame by frame as local memory lays them (fstore: each warp's frames one block)
 __global__ void local_rounds(int rounds, long long* cycles, double* sink, double* global_frames) {
   extern __shared__ double smem[];
   double frame[kFrame];  // its address goes to the PTX below: it stays in local memory
@@ -51,6 +53,9 @@ __global__ void local_rounds(int rounds, long long* cycles, double* sink, double
   // gstore: slot i of every thread of the grid side by side, as local memory lays a warp's out.
   const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
   double* mine = global_frames + static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  // fstore: warp w's frames at w x 32 x kFrame doubles, slot i of its 32 lanes side by side (256 bytes).
+  double* frame_slot0 = global_frames + (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x / 32 * 32) * kFrame +
+                        threadIdx.x % 32;
   for (int r = 0; r < rounds; ++r) {
     unsigned long long zero;  // opaque to the compiler: the loads cannot leave the loop
     asm volatile("mov.u64 %0, 0;" : "=l"(zero));
@@ -62,6 +67,11 @@ __global__ void local_rounds(int rounds, long long* cycles, double* sink, double
       double* at = mine + zero;
 #pragma unroll 10
       for (int i = 0; i < kFrame; ++i, at += threads) st_global(at, acc + i);
+    }
+    if (Mode == 4) {
+      double* at = frame_slot0 + zero;
+#pragma unroll 10
+      for (int i = 0; i < kFrame; ++i, at += 32) st_global(at, acc + i);
     }
     if (Mode == 0 || Mode == 1) {
 #pragma unroll
@@ -108,8 +118,21 @@ void run_case(const char* mode, int ctas, int threads, int shared, const gpuDevi
 
 }  // namespace
 
-int main() {
-  return ubench_main("gms-local-ubench", [](const gpuDeviceProp& prop) {
+// --writeback: which stored frames reach DRAM though they fit L2 (README: all SMs storing 12 MB of frames write
+// 72 MB to DRAM). Store-only rounds at 4 and 8 warps a CTA on 16..all SMs, to local memory and to global memory
+// laid out the same way (fstore), frames missing L1: dram__bytes_write under ncu against the dirty bytes held.
+void writeback_cases(const gpuDeviceProp& prop, long long* d_cycles, double* sink, double* frames) {
+  const int sms = prop.multiProcessorCount;
+  for (int threads : {128, 256})
+    for (int ctas : {16, 32, 48, 64, 96, sms}) {
+      run_case<2>("store", ctas, threads, 200 * 1024, prop, d_cycles, sink, frames);
+      run_case<4>("fstore", ctas, threads, 200 * 1024, prop, d_cycles, sink, frames);
+    }
+}
+
+int main(int argc, char** argv) {
+  const bool writeback = argc > 1 && std::string(argv[1]) == "--writeback";
+  return ubench_main("gms-local-ubench", [writeback](const gpuDeviceProp& prop) {
     const int sms = prop.multiProcessorCount;
     long long* d_cycles;
     double* sink;
@@ -117,6 +140,10 @@ int main() {
     GPU_CHECK(gpuMalloc(&sink, sizeof(double)));
     double* frames;  // gstore's frames: every thread of the largest grid
     GPU_CHECK(gpuMalloc(&frames, sizeof(double) * kFrame * 256 * sms));
+    if (writeback) {
+      writeback_cases(prop, d_cycles, sink, frames);
+      return;
+    }
     const int big = 200 * 1024;  // one CTA an SM, L1 28 KiB: the frames miss
     for (int shared : {big, 0})
       for (int threads : {128, 256})
