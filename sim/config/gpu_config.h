@@ -142,6 +142,10 @@ struct L2Config {
   // Bytes of other data the L2 holds dirty when a kernel starts on a cleared L2 (what the profiler's
   // replay and the harness leave); the kernel writes them to DRAM as it evicts them.
   std::int64_t dirty_at_launch = 0;
+  // Dirty ways a set keeps: a store that leaves more dirty is written through to DRAM, its line staying valid
+  // and clean (0 = no limit); local (spill) stores have their own limit (0 = dirty_ways_per_set's).
+  int dirty_ways_per_set = 0;
+  int local_dirty_ways_per_set = 0;
   std::string sm_partition_map = "halves";
   std::string sm_partitions;  // one digit per SM (measured); empty = sm_partition_map
 };

@@ -344,6 +344,13 @@ Schema<GpuConfig> make_schema() {
                                 "other data the L2 holds dirty when a kernel starts (not after a kernel that keeps "
                                 "the L2; at most all of it): its sets' first victims, written to DRAM as the kernel evicts it",
                                 [](G& c) -> auto& { return c.l2.dirty_at_launch; }));
+  p.push_back(quantity_param<G>("l2.dirty_ways_per_set", Q::kInteger, "0", 0, 1024,
+                                "dirty ways one set keeps: a store that leaves more of its set dirty is written through "
+                                "to DRAM, the line staying valid and clean (0 = no limit: dirty lines leave when evicted)",
+                                [](G& c) -> auto& { return c.l2.dirty_ways_per_set; }));
+  p.push_back(quantity_param<G>("l2.local_dirty_ways_per_set", Q::kInteger, "0", 0, 1024,
+                                "l2.dirty_ways_per_set for stores to local memory (register spills); 0 = the same",
+                                [](G& c) -> auto& { return c.l2.local_dirty_ways_per_set; }));
   p.push_back(bool_param<G>("l2.far_reductions_in_both_partitions", false,
                             "a reduction to a far line is counted as a lookup in the near partition and at its home slice",
                             [](G& c) -> auto& { return c.l2.far_reductions_in_both_partitions; }));

@@ -33,18 +33,18 @@ MemorySystem::Stored MemorySystem::store_local_lines(const AccessCtx& ctx, EachL
       if (a.miss) l1.fill(a.slot, a.miss, t);
       const Tick out = sm_out(ctx.sm, t, popc(mask) * sector);
       done.left = std::max(done.left, out);
-      done.taken = std::max(done.taken, l2_write_line(ctx.sm, line, mask, out));
+      done.taken = std::max(done.taken, l2_write_line(ctx.sm, line, mask, out, 0, true));
       return;
     }
     const auto a = l1.access(static_cast<std::uint32_t>(ctx.sm), set, line, mask, true, t);
     if (a.evicted_dirty)  // a write-back: nobody waits
-      l2_write_line(ctx.sm, a.evicted_line, a.evicted_dirty, sm_out(ctx.sm, t, popc(a.evicted_dirty) * sector));
+      l2_write_line(ctx.sm, a.evicted_line, a.evicted_dirty, sm_out(ctx.sm, t, popc(a.evicted_dirty) * sector), 0, true);
     done.taken = std::max(done.taken, t + l1_hit_ticks_);
   });
   return done;
 }
 
-Tick MemorySystem::l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t, std::uint32_t input_bytes) {
+Tick MemorySystem::l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t, std::uint32_t input_bytes, bool local) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   // A far store passes the near slice's input (counted there, not written: 0 of its pipeline).
   const AtHome h =
@@ -57,6 +57,10 @@ Tick MemorySystem::l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t, 
     counters_.l2_write_hit_sectors += popc(mask);
   }
   if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, h.start);
+  // A set past its dirty ways writes this line through (gms-local-ubench --writeback: stored frames reach DRAM
+  // long before the L2 is full, and stay in it - validate/results/h200/local_writeback).
+  if (const std::uint32_t through = l2_->write_through_over(a.slot, local ? local_dirty_ways_limit_ : dirty_ways_limit_))
+    dram_->write(line, popc(through) * sector, h.start);
   return h.taken;
 }
 

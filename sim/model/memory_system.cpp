@@ -49,6 +49,8 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   fill_mask_unit_ = static_cast<std::uint32_t>(gpu.dram.access_granularity / gpu.l2.sector);
   l1_hit_ticks_ = cycles_to_ticks(gpu.l1.hit_latency);
   local_stores_through_ = gpu.l1.local_stores == "write_through";
+  dirty_ways_limit_ = gpu.l2.dirty_ways_per_set;
+  local_dirty_ways_limit_ = gpu.l2.local_dirty_ways_per_set > 0 ? gpu.l2.local_dirty_ways_per_set : dirty_ways_limit_;
   icnt_ticks_ = cycles_to_ticks(gpu.icnt.latency);
   l2_return_ticks_ = cycles_to_ticks(gpu.l2.hit_latency - gpu.icnt.latency);
   far_ticks_ = far_latency_ ? cycles_to_ticks(gpu.l2.far_extra_latency) : 0;

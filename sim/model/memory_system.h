@@ -254,8 +254,8 @@ class MemorySystem {
   // (bytes 0). Returns when this one leaves; `t` unchanged where the GPU has no such limit.
   Tick sm_out(int sm, Tick t, std::uint32_t bytes);
   // Returns when the home slice's input has taken the data. `input_bytes`: what it costs the way out's
-  // inputs (write_cost_bytes; 0 = the mask's sectors).
-  Tick l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t, std::uint32_t input_bytes = 0);
+  // inputs (write_cost_bytes; 0 = the mask's sectors). `local`: a spill store (l2.local_dirty_ways_per_set).
+  Tick l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t, std::uint32_t input_bytes = 0, bool local = false);
   // Bytes a store of the sectors of `mask` costs the write path, `partial` of them written in part.
   std::uint32_t write_cost_bytes(std::uint32_t mask, std::uint32_t partial) const;
   // Routes a write or reduction from an SM to the line's home slice (interconnect, a pass through a
@@ -289,6 +289,7 @@ class MemorySystem {
   Tick l1_hit_ticks_, l2_return_ticks_, icnt_ticks_, far_ticks_;
   std::int64_t l1_bytes_ = -1;  // the L1 size in use (set_l1_bytes; -1 before the first)
   bool local_stores_through_ = true;  // l1.local_stores
+  int dirty_ways_limit_ = 0, local_dirty_ways_limit_ = 0;  // l2.dirty_ways_per_set, l2.local_dirty_ways_per_set
   double sm_port_ticks_per_byte_;
   double sm_port_ticks_per_request_;  // 0: no request rate
 

@@ -34,6 +34,7 @@ TagArray::TagArray(std::int64_t size_bytes, int line_bytes, int sector_bytes, in
   print_.assign(slots, 0);
   stamp_.assign(slots, 0);
   state_.assign(slots * state_words_, 0);
+  dirty_ways_.assign(slots / static_cast<std::size_t>(assoc_), 0);
 }
 
 void TagArray::advance(Tick t) {
@@ -53,6 +54,7 @@ void TagArray::invalidate_all() {
   std::fill(print_.begin(), print_.end(), 0);
   std::fill(stamp_.begin(), stamp_.end(), 0);
   std::fill(state_.begin(), state_.end(), 0);
+  std::fill(dirty_ways_.begin(), dirty_ways_.end(), 0);
 }
 
 std::uint32_t TagArray::victim(std::uint32_t base, std::uint64_t clock) {
@@ -92,6 +94,7 @@ TagArray::Access TagArray::access(std::uint32_t bank, std::uint32_t set, Addr li
     if (print_[slot] != 0 && dirty_of(st)) {
       out.evicted_dirty = dirty_of(st);
       out.evicted_line = tag_of(st);
+      --dirty_ways_[base / static_cast<std::uint32_t>(assoc_)];
     }
     print_[slot] = fp;
     st[0] = line;
@@ -114,11 +117,22 @@ TagArray::Access TagArray::access(std::uint32_t bank, std::uint32_t set, Addr li
   for (std::uint32_t m = out.hit; m; m &= m - 1) latest = std::max(latest, r[std::countr_zero(m)]);
   out.ready = std::max(now, decode(latest));
   if (write) {
+    if (dirty_of(st) == 0 && sectors != 0) ++dirty_ways_[base / static_cast<std::uint32_t>(assoc_)];
     st[1] |= static_cast<std::uint64_t>(sectors) | (static_cast<std::uint64_t>(sectors) << 32);
     const std::uint32_t at = encode(now);
     for (std::uint32_t m = out.miss; m; m &= m - 1) arrivals(st)[std::countr_zero(m)] = at;
   }
   return out;
+}
+
+std::uint32_t TagArray::write_through_over(std::uint32_t slot, int limit) {
+  std::uint16_t& dirty = dirty_ways_[slot / static_cast<std::uint32_t>(assoc_)];
+  std::uint64_t* st = state(slot);
+  const std::uint32_t mask = dirty_of(st);
+  if (limit <= 0 || dirty <= limit || mask == 0) return 0;
+  st[1] &= 0xffffffffull;  // clean, still valid
+  --dirty;
+  return mask;
 }
 
 void TagArray::fill(std::uint32_t slot, std::uint32_t sectors, Tick ready) {
@@ -145,6 +159,14 @@ std::uint32_t TagArray::find(std::uint32_t base, Addr line, std::uint16_t fp) co
 
 bool TagArray::contains(std::uint32_t bank, std::uint32_t set, Addr line) const {
   return find(static_cast<std::uint32_t>(first_slot(bank, set)), line, fingerprint(line)) != ~0u;
+}
+
+int TagArray::count_dirty_ways(std::uint32_t bank, std::uint32_t set) const {
+  const std::size_t base = first_slot(bank, set);
+  int n = 0;
+  for (int w = 0; w < assoc_; ++w)
+    if (print_[base + w] && dirty_of(state(static_cast<std::uint32_t>(base + w)))) ++n;
+  return n;
 }
 
 std::uint64_t TagArray::dirty_sectors() const {

@@ -40,6 +40,10 @@ class TagArray {
   // victim. Writes mark the sectors valid and dirty at once (no fetch: writes carry byte masks).
   Access access(std::uint32_t bank, std::uint32_t set, Addr line, std::uint32_t sectors, bool write, Tick now,
                 InsertPriority priority = InsertPriority::kNormal);
+  // Where the set holding `slot` keeps more than `limit` dirty ways (0: no limit), the line at `slot` is
+  // written through: its dirty sectors are returned (for the caller to write to DRAM) and it stays valid,
+  // clean. Returns 0 otherwise.
+  std::uint32_t write_through_over(std::uint32_t slot, int limit);
   // Marks `sectors` of the line at `slot` valid, arriving at `ready`.
   void fill(std::uint32_t slot, std::uint32_t sectors, Tick ready);
   // `sectors` of the (valid) line at `slot` are not readable before `until` (a read-modify-write in
@@ -54,6 +58,9 @@ class TagArray {
     __builtin_prefetch(&stamp_[base]);
     __builtin_prefetch(&stamp_[base + assoc_ - 1]);
   }
+  // The set's dirty ways as kept (dirty_ways) and as a scan of its ways finds them (count_dirty_ways: for checks).
+  int dirty_ways(std::uint32_t bank, std::uint32_t set) const { return dirty_ways_[static_cast<std::size_t>(bank) * sets_ + set]; }
+  int count_dirty_ways(std::uint32_t bank, std::uint32_t set) const;
   std::uint32_t sets() const { return sets_; }  // per bank
   int banks() const { return static_cast<int>(clock_.size()); }
   int sectors_per_line() const { return sectors_per_line_; }
@@ -118,6 +125,7 @@ class TagArray {
   Array<std::uint16_t> print_;    // per slot: fingerprint of its line, 0 = empty
   Array<std::uint64_t> stamp_;    // replacement order (scanned only to pick a victim)
   Array<std::uint64_t> state_;    // slot * state_words_: tag, masks, per-sector arrival offsets
+  std::vector<std::uint16_t> dirty_ways_;  // per bank and set: its ways holding dirty sectors
 };
 
 }  // namespace gms

@@ -9,8 +9,8 @@
 // beside it: 200 KiB leaves 28 KiB (the frames miss, as the GEMM's do), 0 leaves ~220 KiB (they hit).
 // Thread 0 of each CTA stamps clock64 around the rounds; prints one JSON object per case: local
 // sectors per SM cycle (32-byte sectors stored + loaded / the median CTA's cycles) and the elapsed
-// time. CUDA only (inline PTX). `--writeback` runs only the store and fstore cases on 16..all SMs instead
-// (device_local_writeback.sh: what of the stored frames reaches DRAM, from ncu's dram__bytes_write).
+// time. CUDA only (inline PTX). `--writeback` runs only the store and fstore cases on 16..all SMs instead,
+// `--reload` fload, fswap and swap (device_local_writeback.sh: what of the frames reaches DRAM, from ncu).
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -37,9 +37,15 @@ __device__ __forceinline__ double ld_local(unsigned long long at) {
 __device__ __forceinline__ void st_global(double* at, double v) {
   asm volatile("st.global.f64 [%0], %1;" ::"l"(at), "d"(v) : "memory");
 }
+__device__ __forceinline__ double ld_global_cg(const double* at) {  // cached in L2 only, as the frames miss L1
+  double v;
+  asm volatile("ld.global.cg.f64 %0, [%1];" : "=d"(v) : "l"(at) : "memory");
+  return v;
+}
 
 template <int Mode>  // 0 swap, 1 load, 2 store, 3 the same stores to global memory (gstore), 4 global stores laid
-                     // out frame by frame as local memory lays them (fstore: each warp's frames one block)
+                     // out frame by frame as local memory lays them (fstore: each warp's frames one block), 5 the
+                     // same frames loaded (fload, ld.global.cg), 6 stored and loaded back (fswap)
 __global__ void local_rounds(int rounds, long long* cycles, double* sink, double* global_frames) {
   extern __shared__ double smem[];
   double frame[kFrame];  // its address goes to the PTX below: it stays in local memory
@@ -68,10 +74,15 @@ __global__ void local_rounds(int rounds, long long* cycles, double* sink, double
 #pragma unroll 10
       for (int i = 0; i < kFrame; ++i, at += threads) st_global(at, acc + i);
     }
-    if (Mode == 4) {
+    if (Mode == 4 || Mode == 6) {
       double* at = frame_slot0 + zero;
 #pragma unroll 10
       for (int i = 0; i < kFrame; ++i, at += 32) st_global(at, acc + i);
+    }
+    if (Mode == 5 || Mode == 6) {
+      const double* at = frame_slot0 + zero;
+#pragma unroll 10
+      for (int i = 0; i < kFrame; ++i, at += 32) acc += ld_global_cg(at);
     }
     if (Mode == 0 || Mode == 1) {
 #pragma unroll
@@ -106,7 +117,7 @@ void run_case(const char* mode, int ctas, int threads, int shared, const gpuDevi
     std::vector<long long> c(ctas);
     GPU_CHECK(gpuMemcpy(c.data(), d_cycles, sizeof(long long) * ctas, gpuMemcpyDeviceToHost));
     std::vector<double> cyc(c.begin(), c.end());
-    const double bytes_per_cta = static_cast<double>(threads) * rounds * kFrame * 8 * (Mode == 0 ? 2 : 1);
+    const double bytes_per_cta = static_cast<double>(threads) * rounds * kFrame * 8 * (Mode == 0 || Mode == 6 ? 2 : 1);
     per_cycle.push_back(bytes_per_cta / 32 / median(cyc));
   }
   std::printf("{\"measure\": \"local_sectors\", \"mode\": \"%s\", \"ctas\": %d, \"threads\": %d, \"shared_bytes\": %d, "
@@ -121,18 +132,27 @@ void run_case(const char* mode, int ctas, int threads, int shared, const gpuDevi
 // --writeback: which stored frames reach DRAM though they fit L2 (README: all SMs storing 12 MB of frames write
 // 72 MB to DRAM). Store-only rounds at 4 and 8 warps a CTA on 16..all SMs, to local memory and to global memory
 // laid out the same way (fstore), frames missing L1: dram__bytes_write under ncu against the dirty bytes held.
-void writeback_cases(const gpuDeviceProp& prop, long long* d_cycles, double* sink, double* frames) {
+// --reload: the same frames loaded only (fload: do clean lines of that footprint stay in L2?), stored and loaded
+// back to global (fswap) and to local memory (swap): DRAM reads and writes.
+void writeback_cases(const gpuDeviceProp& prop, long long* d_cycles, double* sink, double* frames, bool reload) {
   const int sms = prop.multiProcessorCount;
   for (int threads : {128, 256})
     for (int ctas : {16, 32, 48, 64, 96, sms}) {
-      run_case<2>("store", ctas, threads, 200 * 1024, prop, d_cycles, sink, frames);
-      run_case<4>("fstore", ctas, threads, 200 * 1024, prop, d_cycles, sink, frames);
+      if (reload) {
+        run_case<5>("fload", ctas, threads, 200 * 1024, prop, d_cycles, sink, frames);
+        run_case<6>("fswap", ctas, threads, 200 * 1024, prop, d_cycles, sink, frames);
+        run_case<0>("swap", ctas, threads, 200 * 1024, prop, d_cycles, sink, frames);
+      } else {
+        run_case<2>("store", ctas, threads, 200 * 1024, prop, d_cycles, sink, frames);
+        run_case<4>("fstore", ctas, threads, 200 * 1024, prop, d_cycles, sink, frames);
+      }
     }
 }
 
 int main(int argc, char** argv) {
-  const bool writeback = argc > 1 && std::string(argv[1]) == "--writeback";
-  return ubench_main("gms-local-ubench", [writeback](const gpuDeviceProp& prop) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  const bool writeback = mode == "--writeback" || mode == "--reload";
+  return ubench_main("gms-local-ubench", [writeback, mode](const gpuDeviceProp& prop) {
     const int sms = prop.multiProcessorCount;
     long long* d_cycles;
     double* sink;
@@ -141,7 +161,7 @@ int main(int argc, char** argv) {
     double* frames;  // gstore's frames: every thread of the largest grid
     GPU_CHECK(gpuMalloc(&frames, sizeof(double) * kFrame * 256 * sms));
     if (writeback) {
-      writeback_cases(prop, d_cycles, sink, frames);
+      writeback_cases(prop, d_cycles, sink, frames, mode == "--reload");
       return;
     }
     const int big = 200 * 1024;  // one CTA an SM, L1 28 KiB: the frames miss
