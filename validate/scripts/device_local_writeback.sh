@@ -14,7 +14,7 @@ source "$(dirname "$0")/device_env.sh"
 source "$(dirname "$0")/ncu_metrics.sh"
 what=${1:-both}
 metrics="gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,lts__t_sectors_op_write.sum,lts__t_sectors_op_read.sum,lts__t_sectors_srcunit_ltcfabric.sum,l1tex__m_l1tex2xbar_write_sectors.sum,launch__grid_size,launch__block_size"
-device_build_env local_writeback device_local_writeback.sh validate/runner/local_ubench.cu /tmp/gms-local-ubench "Function|STL|LDL"
+device_build_env local_writeback "device_local_writeback.sh $what" validate/runner/local_ubench.cu /tmp/gms-local-ubench "Function|STL|LDL"
 for mode in writeback reload; do
   [ "$what" = both ] || [ "$what" = "$mode" ] || continue
   /tmp/gms-local-ubench --$mode > "$OUT/local_${mode}_run.jsonl"
