@@ -127,9 +127,10 @@ TagArray::Access TagArray::access(std::uint32_t bank, std::uint32_t set, Addr li
 
 std::uint32_t TagArray::write_through_over(std::uint32_t slot, int limit) {
   std::uint16_t& dirty = dirty_ways_[slot / static_cast<std::uint32_t>(assoc_)];
+  if (limit <= 0 || dirty <= limit) return 0;  // the usual case: the set's count alone decides
   std::uint64_t* st = state(slot);
   const std::uint32_t mask = dirty_of(st);
-  if (limit <= 0 || dirty <= limit || mask == 0) return 0;
+  if (mask == 0) return 0;
   st[1] &= 0xffffffffull;  // clean, still valid
   --dirty;
   return mask;
