@@ -3,6 +3,7 @@
 validate/scripts/device_local_writeback.sh; validate/results/<gpu>/local_writeback; docs/calibration.md).
 
   local_writeback.py DIR [--model FILE] [--check]
+  local_writeback.py DIR --fit BENCH PRESET
 
 Per case (rounds of 90 8-byte accesses a thread, 200 rounds, frames missing L1; `store` to local memory, `fstore`
 to global memory laid out frame by frame as local memory lays it out; with the --reload files, `fload` loading
@@ -23,10 +24,19 @@ before it is full and keeps them, local ones far more often than global.
 l2.local_dirty_ways_per_set replaying the same rounds) beside each case; with --check also exit 1 unless, from 8 MB
 of frames on, the model writes within 3x of silicon for local frames (store, swap) and for global ones up to 12 MB
 (fstore, fswap; beyond, the global limit's curve rises 3-6x more steeply than silicon's: printed, not held),
-and writes local frames back more than global ones at the largest footprint."""
+and writes local frames back more than global ones at the largest footprint.
+
+--fit BENCH PRESET: the limits that replay DIR best - BENCH (build/local_writeback) run on PRESET with both limits
+at 4..14 ways, each run scoring the global limit on fstore / fswap and the local one on store / swap (local stores
+take only the local limit, global ones only the global one) by the mean |log((model + 1 MB) / (silicon + 1 MB))| over
+the cases; prints the table and `fit: l2.dirty_ways_per_set=K l2.local_dirty_ways_per_set=L` (what
+validate/scripts/calibrate_gpu.sh puts in a GPU's measured preset)."""
 import argparse
+import json
+import math
 import os
 import statistics
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -78,11 +88,38 @@ def model_failures(by, model):
     return failures
 
 
+def log_error(by, model, modes):
+    """Mean |log((model + 1 MB) / (silicon + 1 MB))| of the DRAM bytes written over the cases of `modes`."""
+    errs = [abs(math.log((model[k][0] + 1e6) / (w + 1e6))) for k, (_, w, _) in by.items() if k[0] in modes and k in model]
+    return sum(errs) / len(errs) if errs else float("inf")
+
+
+def fit(by, bench, preset):
+    """Prints each limit's errors and the best global and local limits."""
+    print("| ways | global (fstore, fswap) | local (store, swap) |\n|---|---|---|")
+    best = {}
+    for ways in range(4, 15):
+        out = subprocess.run([bench, preset, f"gpu.l2.dirty_ways_per_set={ways}", f"gpu.l2.local_dirty_ways_per_set={ways}"],
+                             capture_output=True, text=True, check=True).stdout
+        model = {}
+        for line in out.splitlines():
+            if line.startswith("{"):
+                m = json.loads(line)
+                model[(m["mode"], m["ctas"], m["threads"])] = (m["dram_bytes_written"], m["dram_bytes_read"])
+        errors = {"global": log_error(by, model, ("fstore", "fswap")), "local": log_error(by, model, ("store", "swap"))}
+        print(f"| {ways} | {errors['global']:.3f} | {errors['local']:.3f} |")
+        for kind, e in errors.items():
+            if kind not in best or e < best[kind][1]:
+                best[kind] = (ways, e)
+    print(f"fit: l2.dirty_ways_per_set={best['global'][0]} l2.local_dirty_ways_per_set={best['local'][0]}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("dir")
     ap.add_argument("--model", help="the model's JSON lines (build/local_writeback)")
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--fit", nargs=2, metavar=("BENCH", "PRESET"), help="fit the two limits with build/local_writeback")
     a = ap.parse_args()
     rows = cases(a.dir)
     gpu = rows[0][0]["gpu"] if rows else "?"
@@ -138,6 +175,8 @@ def main():
                                 f"frames {fp / 1e6:.1f} MB")
     if model:
         failures += model_failures(by, model)
+    if a.fit:
+        fit(by, *a.fit)
     report(failures, a.check)
 
 
