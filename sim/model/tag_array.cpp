@@ -94,7 +94,7 @@ TagArray::Access TagArray::access(std::uint32_t bank, std::uint32_t set, Addr li
     if (print_[slot] != 0 && dirty_of(st)) {
       out.evicted_dirty = dirty_of(st);
       out.evicted_line = tag_of(st);
-      --dirty_ways_[base / static_cast<std::uint32_t>(assoc_)];
+      --dirty_ways_[set_index(bank, set)];
     }
     print_[slot] = fp;
     st[0] = line;
@@ -117,7 +117,7 @@ TagArray::Access TagArray::access(std::uint32_t bank, std::uint32_t set, Addr li
   for (std::uint32_t m = out.hit; m; m &= m - 1) latest = std::max(latest, r[std::countr_zero(m)]);
   out.ready = std::max(now, decode(latest));
   if (write) {
-    if (dirty_of(st) == 0 && sectors != 0) ++dirty_ways_[base / static_cast<std::uint32_t>(assoc_)];
+    if (dirty_of(st) == 0 && sectors != 0) ++dirty_ways_[set_index(bank, set)];
     st[1] |= static_cast<std::uint64_t>(sectors) | (static_cast<std::uint64_t>(sectors) << 32);
     const std::uint32_t at = encode(now);
     for (std::uint32_t m = out.miss; m; m &= m - 1) arrivals(st)[std::countr_zero(m)] = at;

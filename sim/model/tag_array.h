@@ -59,7 +59,7 @@ class TagArray {
     __builtin_prefetch(&stamp_[base + assoc_ - 1]);
   }
   // The set's dirty ways as kept (dirty_ways) and as a scan of its ways finds them (count_dirty_ways: for checks).
-  int dirty_ways(std::uint32_t bank, std::uint32_t set) const { return dirty_ways_[static_cast<std::size_t>(bank) * sets_ + set]; }
+  int dirty_ways(std::uint32_t bank, std::uint32_t set) const { return dirty_ways_[set_index(bank, set)]; }
   int count_dirty_ways(std::uint32_t bank, std::uint32_t set) const;
   std::uint32_t sets() const { return sets_; }  // per bank
   int banks() const { return static_cast<int>(clock_.size()); }
@@ -75,9 +75,9 @@ class TagArray {
 
  private:
   std::uint32_t victim(std::uint32_t base, std::uint64_t clock);
-  std::size_t first_slot(std::uint32_t bank, std::uint32_t set) const {
-    return (static_cast<std::size_t>(bank) * sets_ + set) * assoc_;
-  }
+  // The set's index over all banks (its dirty_ways_ entry); its first way's slot.
+  std::size_t set_index(std::uint32_t bank, std::uint32_t set) const { return static_cast<std::size_t>(bank) * sets_ + set; }
+  std::size_t first_slot(std::uint32_t bank, std::uint32_t set) const { return set_index(bank, set) * assoc_; }
 
   // A slot's record: word 0 the line address (its tag), word 1 the valid (low 32 bits) and dirty
   // (high 32 bits) sector masks, then each sector's arrival tick in 32 bits (32 bytes for 4

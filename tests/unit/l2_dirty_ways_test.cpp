@@ -7,7 +7,7 @@
 #include <random>
 
 #include "api/simulation.h"
-#include "model/memory_system.h"
+#include "local_rounds.h"
 #include "model/tag_array.h"
 #include "test_util.h"
 
@@ -57,27 +57,12 @@ GpuConfig h200_with(std::vector<std::string> sets) {
   return load_configs(ConfigInputs{test::source_path("configs/gpus/h200.yaml"), "", std::move(sets)}).gpu.value;
 }
 
-// gms-local-ubench's store rounds on MemorySystem: `ctas` SMs of `warps` warps each store their 720-byte frames
-// (a warp's 90 slots of 256 bytes one block, as local memory lays them out) `rounds` times over, as local or global
-// stores, each round loading them back with `reload`. Returns the DRAM bytes written and read.
+// gms-local-ubench's rounds (bench/local_rounds.h): the DRAM bytes written and read after `rounds` of stores, each
+// loaded back with `reload`.
 std::pair<std::uint64_t, std::uint64_t> store_rounds(const GpuConfig& gpu, int ctas, int warps, int rounds, bool local,
                                                      bool reload) {
-  MemorySystem mem(gpu);
-  mem.set_l1_bytes(28 * 1024);  // beside 200 KiB of shared memory: the frames miss L1
-  const Addr base = 0x7f0000000000ull;
-  const std::uint64_t warp_frames = 90 * 256;
-  Tick t = 0;
-  auto each_slot = [&](auto&& fn) {
-    for (int i = 0; i < 90; ++i)
-      for (int w = 0; w < warps; ++w, t += cycles_to_ticks(8.0))
-        for (int c = 0; c < ctas; ++c)
-          fn(AccessCtx{c, t, nullptr, local}, Region{base + (static_cast<Addr>(c) * warps + w) * warp_frames + i * 256u, 1, 256, 0});
-  };
-  for (int r = 0; r < rounds; ++r) {
-    each_slot([&](const AccessCtx& ctx, const Region& reg) { local ? mem.store_local(ctx, reg) : mem.store(ctx, reg); });
-    if (reload) each_slot([&](const AccessCtx& ctx, const Region& reg) { mem.load(ctx, reg, !local); });
-  }
-  return {mem.dram().bytes_written(), mem.dram().bytes_read()};
+  const auto r = bench::replay_local_rounds(gpu, ctas, warps, rounds, local, true, reload);
+  return {r.written, r.read};
 }
 
 TEST(L2DirtyWays, StoredFramesReachDramBeforeTheL2IsFullAndStayInIt) {

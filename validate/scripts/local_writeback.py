@@ -88,6 +88,11 @@ def model_failures(by, model):
     return failures
 
 
+def model_of(lines):
+    """build/local_writeback's JSON objects as (mode, CTAs, threads) -> (DRAM bytes written, read)."""
+    return {(m["mode"], m["ctas"], m["threads"]): (m["dram_bytes_written"], m["dram_bytes_read"]) for m in lines}
+
+
 def log_error(by, model, modes):
     """Mean |log((model + 1 MB) / (silicon + 1 MB))| of the DRAM bytes written over the cases of `modes`."""
     errs = [abs(math.log((model[k][0] + 1e6) / (w + 1e6))) for k, (_, w, _) in by.items() if k[0] in modes and k in model]
@@ -101,11 +106,7 @@ def fit(by, bench, preset):
     for ways in range(4, 15):
         out = subprocess.run([bench, preset, f"gpu.l2.dirty_ways_per_set={ways}", f"gpu.l2.local_dirty_ways_per_set={ways}"],
                              capture_output=True, text=True, check=True).stdout
-        model = {}
-        for line in out.splitlines():
-            if line.startswith("{"):
-                m = json.loads(line)
-                model[(m["mode"], m["ctas"], m["threads"])] = (m["dram_bytes_written"], m["dram_bytes_read"])
+        model = model_of(json.loads(line) for line in out.splitlines() if line.startswith("{"))
         errors = {"global": log_error(by, model, ("fstore", "fswap")), "local": log_error(by, model, ("store", "swap"))}
         print(f"| {ways} | {errors['global']:.3f} | {errors['local']:.3f} |")
         for kind, e in errors.items():
@@ -126,10 +127,7 @@ def main():
     print(f"# {gpu}: frames and what reached DRAM, per launch of 200 rounds")
     if os.path.exists(os.path.join(a.dir, "local_reload_run.jsonl")):
         rows += cases(a.dir, "reload")
-    model = {}
-    if a.model:
-        for m in json_lines(a.model):
-            model[(m["mode"], m["ctas"], m["threads"])] = (m["dram_bytes_written"], m["dram_bytes_read"])
+    model = model_of(json_lines(a.model)) if a.model else {}
     extra = " model: written / frames | read / frames |" if model else ""
     print("| mode | CTAs | threads | frames (MB) | stored (MB) | DRAM written (MB) | written / frames | DRAM read / frames |" + extra)
     print("|---|---|---|---|---|---|---|---|" + ("---|---|" if model else ""))
