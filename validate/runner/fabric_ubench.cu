@@ -24,6 +24,11 @@
 // `gms-fabric-ubench MAP stores` / `MAP reductions` (validate/scripts/device_fabric_stores.sh): after the
 // classification, the near and far sets store whole lines / RED.ADD instead of loading, for the slices'
 // crossbar-input cycles a far store or reduction costs (ncu's lts__xbar2lts).
+// `gms-fabric-ubench MAP mix` (validate/scripts/device_fabric_mix.sh): far loads on some SMs beside far
+// stores on others, at once - do read replies and write data going the same way share one link?
+// `gms-fabric-ubench MAP halfstores` (the same script, `halfstores`): whole lines of half-written sectors
+// (4 lanes a line, 16 bytes at the start of each sector, as the WMMA GEMM's fp16 epilogue leaves them),
+// near against far - how many bytes of the link a half sector takes. Rates are of 128-byte lines walked.
 // Output, JSON lines: the classification's latency histogram, then per set and repetition the SMs'
 // bytes over the span from the first start to the last end (GB/s), per SM its own GB/s, and the first
 // SM's clock while it read.
@@ -48,19 +53,18 @@ constexpr int kThreads = 1024;
 // loading them (kLoad: their XOR into `sink`'s guard), storing whole sectors (kStore: `stores` mode, which
 // slices' crossbar inputs a far store passes) or adding 4 bytes at each lane's 16 (kRed: `reductions`
 // mode, the same for RED.ADD - two lanes' adds a sector, as the GEMV's partial sectors).
-enum Walk : int { kLoad = 0, kStore = 1, kRed = 2 };
+enum Walk : int { kLoad = 0, kStore = 1, kRed = 2, kHalfStore = 3, kHalfPair = 4 };
 template <int kInFlight, int kWalk>
-__global__ void list_walk(int4* buf, const unsigned* lines, const unsigned* start, const unsigned* count,
-                          const unsigned char* active, unsigned long long* out, int* sink) {
-  extern __shared__ int pad[];
+__device__ void walk_lines(int4* buf, const unsigned* lines, const unsigned* start, const unsigned* count,
+                           unsigned long long* out, int* sink, int* pad, int passes = 1) {
   const unsigned sm = smid();
-  if (!active[sm]) return;
   const unsigned* l = lines + start[sm];
   const int n = static_cast<int>(count[sm]), sub = threadIdx.x & 7, per_pass = blockDim.x >> 3;
   __syncthreads();
   const unsigned long long t0 = globaltimer(), c0 = clock64();
   int acc = 0;
   const int4 w = make_int4(static_cast<int>(sm), threadIdx.x, 1, 2);
+  for (int pass = 0; pass < passes; ++pass)
   for (int i = threadIdx.x >> 3; i < n; i += kInFlight * per_pass) {
     unsigned line[kInFlight];
 #pragma unroll
@@ -71,6 +75,27 @@ __global__ void list_walk(int4* buf, const unsigned* lines, const unsigned* star
         asm volatile("st.global.cg.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(buf + static_cast<size_t>(line[u]) * 8 + sub),
                      "r"(w.x), "r"(w.y), "r"(w.z), "r"(w.w)
                      : "memory");
+    } else if constexpr (kWalk == kHalfStore) {  // the first half of each sector: 4 lanes a line, 16 bytes each
+      if ((sub & 1) == 0) {
+#pragma unroll
+        for (int u = 0; u < kInFlight; ++u)
+          asm volatile("st.global.cg.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(buf + static_cast<size_t>(line[u]) * 8 + sub),
+                       "r"(w.x), "r"(w.y), "r"(w.z), "r"(w.w)
+                       : "memory");
+      }
+    } else if constexpr (kWalk == kHalfPair) {  // both halves of each sector, in two instructions (the fp16 epilogue's)
+      if ((sub & 1) == 0) {
+#pragma unroll
+        for (int u = 0; u < kInFlight; ++u)
+          asm volatile("st.global.cg.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(buf + static_cast<size_t>(line[u]) * 8 + sub),
+                       "r"(w.x), "r"(w.y), "r"(w.z), "r"(w.w)
+                       : "memory");
+#pragma unroll
+        for (int u = 0; u < kInFlight; ++u)
+          asm volatile("st.global.cg.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(buf + static_cast<size_t>(line[u]) * 8 + sub + 1),
+                       "r"(w.x), "r"(w.y), "r"(w.z), "r"(w.w)
+                       : "memory");
+      }
     } else if constexpr (kWalk == kRed) {
 #pragma unroll
       for (int u = 0; u < kInFlight; ++u)
@@ -90,6 +115,27 @@ __global__ void list_walk(int4* buf, const unsigned* lines, const unsigned* star
   }
   if (acc == 0x12345678) pad[0] = acc, *sink = pad[0];
   end_span(out, sm, t0, c0);
+}
+
+template <int kInFlight, int kWalk>
+__global__ void list_walk(int4* buf, const unsigned* lines, const unsigned* start, const unsigned* count,
+                          const unsigned char* active, unsigned long long* out, int* sink) {
+  extern __shared__ int pad[];
+  if (!active[smid()]) return;
+  walk_lines<kInFlight, kWalk>(buf, lines, start, count, out, sink, pad);
+}
+
+// Per SM, 0 idle or 1 + its Walk (`mix`: loads and stores at once on different SMs), `passes` times over its lines.
+__global__ void mode_walk(int4* buf, const unsigned* lines, const unsigned* start, const unsigned* count,
+                          const unsigned char* mode, int passes, unsigned long long* out, int* sink) {
+  extern __shared__ int pad[];
+  switch (mode[smid()]) {
+    case 1 + kLoad: walk_lines<4, kLoad>(buf, lines, start, count, out, sink, pad, passes); break;
+    case 1 + kStore: walk_lines<4, kStore>(buf, lines, start, count, out, sink, pad, passes); break;
+    case 1 + kHalfStore: walk_lines<4, kHalfStore>(buf, lines, start, count, out, sink, pad, passes); break;
+    case 1 + kHalfPair: walk_lines<4, kHalfPair>(buf, lines, start, count, out, sink, pad, passes); break;
+    default: break;
+  }
 }
 
 // Lines [first, first + n) of `buf`: the active SMs read them (`touch`), or time one load of each
@@ -133,6 +179,8 @@ int main(int argc, char** argv) {
   // (or add) instead of load.
   const bool stores = argc > 2 && std::string(argv[2]) == "stores";
   const bool reds = argc > 2 && std::string(argv[2]) == "reductions";
+  const bool mix = argc > 2 && std::string(argv[2]) == "mix";
+  const bool half_stores = argc > 2 && std::string(argv[2]) == "halfstores";
   return ubench_main("gms-fabric-ubench", [&](const gpuDeviceProp& prop) {
     const int sms = prop.multiProcessorCount;
     const std::string map = argc > 1 ? argv[1] : "";
@@ -166,6 +214,8 @@ int main(int argc, char** argv) {
     GPU_CHECK(cudaFuncSetAttribute(list_walk<4, kLoad>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
     GPU_CHECK(cudaFuncSetAttribute(list_walk<4, kStore>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
     GPU_CHECK(cudaFuncSetAttribute(list_walk<4, kRed>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
+    GPU_CHECK(cudaFuncSetAttribute(list_walk<4, kHalfStore>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
+    GPU_CHECK(cudaFuncSetAttribute(mode_walk, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
     GPU_CHECK(cudaFuncSetAttribute(home_probe, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
     auto set_active = [&](const std::vector<int>& set) {
       std::vector<unsigned char> a(1024, 0);
@@ -250,9 +300,11 @@ int main(int argc, char** argv) {
       GPU_CHECK(gpuMemcpy(start, st.data(), st.size() * sizeof(unsigned), gpuMemcpyHostToDevice));
       GPU_CHECK(gpuMemcpy(count, ct.data(), ct.size() * sizeof(unsigned), gpuMemcpyHostToDevice));
       for (int rep = 0; rep < 3; ++rep) {
-        if (reds)
+        if (half_stores && name.rfind("half ", 0) == 0)
+          list_walk<4, kHalfStore><<<sms, kThreads, pad>>>(big, lines, start, count, active, out, sink);
+        else if (reds)
           list_walk<4, kRed><<<sms, kThreads, pad>>>(big, lines, start, count, active, out, sink);
-        else if (stores)
+        else if (stores || half_stores)
           list_walk<4, kStore><<<sms, kThreads, pad>>>(big, lines, start, count, active, out, sink);
         else
           list_walk<4, kLoad><<<sms, kThreads, pad>>>(big, lines, start, count, active, out, sink);
@@ -261,11 +313,91 @@ int main(int argc, char** argv) {
         report(name, set, rep, std::vector<double>(set.size(), static_cast<double>(per_sm) * 128));
       }
     };
+    // `mix`: SMs loading far lines beside SMs storing far lines, at once. Loads by partition 1's SMs of lines
+    // homed in partition 0 bring their data into partition 1; stores by partition 0's SMs to lines homed in
+    // partition 1 send theirs there too - the same direction. One link per direction for both lets the two
+    // together move what either moves alone (~1.1 TB/s); separate paths for read replies and write data,
+    // twice that. The control: loads into partition 0 beside stores into partition 1 (opposite directions).
+    // Each side has half a partition's SMs (33 of them read the link's full rate, far:p0h); each SM's lines
+    // are its own, and each side is reported over its own span.
+    auto loadstore = [&](const std::string& name, const std::vector<int>& loaders, const std::vector<int>& storers) {
+      std::vector<unsigned char> m(1024, 0);
+      std::vector<unsigned> st(1024, 0), ct(1024, 0);
+      size_t next[2] = {0, home[0].size()};
+      for (const auto* set : {&loaders, &storers})
+        for (int s : *set) {
+          const int h = 1 - (map[static_cast<size_t>(s)] - '0');  // far: homed in the other partition
+          m[static_cast<size_t>(s)] = set == &loaders ? 1 + kLoad : 1 + kStore;
+          st[static_cast<size_t>(s)] = static_cast<unsigned>(next[h]);
+          ct[static_cast<size_t>(s)] = static_cast<unsigned>(per_sm);
+          next[h] += per_sm;
+        }
+      GPU_CHECK(gpuMemcpy(active, m.data(), m.size(), gpuMemcpyHostToDevice));
+      GPU_CHECK(gpuMemcpy(start, st.data(), st.size() * sizeof(unsigned), gpuMemcpyHostToDevice));
+      GPU_CHECK(gpuMemcpy(count, ct.data(), ct.size() * sizeof(unsigned), gpuMemcpyHostToDevice));
+      for (int rep = 0; rep < 3; ++rep) {
+        mode_walk<<<sms, kThreads, pad>>>(big, lines, start, count, active, 1, out, sink);
+        GPU_CHECK_LAUNCH();
+        GPU_CHECK(gpuDeviceSynchronize());
+        if (!loaders.empty()) report(name + " [loads]", loaders, rep, std::vector<double>(loaders.size(), static_cast<double>(per_sm) * 128));
+        if (!storers.empty()) report(name + " [stores]", storers, rep, std::vector<double>(storers.size(), static_cast<double>(per_sm) * 128));
+      }
+    };
+    // `halfstores`: every SM of `set` walks `n` of its lines (near or far) `passes` times with Walk `walk`.
+    auto walk_set = [&](const std::string& name, const std::vector<int>& set, bool far, int walk, size_t n, int passes) {
+      std::vector<unsigned char> m(1024, 0);
+      std::vector<unsigned> st(1024, 0), ct(1024, 0);
+      size_t next[2] = {0, home[0].size()};
+      for (int s : set) {
+        const int p = map[static_cast<size_t>(s)] - '0', h = far ? 1 - p : p;
+        m[static_cast<size_t>(s)] = static_cast<unsigned char>(1 + walk);
+        st[static_cast<size_t>(s)] = static_cast<unsigned>(next[h]);
+        ct[static_cast<size_t>(s)] = static_cast<unsigned>(n);
+        next[h] += n;
+      }
+      GPU_CHECK(gpuMemcpy(active, m.data(), m.size(), gpuMemcpyHostToDevice));
+      GPU_CHECK(gpuMemcpy(start, st.data(), st.size() * sizeof(unsigned), gpuMemcpyHostToDevice));
+      GPU_CHECK(gpuMemcpy(count, ct.data(), ct.size() * sizeof(unsigned), gpuMemcpyHostToDevice));
+      for (int rep = 0; rep < 3; ++rep) {
+        mode_walk<<<sms, kThreads, pad>>>(big, lines, start, count, active, passes, out, sink);
+        GPU_CHECK_LAUNCH();
+        GPU_CHECK(gpuDeviceSynchronize());
+        report(name, set, rep, std::vector<double>(set.size(), static_cast<double>(n) * 128 * passes));
+      }
+    };
     const size_t h0 = part[0].size() / 2, h1 = part[1].size() / 2;
     std::vector<int> all, halves(part[0].begin(), part[0].begin() + h0), p0h(part[0].begin(), part[0].begin() + h0);
     halves.insert(halves.end(), part[1].begin(), part[1].begin() + h1);
     for (int s = 0; s < sms; ++s) all.push_back(s);
-    if (stores || reds) {  // what a store or a reduction costs the slices' crossbar inputs, near against far (ncu)
+    if (mix) {
+      const std::vector<int> p0a(part[0].begin(), part[0].begin() + h0), p0b(part[0].begin() + h0, part[0].end()),
+          p1a(part[1].begin(), part[1].begin() + h1), none;
+      loadstore("load far:p1h", p1a, none);                   // into partition 1
+      loadstore("store far:p0h", none, p0a);                  // into partition 1
+      loadstore("load far:p1h + store far:p0h", p1a, p0a);    // both into partition 1
+      loadstore("load far:p0h", p0b, none);                   // into partition 0
+      loadstore("load far:p0h + store far:p0h'", p0b, p0a);   // loads into 0, stores into 1
+    } else if (half_stores) {  // half-written sectors, near against far: what one costs the link (whole ones beside them)
+      homed("store near:p0", part[0], false);
+      homed("store far:p0", part[0], true);
+      homed("half near:p0", part[0], false);
+      homed("half far:p0", part[0], true);
+      homed("half near:p0h", p0h, false);
+      homed("half far:p0h", p0h, true);
+      homed("half near:all", all, false);
+      homed("half far:all", all, true);
+      // Both halves of each sector in two instructions, over the whole buffer: is a sector fetched from DRAM
+      // when its first half is written, or only if it is still half written when it leaves?
+      walk_set("pair near:p0", part[0], false, kHalfPair, per_sm, 1);
+      walk_set("pair far:p0", part[0], true, kHalfPair, per_sm, 1);
+      // 16 MB of lines, L2-resident after the first of 32 passes (nothing from or to DRAM but that pass): the
+      // link's own rate for whole and half sectors.
+      const size_t resident = (16u << 20) / 128 / part[0].size();
+      walk_set("resident store near:p0", part[0], false, kStore, resident, 32);
+      walk_set("resident store far:p0", part[0], true, kStore, resident, 32);
+      walk_set("resident half near:p0", part[0], false, kHalfStore, resident, 32);
+      walk_set("resident half far:p0", part[0], true, kHalfStore, resident, 32);
+    } else if (stores || reds) {  // what a store or a reduction costs the slices' crossbar inputs, near against far (ncu)
       const std::string op = reds ? "red " : "store ";
       homed(op + "near:all", all, false);
       homed(op + "far:all", all, true);
