@@ -119,6 +119,7 @@ struct L2Config {
   double atomic_sectors_per_cycle = 1;  // reduction sectors one slice's pipeline takes per cycle
   std::uint64_t atomic_line_interval = 0;  // L2 cycles between two reductions' read-modify-writes of one line (0: none)
   double input_bytes_per_cycle = 0;     // write/reduction data one slice's crossbar input takes per cycle (0: unlimited)
+  double partial_sector_input_slots = 1;  // a partly written sector's slots of that input (a whole one: 1)
   double tag_requests_per_cycle = 0;    // read lookups (of up to a line) one slice's tag stage takes per cycle (0: unlimited)
   // Request coalescer: open read requests per slice that later reads of the same line merge into
   // (0 = none), and how long after its data left the slice a request stays open (SM cycles).

@@ -251,8 +251,9 @@ Schema<GpuConfig> make_schema() {
                                 [](G& c) -> auto& { return c.icnt.sm_write_bytes_per_cycle; }));
   p.push_back(quantity_param<G>("icnt.partial_sector_write_slots", Q::kReal, "1", 1, 8,
                                 "sector slots a store's partly written 32-byte sector takes of the SM's way out "
-                                "(icnt.sm_write_bytes_per_cycle) and of its L2 slice's input, where a whole sector "
-                                "takes 1 (stores from registers in an MMA's C layout write half sectors)",
+                                "(icnt.sm_write_bytes_per_cycle), where a whole sector takes 1 (stores from registers "
+                                "in an MMA's C layout write half sectors); its slice's input: "
+                                "l2.partial_sector_input_slots; the fabric between partitions carries it as a whole one",
                                 [](G& c) -> auto& { return c.icnt.partial_sector_write_slots; }));
   p.push_back(bool_param<G>("icnt.stores_wait_for_way_out", false,
                             "a warp that stores to global memory waits (lg_throttle) until its data has left the "
@@ -302,6 +303,10 @@ Schema<GpuConfig> make_schema() {
                                 "however few bytes it carries); a warp's exit waits until it has taken its stores and "
                                 "reductions (Nsight's drain); 0 = unlimited",
                                 [](G& c) -> auto& { return c.l2.input_bytes_per_cycle; }));
+  p.push_back(quantity_param<G>("l2.partial_sector_input_slots", Q::kReal, "1", 1, 8,
+                                "slots of its slice's crossbar input (l2.input_bytes_per_cycle) a store's partly "
+                                "written sector takes, where a whole sector takes 1",
+                                [](G& c) -> auto& { return c.l2.partial_sector_input_slots; }));
   p.push_back(quantity_param<G>("l2.tag_requests_per_cycle", Q::kReal, "0", 0, 1e6,
                                 "read lookups one slice's tag stage takes per cycle (clock.l2), each of up to a line's "
                                 "sectors: SM reads and the far lines forwarded from the other partition alike, ahead of "

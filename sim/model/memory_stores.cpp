@@ -1,7 +1,9 @@
 // MemorySystem's stores: global and local stores from an SM to its L2 slices (memory_system.h).
 // A store's data leaves the SM on its way out (icnt.sm_write_bytes_per_cycle), a partly written
 // sector at icnt.partial_sector_write_slots of a whole one's slots (model/store_sectors.h), and
-// enters its home slice (and a near one first where far writes count in both partitions).
+// enters its home slice (and a near one first where far writes count in both partitions) at
+// l2.partial_sector_input_slots; over the fabric it goes as a whole sector (gms-fabric-ubench
+// halfstores: validate/results/h200/fabric_halfstores).
 #include <algorithm>
 
 #include "model/memory_system.h"
@@ -71,16 +73,16 @@ MemorySystem::Stored MemorySystem::store_lines(const AccessCtx& ctx, EachLine&& 
   Stored done{ctx.now, ctx.now};
   each_line(gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask, std::uint32_t partial) {
     const Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
-    const std::uint32_t cost = write_cost_bytes(mask, partial);
-    const Tick out = sm_out(ctx.sm, t, cost);
+    const Tick out = sm_out(ctx.sm, t, write_cost_bytes(mask, partial, gpu_.icnt.partial_sector_write_slots));
     done.left = std::max(done.left, out);
-    done.taken = std::max(done.taken, l2_write_line(ctx.sm, line, mask, out, cost));
+    done.taken = std::max(done.taken, l2_write_line(ctx.sm, line, mask, out,
+                                                    write_cost_bytes(mask, partial, gpu_.l2.partial_sector_input_slots)));
   });
   return done;
 }
 
-std::uint32_t MemorySystem::write_cost_bytes(std::uint32_t mask, std::uint32_t partial) const {
-  const double sectors = popc(mask) + (gpu_.icnt.partial_sector_write_slots - 1) * popc(partial & mask);
+std::uint32_t MemorySystem::write_cost_bytes(std::uint32_t mask, std::uint32_t partial, double partial_slots) const {
+  const double sectors = popc(mask) + (partial_slots - 1) * popc(partial & mask);
   return static_cast<std::uint32_t>(sectors * gpu_.l2.sector + 0.5);
 }
 

@@ -460,7 +460,8 @@ MemorySystem::AtHome MemorySystem::to_home_slice(int sm, Addr line, std::uint32_
       taken = enter(r.near, arrive);
       arrive = near_hold > 0 ? slices_bw_[r.near].serve(taken, near_hold) : taken;
     }
-    arrive = cross_fabric(partition_of(home), arrive, bytes);  // the data goes to the home partition
+    // The data goes to the home partition, a partly written sector as a whole one (gms-fabric-ubench halfstores).
+    arrive = cross_fabric(partition_of(home), arrive, popc(mask) * static_cast<std::uint32_t>(gpu_.l2.sector));
   }
   // A store that came over the fabric enters its home slice from the fabric, not through the slice's
   // crossbar input (gms-fabric-ubench stores, validate/results/h100/fabric_stores: far stores cost

@@ -253,11 +253,12 @@ class MemorySystem {
   // The SM's way out towards L2 (icnt.sm_write_bytes_per_cycle): store bytes, or one miss request
   // (bytes 0). Returns when this one leaves; `t` unchanged where the GPU has no such limit.
   Tick sm_out(int sm, Tick t, std::uint32_t bytes);
-  // Returns when the home slice's input has taken the data. `input_bytes`: what it costs the way out's
+  // Returns when the home slice's input has taken the data. `input_bytes`: what it costs the slices'
   // inputs (write_cost_bytes; 0 = the mask's sectors). `local`: a spill store (l2.local_dirty_ways_per_set).
   Tick l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t, std::uint32_t input_bytes = 0, bool local = false);
-  // Bytes a store of the sectors of `mask` costs the write path, `partial` of them written in part.
-  std::uint32_t write_cost_bytes(std::uint32_t mask, std::uint32_t partial) const;
+  // Bytes a store of the sectors of `mask` costs a part of the write path where a sector written in part
+  // (`partial`) takes `partial_slots` of a whole one's slots.
+  std::uint32_t write_cost_bytes(std::uint32_t mask, std::uint32_t partial, double partial_slots) const;
   // Routes a write or reduction from an SM to the line's home slice (interconnect, a pass through a
   // near slice first when far and `pass_near`, fabric when far, the slice's input, its pipeline held
   // for `hold` bytes); returns where, when the first slice's input had the data and when the home
@@ -268,7 +269,7 @@ class MemorySystem {
     bool far, near_pass;
   };
   // `near_hold`: what a far line's pass through a near slice holds of its pipeline (pass_near).
-  // `input_bytes`: what it costs each slice input and the fabric (0 = the mask's sectors).
+  // `input_bytes`: what it costs each slice input (0 = the mask's sectors); the fabric takes the mask's sectors.
   // `home_input_after_near`: whether a line that passed a near slice and came over the fabric also takes
   // its home slice's crossbar input (a far store does not: gms-fabric-ubench stores; reductions keep it).
   AtHome to_home_slice(int sm, Addr line, std::uint32_t mask, Tick t, std::uint32_t hold, bool pass_near,

@@ -31,7 +31,7 @@ TEST(Examples, SpillingGemmRunsAsItsCommentSays) {
 }
 
 // configs/workloads/wmma-gemm-epilogue.yaml: the WMMA GEMM's first wave stores half sectors - twice the
-// L2 write sectors of whole rows, and 65.3 us against 60.2 us on h100 (the rows staged through shared memory).
+// L2 write sectors of whole rows, and 62.9 us against 60.2 us on h100 (the rows staged through shared memory).
 TEST(Examples, WmmaEpilogueRunsAsItsCommentSays) {
   const auto dir = gms::test::temp_dir("example_wmma_epilogue");
   const std::string base = "run -q -g " + src("configs/gpus/h100.yaml") + " -w " +
@@ -45,7 +45,7 @@ TEST(Examples, WmmaEpilogueRunsAsItsCommentSays) {
   };
   EXPECT_EQ(writes("frag"), 811072);
   EXPECT_EQ(writes("frag"), 2 * writes("rows"));
-  EXPECT_NEAR(time_us(dir / "frag"), 65.3, 65.3 * 0.02);
+  EXPECT_NEAR(time_us(dir / "frag"), 62.9, 62.9 * 0.02);
   EXPECT_NEAR(time_us(dir / "rows"), 60.2, 60.2 * 0.02);
   std::filesystem::remove_all(dir);
 }

@@ -1,5 +1,6 @@
 // Partly written sectors (model/store_sectors.h) and what they cost the write path
-// (icnt.partial_sector_write_slots, measured by gms-store-ubench: validate/results/h100/store).
+// (icnt.partial_sector_write_slots, measured by gms-store-ubench: validate/results/h100/store;
+// l2.partial_sector_input_slots, gms-fabric-ubench halfstores: validate/results/h200/fabric_halfstores).
 #include "model/store_sectors.h"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 
 #include "api/simulation.h"
 #include "model/engine.h"
+#include "model/memory_system.h"
 #include "one_cta_kernel.h"
 #include "test_util.h"
 
@@ -81,6 +83,26 @@ TEST(StoreSectors, HalfSectorsLeaveAnSmAtHalfTheRate) {
   EXPECT_NEAR(half, 0.5, 0.05);
   EXPECT_NEAR(whole, 1.0, 0.1);
   EXPECT_NEAR(half_flat, whole, 0.05 * whole);  // a preset without the cost sends them like whole ones
+}
+
+// The slices' crossbar inputs take a half sector at l2.partial_sector_input_slots of a whole one's slots: with
+// only the inputs binding (0.25 B a cycle each), one SM's half sectors are in L2 that much later than its whole ones.
+TEST(StoreSectors, HalfSectorsTakeTheSlicesInputsAtTheirOwnSlots) {
+  auto taken = [](bool half, const char* slots) {
+    auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"), "",
+                                         {"gpu.icnt.sm_write_bytes_per_cycle=0", "gpu.icnt.sm_requests_per_cycle=0", "gpu.l2.fabric_bytes_per_cycle=0",
+                                          "gpu.l2.input_bytes_per_cycle=0.25", std::string("gpu.l2.partial_sector_input_slots=") + slots}});
+    MemorySystem mem(cfg.gpu.value);
+    const Addr base = 0x7f0000000000;
+    const std::uint32_t bytes = 256 * 1024;
+    const Region r = half ? Region{base, bytes / 32, 16, 32} : Region{base, 1, bytes, 0};
+    return static_cast<double>(mem.store(AccessCtx{0, 0, nullptr}, r).taken);
+  };
+  const double whole = taken(false, "1.25");
+  // Silicon (H200): 1.26-1.28 input cycles a half sector against 1.01-1.02 a whole one.
+  EXPECT_NEAR(taken(true, "1.25") / whole, 1.25, 0.06);
+  EXPECT_NEAR(taken(true, "1") / whole, 1.0, 0.05);
+  EXPECT_NEAR(taken(true, "2") / whole, 2.0, 0.1);
 }
 
 }  // namespace
