@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -88,6 +89,58 @@ __global__ void __launch_bounds__(kWarps * 32) store_tiles(char* c, int rounds, 
   if (threadIdx.x == 0) cycles[blockIdx.x] = t1 - t0;
 }
 
+// `gms-store-ubench mix`: one CTA of 32 warps on one SM - warps 0-3 store frag16 tiles as above (the WMMA
+// epilogue), warps 4-31 load L2-resident lines with ld.global.cg (16 bytes a lane, 4 lines an instruction, 4
+// instructions in flight; the first `loaders` of them), either alone or both at once (the loaders stop when the
+// storers are done). Do an SM's
+// line requests for loads take the same way out as its store data? (The model sends both through
+// icnt.sm_write_bytes_per_cycle, a request one cycle of it: a GEMM CTA's epilogue then shares the way with the
+// other CTA's copies.) out[w]: warp w's cycles; loads[w]: its load instructions.
+constexpr int kMixWarps = 32, kStoreWarps = 4, kLinesPerLoader = 2048;
+__global__ void __launch_bounds__(kMixWarps * 32) store_load_mix(char* c, const int4* src, int rounds, int mode, int loaders,
+                                                                 long long* out, long long* loads, int* sink) {
+  __shared__ int stores_done;
+  if (threadIdx.x == 0) stores_done = 0;
+  __syncthreads();
+  const int warp = static_cast<int>(threadIdx.x / 32), lane = static_cast<int>(threadIdx.x % 32);
+  const long long t0 = clock64();
+  if (warp < kStoreWarps) {
+    if (!(mode & 1)) return;
+    char* base = c + (warp % kTilesPerRowBlock) * 128;
+    const unsigned v = threadIdx.x;
+    for (int r = 0; r < rounds; ++r)
+#pragma unroll
+      for (int g = 0; g < kTileRows / 8; ++g)
+#pragma unroll
+        for (int s = 0; s < 8; ++s) st32(base + (8 * g + lane / 4) * kPitch + s * 16 + 4 * (lane % 4), v + r);
+    const long long t1 = clock64();
+    if (lane == 0) {
+      out[warp] = t1 - t0;
+      atomicAdd(&stores_done, 1);
+    }
+    return;
+  }
+  if (!(mode & 2) || warp - kStoreWarps >= loaders) return;
+  const int4* lines = src + static_cast<size_t>(warp - kStoreWarps) * kLinesPerLoader * 8;
+  int acc = 0;
+  long long n = 0;
+  const long long cap = static_cast<long long>(rounds) * 64;  // loads alone: about as long as the stores
+  for (int i = 0;; i = (i + 16) % kLinesPerLoader, ++n) {
+    if ((mode & 1) ? *static_cast<volatile int*>(&stores_done) == kStoreWarps : n == cap) break;
+    int4 v[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u)
+      asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];"
+                   : "=r"(v[u].x), "=r"(v[u].y), "=r"(v[u].z), "=r"(v[u].w)
+                   : "l"(lines + static_cast<size_t>(i + 4 * u + lane / 8) * 8 + lane % 8));
+#pragma unroll
+    for (int u = 0; u < 4; ++u) acc ^= v[u].x ^ v[u].w;
+  }
+  const long long t1 = clock64();
+  if (acc == 0x12345678) *sink = acc;
+  if (lane == 0) out[warp] = t1 - t0, loads[warp] = 4 * n;
+}
+
 using ubench::median;
 
 struct Shape {
@@ -127,8 +180,58 @@ void run_case(const Shape& s, int ctas, int per_sm, int rounds, int reps, char* 
 
 }  // namespace
 
+// `mix`: stores beside loads on one SM (store_load_mix); per case and repetition the storers' half sectors and the
+// loaders' line requests per SM cycle, each over its own warps' longest span.
+int run_mix(const gpuDeviceProp& prop) {
+  const int rounds = 200;
+  const size_t c_bytes = static_cast<size_t>(kTileRows) * kPitch,
+               src_bytes = static_cast<size_t>(kMixWarps - kStoreWarps) * kLinesPerLoader * 128;
+  char* c;
+  int4* src;
+  long long *out, *loads;
+  int* sink;
+  GPU_CHECK(gpuMalloc(&c, c_bytes));
+  GPU_CHECK(gpuMalloc(&src, src_bytes));
+  GPU_CHECK(gpuMemset(c, 0, c_bytes));
+  GPU_CHECK(gpuMemset(src, 0, src_bytes));
+  GPU_CHECK(gpuMalloc(&out, sizeof(long long) * kMixWarps));
+  GPU_CHECK(gpuMalloc(&loads, sizeof(long long) * kMixWarps));
+  GPU_CHECK(gpuMalloc(&sink, sizeof(int)));
+  store_load_mix<<<1, kMixWarps * 32>>>(c, src, 2, 3, kMixWarps - kStoreWarps, out, loads, sink);  // warm: C and the loaders' lines in L2
+  GPU_CHECK_LAUNCH();
+  std::vector<std::pair<int, int>> cases{{1, 0}};  // (mode, loader warps): the stores alone, then loads alone and both
+  for (int n : {4, 8, 16, kMixWarps - kStoreWarps}) cases.push_back({2, n}), cases.push_back({3, n});
+  for (const auto& [mode, n] : cases)
+    for (int rep = 0; rep < 3; ++rep) {
+      const char* name = mode == 1 ? "stores" : mode == 2 ? "loads" : "stores + loads";
+      GPU_CHECK(gpuMemset(out, 0, sizeof(long long) * kMixWarps));
+      GPU_CHECK(gpuMemset(loads, 0, sizeof(long long) * kMixWarps));
+      store_load_mix<<<1, kMixWarps * 32>>>(c, src, rounds, mode, n, out, loads, sink);
+      GPU_CHECK_LAUNCH();
+      std::vector<long long> o(kMixWarps), l(kMixWarps);
+      GPU_CHECK(gpuMemcpy(o.data(), out, sizeof(long long) * kMixWarps, gpuMemcpyDeviceToHost));
+      GPU_CHECK(gpuMemcpy(l.data(), loads, sizeof(long long) * kMixWarps, gpuMemcpyDeviceToHost));
+      long long store_span = 0, load_span = 0, load_instr = 0;
+      for (int w = 0; w < kMixWarps; ++w) (w < kStoreWarps ? store_span : load_span) = std::max(w < kStoreWarps ? store_span : load_span, o[w]);
+      for (int w = kStoreWarps; w < kMixWarps; ++w) load_instr += l[w];
+      const double half_sectors = static_cast<double>(kStoreWarps) * rounds * 64 * 8;
+      std::printf("{\"measure\": \"store_load_mix\", \"case\": \"%s\", \"loaders\": %d, \"rep\": %d, \"store_half_sectors_per_cycle\": %.4f, "
+                  "\"load_lines_per_cycle\": %.4f, \"store_cycles\": %lld, \"load_cycles\": %lld, \"load_instructions\": %lld, "
+                  "\"gpu\": \"%s\"}\n",
+                  name, n, rep, store_span ? half_sectors / static_cast<double>(store_span) : 0.0,
+                  load_span ? 4.0 * static_cast<double>(load_instr) / static_cast<double>(load_span) : 0.0, store_span, load_span,
+                  load_instr, prop.name);
+      std::fflush(stdout);
+    }
+  for (void* p : {static_cast<void*>(c), static_cast<void*>(src), static_cast<void*>(out), static_cast<void*>(loads),
+                  static_cast<void*>(sink)})
+    GPU_CHECK(gpuFree(p));
+  return 0;
+}
+
 int main(int argc, char** argv) {
   const bool profile = argc > 1 && std::atoi(argv[1]) == 1;
+  if (argc > 1 && std::string(argv[1]) == "mix") return ubench_main("gms-store-ubench", [&](const gpuDeviceProp& prop) { run_mix(prop); });
   return ubench_main("gms-store-ubench", [&](const gpuDeviceProp& prop) {
     const int sms = prop.multiProcessorCount;
     const long long tiles = 2LL * sms * kWarps;
