@@ -313,48 +313,27 @@ int main(int argc, char** argv) {
         report(name, set, rep, std::vector<double>(set.size(), static_cast<double>(per_sm) * 128));
       }
     };
-    // `mix`: SMs loading far lines beside SMs storing far lines, at once. Loads by partition 1's SMs of lines
-    // homed in partition 0 bring their data into partition 1; stores by partition 0's SMs to lines homed in
-    // partition 1 send theirs there too - the same direction. One link per direction for both lets the two
-    // together move what either moves alone (~1.1 TB/s); separate paths for read replies and write data,
-    // twice that. The control: loads into partition 0 beside stores into partition 1 (opposite directions).
-    // Each side has half a partition's SMs (33 of them read the link's full rate, far:p0h); each SM's lines
-    // are its own, and each side is reported over its own span.
-    auto loadstore = [&](const std::string& name, const std::vector<int>& loaders, const std::vector<int>& storers) {
-      std::vector<unsigned char> m(1024, 0);
-      std::vector<unsigned> st(1024, 0), ct(1024, 0);
-      size_t next[2] = {0, home[0].size()};
-      for (const auto* set : {&loaders, &storers})
-        for (int s : *set) {
-          const int h = 1 - (map[static_cast<size_t>(s)] - '0');  // far: homed in the other partition
-          m[static_cast<size_t>(s)] = set == &loaders ? 1 + kLoad : 1 + kStore;
-          st[static_cast<size_t>(s)] = static_cast<unsigned>(next[h]);
-          ct[static_cast<size_t>(s)] = static_cast<unsigned>(per_sm);
-          next[h] += per_sm;
-        }
-      GPU_CHECK(gpuMemcpy(active, m.data(), m.size(), gpuMemcpyHostToDevice));
-      GPU_CHECK(gpuMemcpy(start, st.data(), st.size() * sizeof(unsigned), gpuMemcpyHostToDevice));
-      GPU_CHECK(gpuMemcpy(count, ct.data(), ct.size() * sizeof(unsigned), gpuMemcpyHostToDevice));
-      for (int rep = 0; rep < 3; ++rep) {
-        mode_walk<<<sms, kThreads, pad>>>(big, lines, start, count, active, 1, out, sink);
-        GPU_CHECK_LAUNCH();
-        GPU_CHECK(gpuDeviceSynchronize());
-        if (!loaders.empty()) report(name + " [loads]", loaders, rep, std::vector<double>(loaders.size(), static_cast<double>(per_sm) * 128));
-        if (!storers.empty()) report(name + " [stores]", storers, rep, std::vector<double>(storers.size(), static_cast<double>(per_sm) * 128));
-      }
+    // `mix` and `halfstores`: every SM of each group walks `n` of its lines - homed in its own partition or, `far`,
+    // in the other - `passes` times with the group's Walk, the groups at once in one launch (mode_walk); each
+    // group is reported over its own SMs' span, as `name` + its suffix.
+    struct Group {
+      std::vector<int> sms;
+      bool far;
+      int walk;
+      const char* suffix;
     };
-    // `halfstores`: every SM of `set` walks `n` of its lines (near or far) `passes` times with Walk `walk`.
-    auto walk_set = [&](const std::string& name, const std::vector<int>& set, bool far, int walk, size_t n, int passes) {
+    auto walk_groups = [&](const std::string& name, const std::vector<Group>& groups, size_t n, int passes) {
       std::vector<unsigned char> m(1024, 0);
       std::vector<unsigned> st(1024, 0), ct(1024, 0);
-      size_t next[2] = {0, home[0].size()};
-      for (int s : set) {
-        const int p = map[static_cast<size_t>(s)] - '0', h = far ? 1 - p : p;
-        m[static_cast<size_t>(s)] = static_cast<unsigned char>(1 + walk);
-        st[static_cast<size_t>(s)] = static_cast<unsigned>(next[h]);
-        ct[static_cast<size_t>(s)] = static_cast<unsigned>(n);
-        next[h] += n;
-      }
+      size_t next[2] = {0, home[0].size()};  // offsets of the two homes' lists in `lines`
+      for (const Group& g : groups)
+        for (int s : g.sms) {
+          const int p = map[static_cast<size_t>(s)] - '0', h = g.far ? 1 - p : p;
+          m[static_cast<size_t>(s)] = static_cast<unsigned char>(1 + g.walk);
+          st[static_cast<size_t>(s)] = static_cast<unsigned>(next[h]);
+          ct[static_cast<size_t>(s)] = static_cast<unsigned>(n);
+          next[h] += n;
+        }
       GPU_CHECK(gpuMemcpy(active, m.data(), m.size(), gpuMemcpyHostToDevice));
       GPU_CHECK(gpuMemcpy(start, st.data(), st.size() * sizeof(unsigned), gpuMemcpyHostToDevice));
       GPU_CHECK(gpuMemcpy(count, ct.data(), ct.size() * sizeof(unsigned), gpuMemcpyHostToDevice));
@@ -362,8 +341,24 @@ int main(int argc, char** argv) {
         mode_walk<<<sms, kThreads, pad>>>(big, lines, start, count, active, passes, out, sink);
         GPU_CHECK_LAUNCH();
         GPU_CHECK(gpuDeviceSynchronize());
-        report(name, set, rep, std::vector<double>(set.size(), static_cast<double>(n) * 128 * passes));
+        for (const Group& g : groups)
+          report(name + g.suffix, g.sms, rep, std::vector<double>(g.sms.size(), static_cast<double>(n) * 128 * passes));
       }
+    };
+    // `mix`: SMs loading far lines beside SMs storing far lines, at once. Loads by partition 1's SMs of lines
+    // homed in partition 0 bring their data into partition 1; stores by partition 0's SMs to lines homed in
+    // partition 1 send theirs there too - the same direction. One link per direction for both lets the two
+    // together move what either moves alone (~1.1 TB/s); separate paths for read replies and write data,
+    // twice that. The control: loads into partition 0 beside stores into partition 1 (opposite directions).
+    // Each side has half a partition's SMs (33 of them read the link's full rate, far:p0h).
+    auto loadstore = [&](const std::string& name, const std::vector<int>& loaders, const std::vector<int>& storers) {
+      std::vector<Group> groups;
+      if (!loaders.empty()) groups.push_back({loaders, true, kLoad, " [loads]"});
+      if (!storers.empty()) groups.push_back({storers, true, kStore, " [stores]"});
+      walk_groups(name, groups, per_sm, 1);
+    };
+    auto walk_set = [&](const std::string& name, const std::vector<int>& set, bool far, int walk, size_t n, int passes) {
+      walk_groups(name, {{set, far, walk, ""}}, n, passes);
     };
     const size_t h0 = part[0].size() / 2, h1 = part[1].size() / 2;
     std::vector<int> all, halves(part[0].begin(), part[0].begin() + h0), p0h(part[0].begin(), part[0].begin() + h0);
