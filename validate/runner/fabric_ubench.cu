@@ -69,33 +69,20 @@ __device__ void walk_lines(int4* buf, const unsigned* lines, const unsigned* sta
     unsigned line[kInFlight];
 #pragma unroll
     for (int u = 0; u < kInFlight; ++u) line[u] = i + u * per_pass < n ? l[i + u * per_pass] : l[i];
-    if constexpr (kWalk == kStore) {
+    // 16 bytes at `offset` (in 16-byte units) into each of the group's lines, past L1.
+    auto store_at = [&](int offset) {
 #pragma unroll
       for (int u = 0; u < kInFlight; ++u)
-        asm volatile("st.global.cg.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(buf + static_cast<size_t>(line[u]) * 8 + sub),
+        asm volatile("st.global.cg.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(buf + static_cast<size_t>(line[u]) * 8 + offset),
                      "r"(w.x), "r"(w.y), "r"(w.z), "r"(w.w)
                      : "memory");
+    };
+    if constexpr (kWalk == kStore) {
+      store_at(sub);
     } else if constexpr (kWalk == kHalfStore) {  // the first half of each sector: 4 lanes a line, 16 bytes each
-      if ((sub & 1) == 0) {
-#pragma unroll
-        for (int u = 0; u < kInFlight; ++u)
-          asm volatile("st.global.cg.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(buf + static_cast<size_t>(line[u]) * 8 + sub),
-                       "r"(w.x), "r"(w.y), "r"(w.z), "r"(w.w)
-                       : "memory");
-      }
+      if ((sub & 1) == 0) store_at(sub);
     } else if constexpr (kWalk == kHalfPair) {  // both halves of each sector, in two instructions (the fp16 epilogue's)
-      if ((sub & 1) == 0) {
-#pragma unroll
-        for (int u = 0; u < kInFlight; ++u)
-          asm volatile("st.global.cg.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(buf + static_cast<size_t>(line[u]) * 8 + sub),
-                       "r"(w.x), "r"(w.y), "r"(w.z), "r"(w.w)
-                       : "memory");
-#pragma unroll
-        for (int u = 0; u < kInFlight; ++u)
-          asm volatile("st.global.cg.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(buf + static_cast<size_t>(line[u]) * 8 + sub + 1),
-                       "r"(w.x), "r"(w.y), "r"(w.z), "r"(w.w)
-                       : "memory");
-      }
+      if ((sub & 1) == 0) store_at(sub), store_at(sub + 1);
     } else if constexpr (kWalk == kRed) {
 #pragma unroll
       for (int u = 0; u < kInFlight; ++u)
