@@ -191,7 +191,8 @@ class MemorySystem {
   auto lane_store_lines(const LaneAccess& lanes) {
     return [this, &lanes](int line_bytes, int sector_bytes, auto&& fn) {
       lane_lines(lanes)(line_bytes, sector_bytes, [&](Addr line, std::uint32_t mask) {
-        if (gpu_.icnt.partial_sector_write_slots == 1) return fn(line, mask, 0u);  // a partial sector costs nothing more
+        // A partial sector costs nothing more on the way out nor at the slices' inputs: no need to find it.
+        if (gpu_.icnt.partial_sector_write_slots == 1 && gpu_.l2.partial_sector_input_slots == 1) return fn(line, mask, 0u);
         // lane_lines has the lanes' addresses in its scratch where the access gave none.
         const Addr* addr = lanes.addr ? lanes.addr : lane_addr_scratch_.data();
         LineCoverage cover(line, line_bytes);

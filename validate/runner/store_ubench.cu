@@ -46,6 +46,14 @@ __device__ __forceinline__ void st128(char* p, unsigned v) {
   asm volatile("st.global.v4.b32 [%0], {%1, %1, %1, %1};" ::"l"(p), "r"(v) : "memory");
 }
 
+// One round of a frag16 tile at `base`: 64 STG.E of 8 rows x 16 B, lane l 4 bytes of row l / 4 (the WMMA epilogue).
+__device__ __forceinline__ void frag16_round(char* base, int lane, unsigned v) {
+#pragma unroll
+  for (int g = 0; g < kTileRows / 8; ++g)
+#pragma unroll
+    for (int s = 0; s < 8; ++s) st32(base + (8 * g + lane / 4) * kPitch + s * 16 + 4 * (lane % 4), v);
+}
+
 // Mode: 0 frag16, 1 frag32, 2 rows, 3 half64, 4 full32. Tile t = the warp's index in the grid.
 template <int Mode>
 __global__ void __launch_bounds__(kWarps * 32) store_tiles(char* c, int rounds, long long* cycles) {
@@ -70,18 +78,13 @@ __global__ void __launch_bounds__(kWarps * 32) store_tiles(char* c, int rounds, 
       for (int g = 0; g < kTileRows / 4; ++g)
 #pragma unroll
         for (int s = 0; s < 4; ++s) st32(base + (4 * g + lane / 8) * kPitch + 32 * s + 4 * (lane % 8), v + r);
-    } else {
-      constexpr int lane_bytes = Mode == 0 ? 4 : 8, strip = 4 * lane_bytes;  // a row's bytes an instruction
+    } else if (Mode == 0) {
+      frag16_round(base, lane, v + r);
+    } else {  // frag32: 8 rows of 32 B, lane l 8 bytes of row l / 4
 #pragma unroll
-      for (int g = 0; g < kTileRows / 8; ++g)      // row groups of 8
+      for (int g = 0; g < kTileRows / 8; ++g)
 #pragma unroll
-        for (int s = 0; s < tile_bytes / strip; ++s) {  // strips along the row
-          char* p = base + (8 * g + lane / 4) * kPitch + s * strip + lane_bytes * (lane % 4);
-          if (Mode == 0)
-            st32(p, v + r);
-          else
-            st64(p, v + r);
-        }
+        for (int s = 0; s < tile_bytes / 32; ++s) st64(base + (8 * g + lane / 4) * kPitch + s * 32 + 8 * (lane % 4), v + r);
     }
   }
   __syncthreads();
@@ -108,11 +111,7 @@ __global__ void __launch_bounds__(kMixWarps * 32) store_load_mix(char* c, const 
     if (!(mode & 1)) return;
     char* base = c + (warp % kTilesPerRowBlock) * 128;
     const unsigned v = threadIdx.x;
-    for (int r = 0; r < rounds; ++r)
-#pragma unroll
-      for (int g = 0; g < kTileRows / 8; ++g)
-#pragma unroll
-        for (int s = 0; s < 8; ++s) st32(base + (8 * g + lane / 4) * kPitch + s * 16 + 4 * (lane % 4), v + r);
+    for (int r = 0; r < rounds; ++r) frag16_round(base, lane, v + r);
     const long long t1 = clock64();
     if (lane == 0) {
       out[warp] = t1 - t0;
@@ -212,7 +211,10 @@ int run_mix(const gpuDeviceProp& prop) {
       GPU_CHECK(gpuMemcpy(o.data(), out, sizeof(long long) * kMixWarps, gpuMemcpyDeviceToHost));
       GPU_CHECK(gpuMemcpy(l.data(), loads, sizeof(long long) * kMixWarps, gpuMemcpyDeviceToHost));
       long long store_span = 0, load_span = 0, load_instr = 0;
-      for (int w = 0; w < kMixWarps; ++w) (w < kStoreWarps ? store_span : load_span) = std::max(w < kStoreWarps ? store_span : load_span, o[w]);
+      for (int w = 0; w < kMixWarps; ++w) {
+        long long& span = w < kStoreWarps ? store_span : load_span;
+        span = std::max(span, o[w]);
+      }
       for (int w = kStoreWarps; w < kMixWarps; ++w) load_instr += l[w];
       const double half_sectors = static_cast<double>(kStoreWarps) * rounds * 64 * 8;
       std::printf("{\"measure\": \"store_load_mix\", \"case\": \"%s\", \"loaders\": %d, \"rep\": %d, \"store_half_sectors_per_cycle\": %.4f, "
