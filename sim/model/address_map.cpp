@@ -10,25 +10,26 @@ namespace {
 class LinearHash final : public SliceHash {
  public:
   explicit LinearHash(std::uint32_t n) : n_(n) {}
-  std::uint32_t slice(std::uint64_t line) const override { return static_cast<std::uint32_t>(line % n_); }
+  std::uint32_t slice(std::uint64_t line) const override { return n_(line); }
 
  private:
-  std::uint32_t n_;
+  FastMod64 n_;
 };
 
 // Folds 7-bit groups of the line index together, like the XOR trees found on NVIDIA parts; with a
 // power-of-two slice count the low bits select the slice, otherwise the folded value is reduced.
 class XorHash final : public SliceHash {
  public:
-  explicit XorHash(std::uint32_t n) : n_(n), pow2_(std::has_single_bit(n)) {}
+  explicit XorHash(std::uint32_t n) : n_(n), mod_(n), pow2_(std::has_single_bit(n)) {}
   std::uint32_t slice(std::uint64_t line) const override {
     std::uint64_t f = line ^ (line >> 7) ^ (line >> 14) ^ (line >> 21) ^ (line >> 28);
     if (pow2_) return static_cast<std::uint32_t>(f & (n_ - 1));
-    return static_cast<std::uint32_t>((f ^ (line >> 3)) % n_);
+    return mod_(f ^ (line >> 3));
   }
 
  private:
   std::uint32_t n_;
+  FastMod64 mod_;
   bool pow2_;
 };
 
@@ -58,7 +59,7 @@ ChannelMap::ChannelMap(std::uint32_t channels, std::uint64_t interleave)
 std::uint32_t ChannelMap::channel(Addr addr) const {
   std::uint64_t chunk = addr >> shift_;
   std::uint64_t f = chunk ^ (chunk >> 9) ^ (chunk >> 17);
-  return static_cast<std::uint32_t>(f % channels_);
+  return channels_(f);
 }
 
 }  // namespace gms

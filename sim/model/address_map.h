@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "common/fast_mod.h"
 #include "common/types.h"
 
 namespace gms {
@@ -44,7 +45,7 @@ class ChannelMap {
   std::uint32_t channel(Addr addr) const;
 
  private:
-  std::uint32_t channels_;
+  FastMod64 channels_;
   int shift_;
 };
 

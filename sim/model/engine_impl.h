@@ -150,7 +150,11 @@ struct Engine::Impl {
   int slot_of(const Warp& w) const { return static_cast<int>(&w - warps.data()) % warps_per_sm; }
   int sm_of(const Warp& w) const { return static_cast<int>(&w - warps.data()) / warps_per_sm; }
   void account(Warp& w, WarpState s, Tick to) {
-    result.stalls.add(sm_of(w), slot_of(w), w.cursor.cta, s, w.accounted, to);
+    // The warp's SM and slot (two divisions, on every instruction's several calls) only for a traced SM.
+    if (result.stalls.traced())
+      result.stalls.add(sm_of(w), slot_of(w), w.cursor.cta, s, w.accounted, to);
+    else
+      result.stalls.add_untraced(s, w.accounted, to);
     w.accounted = std::max(w.accounted, to);
   }
 

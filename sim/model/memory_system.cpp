@@ -34,6 +34,8 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   const double l2_per_sm_cycle = gpu.l2_clock > 0 ? gpu.l2_clock / gpu.sm_clock : 1.0;
   l2_line_shift_ = std::countr_zero(static_cast<unsigned>(gpu.l2.line));
   slices_per_partition_ = static_cast<std::uint32_t>(gpu.l2.slices / gpu.l2.partitions);
+  SIM_ASSERT(gpu.l2.partitions >= 1 && gpu.l2.partitions <= 256, gpu.l2.partitions << " L2 partitions passed validation");
+  for (int s = 0; s < gpu.l2.slices; ++s) slice_partition_.push_back(static_cast<std::uint8_t>(s / slices_per_partition_));
   replicate_ = gpu.l2.partition_mode == "replicate";
   for (int sm = 0; sm < gpu.sm.count; ++sm) {
     int p = 0;
@@ -302,6 +304,11 @@ Tick MemorySystem::tma_load(const AccessCtx& ctx, const Region& region, std::uin
 Tick MemorySystem::read_batch(const AccessCtx& ctx, EvictHint hint) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   Tick done = ctx.now;
+  {  // the MSHR entries the batch's requests take, one host cache line per 8 (132 SMs' rings: 1 MB, cold)
+    const std::vector<Tick>& ring = mshr_ring_[ctx.sm];
+    const std::size_t first = mshr_next_[ctx.sm], n = std::min(ring.size(), load_batch_.size() + 8);
+    for (std::size_t k = 0; k < n; k += 8) __builtin_prefetch(&ring[first + k < ring.size() ? first + k : first + k - ring.size()]);
+  }
   // One request of the line's `mask` sectors: through the SM's port and its way out, then to L2.
   auto request = [&](Addr line, std::uint32_t mask, bool may_merge) {
     const Tick t = sm_out(ctx.sm, sm_port(ctx.sm, ctx.now, popc(mask) * sector), 0);
@@ -404,11 +411,15 @@ Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool b
   const std::uint32_t l1_sector = static_cast<std::uint32_t>(gpu_.l1.sector);
   const std::uint32_t l2_sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   const Addr l2_line_mask = ~static_cast<Addr>(gpu_.l2.line - 1);
+  // Line and sector sizes are powers of two (gpu_schema): shifts, not 64-bit divisions, on this per-sector
+  // path (the L2 sector's index was 40 % of a SIMT load's own time on a host whose divider is slow).
+  const int l1_line_shift = std::countr_zero(static_cast<unsigned>(gpu_.l1.line));
+  const int l2_sector_shift = std::countr_zero(l2_sector);
   TagArray& l1 = *l1_;
   each_line(gpu_.l1.line, gpu_.l1.sector, [&](Addr line, std::uint32_t mask) {
     Tick t = sm_port(sm, ctx.now, popc(mask) * l1_sector);
-    auto a = l1.access(static_cast<std::uint32_t>(sm), static_cast<std::uint32_t>((line / gpu_.l1.line) % l1.sets()), line, mask, false, t,
-                       priority_of(hint));
+    auto a = l1.access(static_cast<std::uint32_t>(sm), l1.set_of(line >> l1_line_shift), line, mask,
+                       false, t, priority_of(hint));
     l1_sectors += popc(mask);
     l1_hits += popc(a.hit);
     counters_.l1_hit_bytes += static_cast<std::uint64_t>(popc(a.hit)) * l1_sector;
@@ -430,7 +441,7 @@ Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool b
             cur_line = l2_line;
             cur_mask = 0;
           }
-          cur_mask |= 1u << ((b - l2_line) / l2_sector);
+          cur_mask |= 1u << ((b - l2_line) >> l2_sector_shift);
         }
       }
       flush();

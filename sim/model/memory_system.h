@@ -220,7 +220,7 @@ class MemorySystem {
   void prefetch_l2(int sm, Addr line, Tick now) const;
   // Whether `slice` lies in another partition than `part` (the SM's near one).
   bool is_far(int part, std::uint32_t slice) const { return gpu_.l2.partitions > 1 && partition_of(slice) != part; }
-  int partition_of(std::uint32_t slice) const { return static_cast<int>(slice / slices_per_partition_); }
+  int partition_of(std::uint32_t slice) const { return slice_partition_[slice]; }
   // The slice of `part` that keeps copies of the far line `line_index` (replicating partitions).
   std::uint32_t replica_slice(int part, std::uint64_t line_index) const {
     return static_cast<std::uint32_t>(part) * slices_per_partition_ +
@@ -285,6 +285,8 @@ class MemorySystem {
   int interleave_shift_ = 0;  // lines per l2.slice_interleave run, as a shift
   std::uint32_t slices_per_partition_;
   std::vector<int> sm_partition_;  // L2 partition each SM is near
+  // Per slice, its partition (slice / slices_per_partition_, looked up: a division per far test otherwise).
+  std::vector<std::uint8_t> slice_partition_;
   bool replicate_;
   bool far_latency_;
   std::uint32_t fill_mask_unit_;  // sectors fetched together from DRAM

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/fast_mod.h"
 #include "common/types.h"
 
 namespace gms {
@@ -54,10 +55,11 @@ class RequestCoalescer {
   std::size_t slot(std::uint32_t slice, std::uint64_t line_index) const {
     // Lines of one slice are spread over the slice's entries by a multiplicative hash.
     const std::uint64_t h = (line_index * 0x9E3779B97F4A7C15ull) >> 32;
-    return static_cast<std::size_t>(slice) * entries_ + static_cast<std::size_t>(h % entries_);
+    return static_cast<std::size_t>(slice) * entries_ + entry_of_(h);
   }
 
   std::uint32_t entries_ = 0;
+  FastMod64 entry_of_;  // h % entries_
   Tick hold_ticks_ = 0;
   std::uint32_t full_mask_ = 0;
   std::vector<Open> table_;

@@ -37,6 +37,10 @@ class StallAccounting {
     total_[static_cast<int>(s)] += to - from;
     if (sm == traced_sm_) segments_.push_back({warp_slot, cta, s, from, to});
   }
+  // The same without the warp's place, for a run that traces no SM (add() would drop the segment).
+  void add_untraced(WarpState s, Tick from, Tick to) {
+    if (to > from) total_[static_cast<int>(s)] += to - from;
+  }
   void add_active(Tick t) { active_ += t; }
   Tick total(WarpState s) const { return total_[static_cast<int>(s)]; }  // summed over every warp
   double pct(WarpState s) const {

@@ -21,6 +21,7 @@ constexpr std::uint64_t kProtectedStamp = 1ull << 40;
 
 TagArray::TagArray(std::int64_t size_bytes, int line_bytes, int sector_bytes, int assoc, Replacement policy, int banks)
     : sets_(static_cast<std::uint32_t>(size_bytes / (static_cast<std::int64_t>(line_bytes) * assoc))),
+      set_mod_(std::max<std::uint32_t>(1, sets_)),
       assoc_(assoc),
       sectors_per_line_(line_bytes / sector_bytes),
       state_words_(static_cast<std::size_t>(2 + (line_bytes / sector_bytes + 1) / 2)),

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/fast_mod.h"
 #include "common/huge_pages.h"
 #include "common/types.h"
 
@@ -62,6 +63,8 @@ class TagArray {
   int dirty_ways(std::uint32_t bank, std::uint32_t set) const { return dirty_ways_[set_index(bank, set)]; }
   int count_dirty_ways(std::uint32_t bank, std::uint32_t set) const;
   std::uint32_t sets() const { return sets_; }  // per bank
+  // The set of a line index (line address / line size) when sets are not hashed: index mod sets.
+  std::uint32_t set_of(std::uint64_t line_index) const { return set_mod_(line_index); }
   int banks() const { return static_cast<int>(clock_.size()); }
   int sectors_per_line() const { return sectors_per_line_; }
   int assoc() const { return assoc_; }
@@ -112,6 +115,7 @@ class TagArray {
   std::uint32_t find(std::uint32_t base, Addr line, std::uint16_t fp) const;
 
   std::uint32_t sets_;
+  FastMod64 set_mod_;
   int assoc_;
   int sectors_per_line_;
   std::size_t state_words_;       // 64-bit words per slot record: 2 + sectors per line / 2
