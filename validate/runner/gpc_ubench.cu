@@ -17,7 +17,14 @@
 // threads holding the same bytes in flight ("@T"), then the SMs the x4 stream finds ahead (over 1.06 x
 // the median) alone and the others alone: when does the split appear, and is it the bytes in flight
 // per SM, per GPC or in all?
-// Output, JSON lines: per set and repetition, per SM its bytes per ns (GB/s).
+// `gms-gpc-ubench burst` (2026-11-29, issue 11): how does the L2 share a burst between SMs that send theirs at
+// different times - in arrival order (the model's bandwidth servers: a burst that comes second waits for the first
+// to drain) or a share to each SM (both slowed alike while they overlap)? The model's WMMA grid stays in lockstep
+// because of that queue (docs/sm-sharing.md). One CTA per SM; in each of 24 rounds 10,000 SM cycles apart every
+// SM sends a burst of 64 KB from its own L2-resident window (1,024 threads x 4 16-byte ld.global.cg) and waits for
+// it; the odd SMs start theirs `delay` cycles after the even ones (0, 250, 500, 1,000, 2,000, 4,000), and each half
+// also bursts alone. Per SM and round: the burst's start (globaltimer ns) and its latency in SM cycles.
+// Output, JSON lines: per set and repetition, per SM its bytes per ns (GB/s); burst: per set, per SM and round.
 #include <algorithm>
 #include <cstdio>
 #include <initializer_list>
@@ -51,10 +58,113 @@ std::vector<int> other_sms(const std::vector<int>& set, int sms) {
   return out;
 }
 
+constexpr int kBurstRounds = 24, kBurstInFlight = 4;
+constexpr unsigned kBurstPeriod = 10000;  // SM cycles between rounds: every burst's queue drains before the next
+
+__global__ void timer_now(unsigned long long* t) { *t = globaltimer(); }
+
+// One CTA per SM; the SMs flagged in `active` wait for the GPU's timer to reach `base_ns` (thread 0; the SMs
+// meet within the timer's resolution), then run kBurstRounds rounds from that moment by their own clock: round r
+// starts r x kBurstPeriod + delay[sm] cycles after it, every thread loads kBurstInFlight 16-byte pieces of the
+// SM's window (ld.global.cg: from L2) and uses them before a barrier, whose end closes the burst. out[(sm x
+// rounds + r) x 2]: the burst's start in globaltimer ns, and its cycles from the barrier before the loads to the
+// barrier after them.
+__global__ void burst_rounds(const int4* buf, size_t window, unsigned long long base_ns, const unsigned* delay,
+                             const unsigned char* active, unsigned long long* out, int* sink) {
+  extern __shared__ int pad[];
+  __shared__ unsigned long long c_start;
+  const unsigned sm = smid();
+  if (!active[sm]) return;
+  if (threadIdx.x == 0) {
+    while (globaltimer() < base_ns) {
+    }
+    c_start = clock64();
+  }
+  __syncthreads();
+  const int4* w = buf + static_cast<size_t>(sm) * (window / sizeof(int4));
+  int acc = 0;
+  for (int r = 0; r < kBurstRounds; ++r) {
+    if (threadIdx.x == 0) {
+      const unsigned long long at = c_start + static_cast<unsigned long long>(r) * kBurstPeriod + delay[sm];
+      while (clock64() < static_cast<long long>(at)) {
+      }
+    }
+    __syncthreads();
+    const unsigned long long t0 = globaltimer(), c0 = clock64();
+    int4 v[kBurstInFlight];
+#pragma unroll
+    for (int u = 0; u < kBurstInFlight; ++u)
+      asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];"
+                   : "=r"(v[u].x), "=r"(v[u].y), "=r"(v[u].z), "=r"(v[u].w)
+                   : "l"(w + threadIdx.x + u * blockDim.x));
+#pragma unroll
+    for (int u = 0; u < kBurstInFlight; ++u) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+    __syncthreads();
+    const unsigned long long c1 = clock64();
+    if (threadIdx.x == 0) {
+      out[(static_cast<size_t>(sm) * kBurstRounds + r) * 2] = t0;
+      out[(static_cast<size_t>(sm) * kBurstRounds + r) * 2 + 1] = c1 - c0;
+    }
+  }
+  if (acc == 0x12345678) pad[0] = acc, *sink = pad[0];
+}
+
+// `burst`: the sets of rounds above, one launch each, three repetitions.
+void run_bursts(const gpuDeviceProp& prop, const int4* buf, unsigned char* active, unsigned long long* out, int* sink,
+                size_t pad) {
+  const int sms = prop.multiProcessorCount;
+  unsigned* delay;
+  unsigned long long* now;
+  GPU_CHECK(gpuMalloc(&delay, 1024 * sizeof(unsigned)));
+  GPU_CHECK(gpuMalloc(&now, sizeof(unsigned long long)));
+  GPU_CHECK(cudaFuncSetAttribute(burst_rounds, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(pad)));
+  auto run = [&](const std::string& name, int parity, unsigned odd_delay) {  // parity: -1 every SM, 0 even, 1 odd
+    std::vector<unsigned char> a(1024, 0);
+    std::vector<unsigned> d(1024, 0);
+    for (int s = 0; s < sms; ++s) {
+      a[static_cast<size_t>(s)] = parity < 0 || s % 2 == parity;
+      d[static_cast<size_t>(s)] = s % 2 ? odd_delay : 0;
+    }
+    GPU_CHECK(gpuMemcpy(active, a.data(), a.size(), gpuMemcpyHostToDevice));
+    GPU_CHECK(gpuMemcpy(delay, d.data(), d.size() * sizeof(unsigned), gpuMemcpyHostToDevice));
+    for (int rep = 0; rep < 3; ++rep) {
+      timer_now<<<1, 1>>>(now);
+      GPU_CHECK_LAUNCH();
+      unsigned long long t = 0;
+      GPU_CHECK(gpuMemcpy(&t, now, sizeof(t), gpuMemcpyDeviceToHost));
+      burst_rounds<<<sms, kThreads, pad>>>(buf, kWindow, t + 200000, delay, active, out, sink);  // 200 us to start
+      GPU_CHECK_LAUNCH();
+      GPU_CHECK(gpuDeviceSynchronize());
+      std::vector<unsigned long long> o(static_cast<size_t>(sms) * kBurstRounds * 2);
+      GPU_CHECK(gpuMemcpy(o.data(), out, o.size() * sizeof(unsigned long long), gpuMemcpyDeviceToHost));
+      std::printf("{\"gpu\": \"%s\", \"set\": \"%s\", \"rep\": %d, \"odd_delay_cycles\": %u, \"bytes\": %d, \"sms\": {",
+                  prop.name, name.c_str(), rep, odd_delay, kThreads * kBurstInFlight * 16);
+      bool first = true;
+      for (int s = 0; s < sms; ++s) {
+        if (!a[static_cast<size_t>(s)]) continue;
+        std::printf("%s\"%d\": [", first ? "" : ", ", s);
+        first = false;
+        for (int r = 0; r < kBurstRounds; ++r) {
+          const size_t k = (static_cast<size_t>(s) * kBurstRounds + r) * 2;
+          std::printf("%s[%llu, %llu]", r ? ", " : "", o[k], o[k + 1]);
+        }
+        std::printf("]");
+      }
+      std::printf("}}\n");
+    }
+  };
+  run("even alone", 0, 0);
+  run("odd alone", 1, 0);
+  for (unsigned dly : {0u, 250u, 500u, 1000u, 2000u, 4000u}) run("all, odd late " + std::to_string(dly), -1, dly);
+  GPU_CHECK(gpuFree(delay));
+  GPU_CHECK(gpuFree(now));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const bool contention = argc > 1 && std::string(argv[1]) == "contention";
+  const bool burst = argc > 1 && std::string(argv[1]) == "burst";
   return ubench_main("gms-gpc-ubench", [&](const gpuDeviceProp& prop) {
     const int sms = prop.multiProcessorCount;
     int4 *buf, *big;
@@ -112,7 +222,11 @@ int main(int argc, char** argv) {
       return gbps;
     };
     const std::vector<int> all = sm_ranges({{0, sms - 1}});
-    if (contention) {
+    if (burst) {
+      GPU_CHECK(gpuFree(out));  // per SM and round: two stamps
+      GPU_CHECK(gpuMalloc(&out, static_cast<size_t>(sms) * kBurstRounds * 2 * sizeof(unsigned long long)));
+      run_bursts(prop, buf, active, out, sink, pad);
+    } else if (contention) {
       for (int n : {1, 2, 4, 8}) run("dram:all x" + std::to_string(n), all, true, kThreads, n);
       // The same 256 lines in flight per SM held by fewer threads (x2 above: 1,024 threads).
       run("dram:all x4@512", all, true, 512, 4);

@@ -1,0 +1,86 @@
+// The model's side of gms-gpc-ubench burst (validate/results/h200/gpc_burst): every SM sends 64 KB from L2 at
+// once (1,024 threads x 4 16-byte loads: 128 warp instructions of 4 lines, four issued a cycle), the odd SMs
+// `delay` cycles after the even ones, and each half alone. Prints per set the even and odd SMs' median burst
+// latency in SM cycles (from the burst's first instruction to its last line back) and how far the even SMs'
+// latency went from alone toward all at once - gpc_burst.py prints silicon's.
+//   build/gpc_burst [configs/gpus/h200.yaml] [gpu.KEY=V ...]
+// The requests go to the MemorySystem in time order, as the engine hands them over; the data is put in L2 by a
+// first burst of every SM, long before.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "api/simulation.h"
+#include "curve_args.h"
+#include "model/memory_system.h"
+
+namespace {
+
+constexpr int kInstructions = 128, kIssuePerCycle = 4;
+constexpr std::uint32_t kBytes = 512;  // one warp instruction: 32 lanes x 16 B
+constexpr gms::Addr kBase = 0x7f0000000000ull, kWindow = 128 << 10;
+
+// Median burst latency (SM cycles) of the even and of the odd SMs that take part (parity -1: all).
+std::pair<double, double> bursts(const gms::GpuConfig& gpu, int parity, std::int64_t odd_delay) {
+  gms::MemorySystem mem(gpu);
+  const int sms = gpu.sm.count;
+  auto addr = [](int sm, int k) {  // instruction k = u x 32 + warp: the warp's 512 B of the u-th 16 KB
+    return kBase + static_cast<gms::Addr>(sm) * kWindow + static_cast<gms::Addr>(k / 32) * 16384 + static_cast<gms::Addr>(k % 32) * kBytes;
+  };
+  // (cycle, sm, instruction) in the order the engine would hand them over.
+  auto round = [&](std::int64_t start, bool measured, std::vector<gms::Tick>& done) {
+    std::vector<std::tuple<std::int64_t, int, int>> order;
+    for (int sm = 0; sm < sms; ++sm) {
+      if (measured && parity >= 0 && sm % 2 != parity) continue;
+      const std::int64_t t0 = start + (measured && sm % 2 ? odd_delay : 0);
+      for (int k = 0; k < kInstructions; ++k) order.emplace_back(t0 + k / kIssuePerCycle, sm, k);
+    }
+    std::sort(order.begin(), order.end());
+    done.assign(static_cast<size_t>(sms), 0);
+    for (const auto& [cycle, sm, k] : order) {
+      const gms::Tick t = gms::cycles_to_ticks(static_cast<std::uint64_t>(cycle));
+      const gms::Tick d = mem.load(gms::AccessCtx{sm, t, nullptr}, gms::Region{addr(sm, k), 1, kBytes, 0}, true);
+      done[static_cast<size_t>(sm)] = std::max(done[static_cast<size_t>(sm)], d);
+    }
+  };
+  std::vector<gms::Tick> done;
+  round(0, false, done);  // the data into L2
+  const std::int64_t start = 1000000;
+  round(start, true, done);
+  std::vector<double> even, odd;
+  for (int sm = 0; sm < sms; ++sm) {
+    if (parity >= 0 && sm % 2 != parity) continue;
+    const std::int64_t t0 = start + (sm % 2 ? odd_delay : 0);
+    const double cycles = static_cast<double>(done[static_cast<size_t>(sm)]) / gms::kTicksPerCycle - static_cast<double>(t0);
+    (sm % 2 ? odd : even).push_back(cycles);
+  }
+  auto median = [](std::vector<double> v) {
+    if (v.empty()) return 0.0;
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+  };
+  return {median(even), median(odd)};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return gms::bench::curve_main("gpc_burst", argc, argv, [](const gms::bench::CurveArgs& a) {
+    auto cfg = gms::load_configs(gms::ConfigInputs{a.gpu_file, "", a.sets});
+    const gms::GpuConfig& gpu = cfg.gpu.value;
+    const double alone_even = bursts(gpu, 0, 0).first, alone_odd = bursts(gpu, 1, 0).second;
+    const auto together = bursts(gpu, -1, 0);
+    std::printf("# %s (model): 64 KB bursts from L2, latency in SM cycles (median over SMs)\n", gpu.name.c_str());
+    std::printf("even SMs alone %.0f, odd SMs alone %.0f, all at once %.0f / %.0f\n", alone_even, alone_odd, together.first,
+                together.second);
+    std::printf("| set | even SMs | odd SMs | even: alone -> together |\n|---|---|---|---|\n");
+    for (std::int64_t d : {0, 250, 500, 1000, 2000, 4000}) {
+      const auto [e, o] = bursts(gpu, -1, d);
+      std::printf("| all, odd late %lld | %.0f | %.0f | %.2f |\n", static_cast<long long>(d), e, o,
+                  (e - alone_even) / (together.first - alone_even));
+    }
+    return 0;
+  });
+}
