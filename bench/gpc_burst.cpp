@@ -3,11 +3,18 @@
 // `delay` cycles after the even ones, and each half alone. Prints per set the even and odd SMs' median burst
 // latency in SM cycles (from the burst's first instruction to its last line back) and how far the even SMs'
 // latency went from alone toward all at once - gpc_burst.py prints silicon's.
-//   build/gpc_burst [configs/gpus/h200.yaml] [gpu.KEY=V ...]
+//   build/gpc_burst [--spread-cycles=N] [configs/gpus/h200.yaml] [gpu.KEY=V ...]
 // The requests go to the MemorySystem in time order, as the engine hands them over; the data is put in L2 by a
-// first burst of every SM, long before.
+// first burst of every SM, long before. The engine hands over a load's lines when it issues, and the SM's port
+// (icnt.sm_bytes_per_cycle) times when each leaves the SM: the slices are booked for lines that reach them up to
+// ~600 cycles later, ahead of other SMs' lines that reach them sooner but are handed over later.
+// --spread-cycles=N hands each SM's 128 instructions over across N cycles instead of 32 (with the port unpaced,
+// gpu.icnt.sm_bytes_per_cycle=10000 gpu.icnt.sm_requests_per_cycle=100, each line is booked as it leaves the SM:
+// what a memory side that takes requests in the order they arrive would see).
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -18,12 +25,12 @@
 
 namespace {
 
-constexpr int kInstructions = 128, kIssuePerCycle = 4;
+constexpr int kInstructions = 128;
 constexpr std::uint32_t kBytes = 512;  // one warp instruction: 32 lanes x 16 B
 constexpr gms::Addr kBase = 0x7f0000000000ull, kWindow = 128 << 10;
 
 // Median burst latency (SM cycles) of the even and of the odd SMs that take part (parity -1: all).
-std::pair<double, double> bursts(const gms::GpuConfig& gpu, int parity, std::int64_t odd_delay) {
+std::pair<double, double> bursts(const gms::GpuConfig& gpu, int parity, std::int64_t odd_delay, std::int64_t spread) {
   gms::MemorySystem mem(gpu);
   const int sms = gpu.sm.count;
   auto addr = [](int sm, int k) {  // instruction k = u x 32 + warp: the warp's 512 B of the u-th 16 KB
@@ -35,7 +42,7 @@ std::pair<double, double> bursts(const gms::GpuConfig& gpu, int parity, std::int
     for (int sm = 0; sm < sms; ++sm) {
       if (measured && parity >= 0 && sm % 2 != parity) continue;
       const std::int64_t t0 = start + (measured && sm % 2 ? odd_delay : 0);
-      for (int k = 0; k < kInstructions; ++k) order.emplace_back(t0 + k / kIssuePerCycle, sm, k);
+      for (int k = 0; k < kInstructions; ++k) order.emplace_back(t0 + k * spread / kInstructions, sm, k);
     }
     std::sort(order.begin(), order.end());
     done.assign(static_cast<size_t>(sms), 0);
@@ -67,17 +74,27 @@ std::pair<double, double> bursts(const gms::GpuConfig& gpu, int parity, std::int
 }  // namespace
 
 int main(int argc, char** argv) {
-  return gms::bench::curve_main("gpc_burst", argc, argv, [](const gms::bench::CurveArgs& a) {
+  std::int64_t spread = 32;  // four instructions a cycle
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--spread-cycles=", 16) == 0) {
+      spread = std::max<std::int64_t>(1, std::atoll(argv[i] + 16));
+      continue;
+    }
+    args.push_back(argv[i]);
+  }
+  return gms::bench::curve_main("gpc_burst", static_cast<int>(args.size()), args.data(), [&](const gms::bench::CurveArgs& a) {
     auto cfg = gms::load_configs(gms::ConfigInputs{a.gpu_file, "", a.sets});
     const gms::GpuConfig& gpu = cfg.gpu.value;
-    const double alone_even = bursts(gpu, 0, 0).first, alone_odd = bursts(gpu, 1, 0).second;
-    const auto together = bursts(gpu, -1, 0);
-    std::printf("# %s (model): 64 KB bursts from L2, latency in SM cycles (median over SMs)\n", gpu.name.c_str());
+    const double alone_even = bursts(gpu, 0, 0, spread).first, alone_odd = bursts(gpu, 1, 0, spread).second;
+    const auto together = bursts(gpu, -1, 0, spread);
+    std::printf("# %s (model): 64 KB bursts from L2, latency in SM cycles (median over SMs; an SM's instructions over %lld cycles)\n",
+                gpu.name.c_str(), static_cast<long long>(spread));
     std::printf("even SMs alone %.0f, odd SMs alone %.0f, all at once %.0f / %.0f\n", alone_even, alone_odd, together.first,
                 together.second);
     std::printf("| set | even SMs | odd SMs | even: alone -> together |\n|---|---|---|---|\n");
     for (std::int64_t d : {0, 250, 500, 1000, 2000, 4000}) {
-      const auto [e, o] = bursts(gpu, -1, d);
+      const auto [e, o] = bursts(gpu, -1, d, spread);
       std::printf("| all, odd late %lld | %.0f | %.0f | %.2f |\n", static_cast<long long>(d), e, o,
                   (e - alone_even) / (together.first - alone_even));
     }
