@@ -34,7 +34,8 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   const double l2_per_sm_cycle = gpu.l2_clock > 0 ? gpu.l2_clock / gpu.sm_clock : 1.0;
   l2_line_shift_ = std::countr_zero(static_cast<unsigned>(gpu.l2.line));
   slices_per_partition_ = static_cast<std::uint32_t>(gpu.l2.slices / gpu.l2.partitions);
-  SIM_ASSERT(gpu.l2.partitions >= 1 && gpu.l2.partitions <= 256, gpu.l2.partitions << " L2 partitions passed validation");
+  SIM_ASSERT(gpu.l2.partitions >= 1 && gpu.l2.partitions <= 256,
+             "l2.partitions " << gpu.l2.partitions << " passed validation but does not fit the slice table's byte");
   for (int s = 0; s < gpu.l2.slices; ++s) slice_partition_.push_back(static_cast<std::uint8_t>(s / slices_per_partition_));
   replicate_ = gpu.l2.partition_mode == "replicate";
   for (int sm = 0; sm < gpu.sm.count; ++sm) {
