@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <sys/wait.h>
 
@@ -126,6 +127,40 @@ TEST(Cli, TwoRunsWriteIdenticalStats) {
     EXPECT_FALSE(slurp(dir / "a" / f).empty()) << f;
     EXPECT_EQ(slurp(dir / "a" / f), slurp(dir / "b" / f)) << f;
   }
+}
+
+// Tracing an SM's warps (--warp-timeline) observes and changes nothing: the same stats.json and ctas.csv as without it
+// (the engine adds a warp's stall time by another path when no SM is traced), and each traced warp's segments follow
+// one another without overlapping, as its time is classified once.
+TEST(Cli, WarpTimelineChangesNoNumberAndItsSegmentsDoNotOverlap) {
+  auto dir = gms::test::temp_dir("cli_warp_timeline");
+  const std::string args = seed_args("row-major") + " --set workload.cta_limit=0";
+  ASSERT_EQ(run(args + " --out " + (dir / "plain").string()).code, 0);
+  ASSERT_EQ(run(args + " --warp-timeline 3 --out " + (dir / "traced").string()).code, 0);
+  for (const char* f : {"stats.json", "ctas.csv"}) EXPECT_EQ(slurp(dir / "plain" / f), slurp(dir / "traced" / f)) << f;
+  EXPECT_FALSE(std::filesystem::exists(dir / "plain" / "warps.csv"));
+  std::istringstream csv(slurp(dir / "traced" / "warps.csv"));
+  std::string line;
+  ASSERT_TRUE(std::getline(csv, line));
+  EXPECT_EQ(line, "sm,warp_slot,launch_index,state,start_cycle,end_cycle");
+  std::map<std::pair<int, long>, double> end_of;  // (warp slot, CTA) -> its last segment's end
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    int sm = -1, slot = -1;
+    long cta = -1;
+    char state[32] = {};
+    double from = 0, to = 0;
+    ASSERT_EQ(std::sscanf(line.c_str(), "%d,%d,%ld,%31[^,],%lf,%lf", &sm, &slot, &cta, state, &from, &to), 6) << line;
+    EXPECT_EQ(sm, 3) << line;
+    EXPECT_LT(from, to) << line;
+    auto [it, fresh] = end_of.try_emplace({slot, cta}, to);
+    if (!fresh) {
+      EXPECT_GE(from, it->second) << "overlaps the warp's previous segment: " << line;
+      it->second = to;
+    }
+    ++rows;
+  }
+  EXPECT_GT(rows, 100);
 }
 
 // Every kind of bad input: one clear line naming file and key, exit code 2, no output directory.
