@@ -5,7 +5,6 @@
 // l2.partial_sector_input_slots; over the fabric it goes as a whole sector (gms-fabric-ubench
 // halfstores: validate/results/h200/fabric_halfstores).
 #include <algorithm>
-#include <bit>
 
 #include "model/memory_system.h"
 
@@ -30,7 +29,7 @@ MemorySystem::Stored MemorySystem::store_local_lines(const AccessCtx& ctx, EachL
     const Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
     done.left = std::max(done.left, t);
     counters_.l1_local_st_sectors += popc(mask);
-    const std::uint32_t set = l1.set_of(line >> std::countr_zero(static_cast<unsigned>(gpu_.l1.line)));
+    const std::uint32_t set = l1.set_of(line >> l1_line_shift_);
     if (local_stores_through_) {  // on to L2; the written sectors stay valid in L1 at once
       const auto a = l1.access(static_cast<std::uint32_t>(ctx.sm), set, line, mask, false, t);
       if (a.miss) l1.fill(a.slot, a.miss, t);

@@ -33,6 +33,7 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   // L2 cycles per SM cycle: the slices keep their clock when the SM clock falls under load.
   const double l2_per_sm_cycle = gpu.l2_clock > 0 ? gpu.l2_clock / gpu.sm_clock : 1.0;
   l2_line_shift_ = std::countr_zero(static_cast<unsigned>(gpu.l2.line));
+  l1_line_shift_ = std::countr_zero(static_cast<unsigned>(gpu.l1.line));
   slices_per_partition_ = static_cast<std::uint32_t>(gpu.l2.slices / gpu.l2.partitions);
   SIM_ASSERT(gpu.l2.partitions >= 1 && gpu.l2.partitions <= 256,
              "l2.partitions " << gpu.l2.partitions << " passed validation but does not fit the slice table's byte");
@@ -414,12 +415,11 @@ Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool b
   const Addr l2_line_mask = ~static_cast<Addr>(gpu_.l2.line - 1);
   // Line and sector sizes are powers of two (gpu_schema): shifts, not 64-bit divisions, on this per-sector
   // path (the L2 sector's index was 40 % of a SIMT load's own time on a host whose divider is slow).
-  const int l1_line_shift = std::countr_zero(static_cast<unsigned>(gpu_.l1.line));
   const int l2_sector_shift = std::countr_zero(l2_sector);
   TagArray& l1 = *l1_;
   each_line(gpu_.l1.line, gpu_.l1.sector, [&](Addr line, std::uint32_t mask) {
     Tick t = sm_port(sm, ctx.now, popc(mask) * l1_sector);
-    auto a = l1.access(static_cast<std::uint32_t>(sm), l1.set_of(line >> l1_line_shift), line, mask,
+    auto a = l1.access(static_cast<std::uint32_t>(sm), l1.set_of(line >> l1_line_shift_), line, mask,
                        false, t, priority_of(hint));
     l1_sectors += popc(mask);
     l1_hits += popc(a.hit);

@@ -282,6 +282,7 @@ class MemorySystem {
 
   const GpuConfig& gpu_;
   int l2_line_shift_;
+  int l1_line_shift_;  // l1.line as a shift (a power of two, gpu_schema)
   int interleave_shift_ = 0;  // lines per l2.slice_interleave run, as a shift
   std::uint32_t slices_per_partition_;
   std::vector<int> sm_partition_;  // L2 partition each SM is near

@@ -32,12 +32,12 @@ const char* warp_state_name(WarpState s);  // the Nsight name part, e.g. "long_s
 class StallAccounting {
  public:
   void set_traced_sm(int sm) { traced_sm_ = sm; }
+  // The warp's time in state s, [from, to); a segment of the timeline if its SM is the traced one.
   void add(int sm, int warp_slot, std::int64_t cta, WarpState s, Tick from, Tick to) {
-    if (to <= from) return;
-    total_[static_cast<int>(s)] += to - from;
-    if (sm == traced_sm_) segments_.push_back({warp_slot, cta, s, from, to});
+    add_untraced(s, from, to);
+    if (to > from && sm == traced_sm_) segments_.push_back({warp_slot, cta, s, from, to});
   }
-  // The same without the warp's place, for a run that traces no SM (add() would drop the segment).
+  // The same without the warp's place, for a run that traces no SM (add() would keep no segment).
   void add_untraced(WarpState s, Tick from, Tick to) {
     if (to > from) total_[static_cast<int>(s)] += to - from;
   }
