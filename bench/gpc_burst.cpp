@@ -8,7 +8,8 @@
 // first burst of every SM, long before. The engine hands over a load's lines when it issues, and the SM's port
 // (icnt.sm_bytes_per_cycle) times when each leaves the SM: the slices are booked for lines that reach them up to
 // ~600 cycles later, ahead of other SMs' lines that reach them sooner but are handed over later.
-// --spread-cycles=N hands each SM's 128 instructions over across N cycles instead of 32 (with the port unpaced,
+// With gpu.l2.reads_in_arrival_order=true the lines reach the slices in the order they leave their SMs (the
+// fix); --spread-cycles=N hands each SM's 128 instructions over across N cycles instead of 32 (with the port unpaced,
 // gpu.icnt.sm_bytes_per_cycle=10000 gpu.icnt.sm_requests_per_cycle=100, each line is booked as it leaves the SM:
 // what a memory side that takes requests in the order they arrive would see).
 #include <algorithm>
@@ -33,6 +34,7 @@ constexpr gms::Addr kBase = 0x7f0000000000ull, kWindow = 128 << 10;
 std::pair<double, double> bursts(const gms::GpuConfig& gpu, int parity, std::int64_t odd_delay, std::int64_t spread) {
   gms::MemorySystem mem(gpu);
   const int sms = gpu.sm.count;
+  const bool in_order = mem.reads_in_arrival_order();
   auto addr = [](int sm, int k) {  // instruction k = u x 32 + warp: the warp's 512 B of the u-th 16 KB
     return kBase + static_cast<gms::Addr>(sm) * kWindow + static_cast<gms::Addr>(k / 32) * 16384 + static_cast<gms::Addr>(k % 32) * kBytes;
   };
@@ -48,9 +50,17 @@ std::pair<double, double> bursts(const gms::GpuConfig& gpu, int parity, std::int
     done.assign(static_cast<size_t>(sms), 0);
     for (const auto& [cycle, sm, k] : order) {
       const gms::Tick t = gms::cycles_to_ticks(static_cast<std::uint64_t>(cycle));
-      const gms::Tick d = mem.load(gms::AccessCtx{sm, t, nullptr}, gms::Region{addr(sm, k), 1, kBytes, 0}, true);
+      const gms::AccessCtx ctx{sm, t, nullptr};
+      const gms::Region region{addr(sm, k), 1, kBytes, 0};
+      const gms::Tick d = in_order ? mem.load_in_order(ctx, region, true, gms::EvictHint::kNormal, static_cast<std::uint32_t>(sm)).known
+                                   : mem.load(ctx, region, true);
       done[static_cast<size_t>(sm)] = std::max(done[static_cast<size_t>(sm)], d);
     }
+    // l2.reads_in_arrival_order: the lines reach L2 in the order they left their SMs (as the engine hands them
+    // over: every issue of a round is known, and an SM's port serves its own in issue order).
+    gms::MemorySystem::Completed c;
+    while (mem.next_read_departure() != gms::kNever)
+      if (mem.take_next_read(&c)) done[c.owner] = std::max(done[c.owner], c.done);
   };
   std::vector<gms::Tick> done;
   round(0, false, done);  // the data into L2

@@ -5,23 +5,28 @@
 # (build-pack/ is ignored and small enough to travel; build-device/ is not), then on the device
 # (run tool, carry: ["build-pack"]): `scripts/device_scorecard.sh h100`. Writes $OUT/GPU.json (compare
 # --json), $OUT/GPU.txt (its table) and $OUT/GPU_env.txt (machine, binary, command, wall time).
+# A what-if scorecard: `scripts/device_scorecard.sh GPU NAME compare-options...` (e.g. `h100 in-order --set
+# gpu.l2.reads_in_arrival_order=true`) writes $OUT/GPU-NAME.*; SETS="gemm gemv" takes only those record sets
+# (a run that would pass the device's 10-minute limit split in two).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-gpu=${1:?usage: scripts/device_scorecard.sh h100|h200}
+gpu=${1:?usage: scripts/device_scorecard.sh h100|h200 [NAME compare-options...]}
+name=$gpu${2:+-$2}
+shift $(( $# >= 2 ? 2 : 1 ))
 out=${OUT:-out}
 mkdir -p "$out" build-device
 tar -C build-device -xJf build-pack/gms.tar.xz
 sets=()
-for s in gemm gemv padding seed002 triton_gemm triton_tma_gemm triton_gemm_spill triton_gemv; do
+for s in ${SETS:-gemm gemv padding seed002 triton_gemm triton_tma_gemm triton_gemm_spill triton_gemv}; do
   [ -d "validate/results/$gpu/$s" ] && sets+=("validate/results/$gpu/$s")
 done
-cmd=(build-device/run compare --gpu "configs/gpus/$gpu.yaml" "${sets[@]}" --jobs "$(nproc)" --json "$out/$gpu.json")
+cmd=(build-device/run compare --gpu "configs/gpus/$gpu.yaml" "${sets[@]}" --jobs "$(nproc)" --json "$out/$name.json" "$@")
 start=$(date +%s)
-"${cmd[@]}" > "$out/$gpu.txt" 2>&1 || echo "compare exited $?" >> "$out/$gpu.txt"
+"${cmd[@]}" > "$out/$name.txt" 2>&1 || echo "compare exited $?" >> "$out/$name.txt"
 {
   echo "date: $(date -u +%FT%TZ)"
   echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
   echo "binary: $(build-device/run --version)"
   echo "command: ${cmd[*]}"
   echo "wall: $(( $(date +%s) - start )) s"
-} > "$out/${gpu}_env.txt"
+} > "$out/${name}_env.txt"

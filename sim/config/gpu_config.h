@@ -139,6 +139,9 @@ struct L2Config {
   // The home slice's lookup for a far line the near partition missed takes the slice's bandwidth
   // (false: it arrives over the fabric, not the crossbar port that l2.slice_bytes_per_cycle limits).
   bool far_fills_take_slice_bandwidth = true;
+  // Read requests reach the slices in the order they arrive there, across SMs (false: booked when the warp
+  // issues the load, ahead of other SMs' lines that arrive sooner but are issued later).
+  bool reads_in_arrival_order = false;
   double fabric_bytes_per_cycle = 0;    // between partitions, per direction (per clock.l2 cycle); 0 = unlimited
   // Bytes of other data the L2 holds dirty when a kernel starts on a cleared L2 (what the profiler's
   // replay and the harness leave); the kernel writes them to DRAM as it evicts them.

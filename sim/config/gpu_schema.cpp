@@ -368,6 +368,11 @@ Schema<GpuConfig> make_schema() {
                             "takes l2.slice_bytes_per_cycle there; false: it comes over the fabric, whose own limit is "
                             "l2.fabric_bytes_per_cycle, and only the SMs' requests share a slice's bandwidth",
                             [](G& c) -> auto& { return c.l2.far_fills_take_slice_bandwidth; }));
+  p.push_back(bool_param<G>("l2.reads_in_arrival_order", false,
+                            "the slices, the fabric and DRAM take read requests in the order they arrive, across SMs "
+                            "(each line when it has left its SM's port: gms-gpc-ubench burst); false: a load's lines "
+                            "are booked there when its warp issues it, ahead of other SMs' lines that arrive sooner",
+                            [](G& c) -> auto& { return c.l2.reads_in_arrival_order; }));
   p.push_back(choice_param<G>("l2.sm_partition_map", {"halves", "interleave"}, "halves",
                               "which partition an SM is near: first/second half of SM ids, or even/odd ids",
                               [](G& c) -> auto& { return c.l2.sm_partition_map; }));

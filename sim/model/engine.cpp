@@ -21,6 +21,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   fills_when_idle = g.sm.shared_fills == "idle";
   stores_wait_for_way_out = g.icnt.stores_wait_for_way_out;
   mma_holds_dispatch = g.sm.mma_sync_holds_dispatch;
+  reads_in_order = mem.reads_in_arrival_order();
   copies_queue = g.sm.copies_wait_for_shared_queue;
   copy_waits_per_warp = g.sm.copy_waits_per_warp;
   fills_between = g.sm.shared_fills == "between";
@@ -153,7 +154,15 @@ SimResult Engine::Impl::run(ProgressFn* fn) {
   progress_every = std::max<std::int64_t>(1, shape.ctas / 200);
   result.end = start_tick;
   fill(start_tick);
-  while (!events.empty() && !sample_done) {
+  while (!sample_done) {
+    // A line that leaves its SM at t reaches L2 before anything happens at later ticks (l2.reads_in_arrival_order;
+    // without it the outboxes stay empty): what a warp issues at t' > t departs no sooner than t'.
+    const Tick next_event = events.empty() ? kNever : events.top().first;
+    if (mem.next_read_departure() < next_event) {
+      take_read();
+      continue;
+    }
+    if (events.empty()) break;
     auto [t, index] = events.top();
     events.pop();
     if (index < sps.size()) {

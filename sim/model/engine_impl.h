@@ -57,8 +57,10 @@ struct Engine::Impl {
     std::array<Tick, kMaxSlots> slot_ready{};
     std::array<SlotKind, kMaxSlots> slot_kind{};  // what last filled each slot (a wait on it counts as)
     Tick posted = 0;  // when the L2 has taken its stores and reductions so far (its exit waits: drain)
-    std::array<std::uint16_t, kMaxSlots> pending_fills{};  // per slot: copies not yet written to shared memory
-    int blocked_slot = -1;  // waits on that slot's pending fills (ready = kNever meanwhile)
+    // Per slot, what it waits for whose time is not known yet: copies not yet written to shared memory, and
+    // loads whose lines have not all been to L2 (l2.reads_in_arrival_order).
+    std::array<std::uint16_t, kMaxSlots> pending{};
+    int blocked_slot = -1;  // waits on that slot's pending work (ready = kNever meanwhile)
     Gate* gate = nullptr;   // its entry in its sub-partition's gates (set at launch)
     Tick blocked_from = 0;  // when it would have started waiting
   };
@@ -180,7 +182,7 @@ struct Engine::Impl {
   // copies not yet written to shared memory (the warp resumes when they are). Its callers sync the gate.
   void resolve_waits(Warp& w) {
     while (w.instr.op == Op::kWait) {
-      if (w.pending_fills[w.instr.slot] > 0) {
+      if (w.pending[w.instr.slot] > 0) {
         w.blocked_slot = w.instr.slot;
         w.blocked_from = w.ready;
         w.ready = kNever;
@@ -323,6 +325,39 @@ struct Engine::Impl {
                                             : static_cast<double>(in.region.rows) * in.region.row_bytes;
     return static_cast<Tick>(bytes * fill_ticks_per_byte + 0.5);
   }
+
+  // Loads whose lines wait in the memory system's outboxes (l2.reads_in_arrival_order), by the owner
+  // number they were handed over with: what their completion fills.
+  struct PendingLoad {
+    enum class Kind : std::uint8_t {
+      kSlot,  // the warp's slot (done no sooner than `extra`: a copy's shared-memory write booked at issue)
+      kFill,  // a copy written into shared memory when its data is back: queued as a fill (`extra` its time)
+      kCta,   // a bulk tensor copy: the slot of every warp of the CTA from `warp` on (no sooner than `extra`)
+    };
+    Kind kind = Kind::kSlot;
+    int warp = 0;
+    std::uint64_t age = 0;  // the warp's launch age (a later warp may reuse the index)
+    int slot = 0;
+    Tick extra = 0;
+  };
+  bool reads_in_order = false;  // l2.reads_in_arrival_order
+  std::vector<PendingLoad> pending_loads;
+  std::vector<std::uint32_t> free_pending_loads;
+  std::uint32_t add_pending_load(const PendingLoad& p) {
+    if (free_pending_loads.empty()) {
+      pending_loads.push_back(p);
+      return static_cast<std::uint32_t>(pending_loads.size() - 1);
+    }
+    const std::uint32_t id = free_pending_loads.back();
+    free_pending_loads.pop_back();
+    pending_loads[id] = p;
+    return id;
+  }
+  // The memory system's next outbound line goes to L2; when it completes a load, what waited on it learns when.
+  void take_read();
+  // A slot of warp `g` has one pending piece of work less, done at `done` (kNever: only the count drops);
+  // a warp blocked on it goes on.
+  void settle(int g, std::uint64_t age, int slot, Tick done);
 
   // Wakes the SM's pending fills when the first has arrived and the data path is free.
   void schedule_fills(int sm);

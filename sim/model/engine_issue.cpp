@@ -83,10 +83,23 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
     case Op::kLoad: {
       const AccessCtx ctx{sm, t, counts, in.local};
       if (in.tma_boxes > 0) {  // a bulk tensor copy: every warp of the CTA waits on its mbarrier
-        const Tick done = mem.tma_load(ctx, in.region, in.tma_boxes, in.hint);
         const int first = sm * warps_per_sm + local / warps_per_cta * warps_per_cta;
+        Tick done;
+        bool pending = false;
+        if (reads_in_order) {
+          const std::uint32_t id = add_pending_load({PendingLoad::Kind::kCta, first, warps[first].age, in.slot, 0});
+          const MemorySystem::Issued is = mem.tma_load_in_order(ctx, in.region, in.tma_boxes, in.hint, id);
+          done = is.known;
+          pending = is.pending;
+          if (pending) pending_loads[id].extra = done; else free_pending_loads.push_back(id);
+        } else {
+          done = mem.tma_load(ctx, in.region, in.tma_boxes, in.hint);
+        }
         for (int k = 0; k < warps_per_cta; ++k)
-          if (warps[first + k].active) fill_slot(warps[first + k], in.slot, done, SlotKind::kLong);
+          if (warps[first + k].active) {
+            fill_slot(warps[first + k], in.slot, done, SlotKind::kLong);
+            if (pending) ++warps[first + k].pending[in.slot];
+          }
         hold(sp, w, in, t);
         break;
       }
@@ -100,17 +113,37 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       SIM_ASSERT(entered <= std::max(t, path.free_at(sm)),
                  "copy enters at " << entered << ", past its SM's booked path (free at " << path.free_at(sm) << ")");
       const AccessCtx at_lsu{sm, entered, counts, in.local};
-      Tick done = in.lanes.present() ? mem.load(at_lsu, in.lanes, in.bypass_l1, in.hint) : mem.load(at_lsu, in.region, in.bypass_l1, in.hint);
+      Tick done;
+      std::uint32_t pending_id = ~0u;  // l2.reads_in_arrival_order: its lines wait in the outbox (take_read)
+      if (reads_in_order) {
+        const std::uint32_t id = add_pending_load({PendingLoad::Kind::kSlot, warp_index, w.age, in.slot, 0});
+        const MemorySystem::Issued is = in.lanes.present() ? mem.load_in_order(at_lsu, in.lanes, in.bypass_l1, in.hint, id)
+                                                           : mem.load_in_order(at_lsu, in.region, in.bypass_l1, in.hint, id);
+        done = is.known;
+        if (is.pending) pending_id = id; else free_pending_loads.push_back(id);
+      } else {
+        done = in.lanes.present() ? mem.load(at_lsu, in.lanes, in.bypass_l1, in.hint) : mem.load(at_lsu, in.region, in.bypass_l1, in.hint);
+      }
       if (in.async_copy) {  // LDGSTS: the arriving data is written into shared memory
         result.shared.ldgsts_instructions += in.issue_cycles;
         result.shared.ldgsts_wavefronts += in.wavefronts;
         if (fills_at_arrival) {  // written when the data is back (fill_event)
-          fills.add(sm, PendingFill{done, 0, fill_ticks(in), warp_index, w.age, in.slot});
-          ++w.pending_fills[in.slot];
-          schedule_fills(sm);
+          if (pending_id != ~0u) {  // queued when it is back (take_read)
+            pending_loads[pending_id].kind = PendingLoad::Kind::kFill;
+            pending_loads[pending_id].extra = fill_ticks(in);
+            pending_id = ~0u;
+          } else {
+            fills.add(sm, PendingFill{done, 0, fill_ticks(in), warp_index, w.age, in.slot});
+            schedule_fills(sm);
+          }
+          ++w.pending[in.slot];
         } else {
           done = std::max(done, shared_pipe_ticks(sm, t, fill_ticks(in)));
         }
+      }
+      if (pending_id != ~0u) {
+        pending_loads[pending_id].extra = done;
+        ++w.pending[in.slot];
       }
       fill_slot(w, in.slot, done, SlotKind::kLong);
       hold(sp, w, in, t);
@@ -378,21 +411,49 @@ void Engine::Impl::fill_event(int sm, Tick t) {
     fills.take_arrived(sm, t, [&](const PendingFill& f) {
       // between: one-cycle slots, each at the end of the instruction the path serves
       const Tick end = fills_between ? path.fill_between(sm, t, f.ticks) : shared_pipe_ticks(sm, t, f.ticks);
-      Warp& w = warps[static_cast<std::size_t>(f.warp)];
-      if (!w.active || w.age != f.age) return;
-      w.slot_ready[f.slot] = std::max(w.slot_ready[f.slot], end);
-      SIM_ASSERT(w.pending_fills[f.slot] > 0, "fill for slot " << f.slot << " of warp " << f.warp << " not pending");
-      if (--w.pending_fills[f.slot] == 0 && w.blocked_slot == f.slot) {
-        w.blocked_slot = -1;
-        w.ready = w.blocked_from;
-        resolve_waits(w);
-        sync_gate(w);
-        const std::uint32_t index = sub_partition(f.warp);
-        reschedule(sps[index], index);
-      }
+      settle(f.warp, f.age, f.slot, end);
     });
   }
   schedule_fills(sm);
+}
+
+void Engine::Impl::settle(int g, std::uint64_t age, int slot, Tick done) {
+  Warp& w = warps[static_cast<std::size_t>(g)];
+  if (!w.active || w.age != age) return;
+  if (done != kNever) w.slot_ready[slot] = std::max(w.slot_ready[slot], done);
+  SIM_ASSERT(w.pending[slot] > 0, "work for slot " << slot << " of warp " << g << " not pending");
+  if (--w.pending[slot] == 0 && w.blocked_slot == slot) {
+    w.blocked_slot = -1;
+    w.ready = w.blocked_from;
+    resolve_waits(w);
+    sync_gate(w);
+    const std::uint32_t index = sub_partition(g);
+    reschedule(sps[index], index);
+  }
+}
+
+void Engine::Impl::take_read() {
+  MemorySystem::Completed c;
+  if (!mem.take_next_read(&c)) return;
+  const PendingLoad p = pending_loads[c.owner];
+  free_pending_loads.push_back(c.owner);
+  switch (p.kind) {
+    case PendingLoad::Kind::kSlot:
+      settle(p.warp, p.age, p.slot, std::max(c.done, p.extra));
+      break;
+    case PendingLoad::Kind::kFill: {  // its warp's count stays until the fill is written (fill_event)
+      const Warp& w = warps[static_cast<std::size_t>(p.warp)];
+      if (!w.active || w.age != p.age) break;
+      const int sm = sm_of(w);
+      fills.add(sm, PendingFill{c.done, 0, p.extra, p.warp, p.age, p.slot});
+      schedule_fills(sm);
+      break;
+    }
+    case PendingLoad::Kind::kCta:
+      for (int k = 0; k < warps_per_cta; ++k)
+        settle(p.warp + k, p.age + static_cast<std::uint64_t>(k), p.slot, std::max(c.done, p.extra));
+      break;
+  }
 }
 
 }  // namespace gms

@@ -35,8 +35,16 @@ class EventQueue {
   void pop() {
     const Event last = heap_.back();
     heap_.pop_back();
+    if (heap_.empty()) return;
+    sift_down(last);
+  }
+  // pop() then emplace(t, index), in one pass down the heap.
+  void replace_top(Tick t, std::uint32_t index) { sift_down(Event{t, index}); }
+
+ private:
+  // Places `last` from the root down (the root's slot is free).
+  void sift_down(const Event last) {
     const std::size_t n = heap_.size();
-    if (n == 0) return;
     std::size_t i = 0;
     while (true) {
       const std::size_t first = 4 * i + 1;
@@ -52,7 +60,6 @@ class EventQueue {
     heap_[i] = last;
   }
 
- private:
   std::vector<Event> heap_;
 };
 

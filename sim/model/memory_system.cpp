@@ -113,6 +113,8 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   tma_box_ticks_ = cycles_to_ticks(gpu.sm.tma_box_cycles);
   mshr_ring_.assign(gpu.sm.count, std::vector<Tick>(gpu.l1.mshrs, 0));
   mshr_next_.assign(gpu.sm.count, 0);
+  reads_in_order_ = gpu.l2.reads_in_arrival_order;
+  outbox_ = DepartureQueue<OutboundRead>(gpu.sm.count);
   dirty_other_data(0);
 }
 
@@ -314,7 +316,10 @@ Tick MemorySystem::read_batch(const AccessCtx& ctx, EvictHint hint) {
   // One request of the line's `mask` sectors: through the SM's port and its way out, then to L2.
   auto request = [&](Addr line, std::uint32_t mask, bool may_merge) {
     const Tick t = sm_out(ctx.sm, sm_port(ctx.sm, ctx.now, popc(mask) * sector), 0);
-    done = std::max(done, l2_read_line(ctx.sm, line, mask, t, ctx.cta, hint, may_merge));
+    if (deferring_ != kNoLoad)
+      send(ctx.sm, t, OutboundRead{line, mask, deferring_, ctx.cta, hint, may_merge});
+    else
+      done = std::max(done, l2_read_line(ctx.sm, line, mask, t, ctx.cta, hint, may_merge));
   };
   for (const BatchLine& b : load_batch_) {
     request(b.line, b.mask & ~b.split, true);
@@ -328,6 +333,67 @@ Tick MemorySystem::load(const AccessCtx& ctx, const LaneAccess& lanes, bool bypa
   return load_lines(ctx, lane_lines(lanes), bypass_l1, hint);
 }
 
+template <class Issue>
+MemorySystem::Issued MemorySystem::deferred(std::uint32_t owner, Issue&& issue) {
+  SIM_ASSERT(reads_in_order_ && deferring_ == kNoLoad, "load_in_order without l2.reads_in_arrival_order, or inside another");
+  std::uint32_t id;
+  if (!free_loads_.empty()) {
+    id = free_loads_.back();
+    free_loads_.pop_back();
+  } else {
+    id = static_cast<std::uint32_t>(open_loads_.size());
+    open_loads_.emplace_back();
+  }
+  open_loads_[id] = OpenLoad{0, 0, owner};
+  deferring_ = id;
+  const Tick known = issue();
+  deferring_ = kNoLoad;
+  OpenLoad& o = open_loads_[id];
+  if (o.lines_left == 0) {
+    free_loads_.push_back(id);
+    return {known, false};
+  }
+  o.done = known;
+  return {known, true};
+}
+
+MemorySystem::Issued MemorySystem::load_in_order(const AccessCtx& ctx, const Region& region, bool bypass_l1,
+                                                 EvictHint hint, std::uint32_t owner) {
+  return deferred(owner, [&] { return load(ctx, region, bypass_l1, hint); });
+}
+MemorySystem::Issued MemorySystem::load_in_order(const AccessCtx& ctx, const LaneAccess& lanes, bool bypass_l1,
+                                                 EvictHint hint, std::uint32_t owner) {
+  return deferred(owner, [&] { return load(ctx, lanes, bypass_l1, hint); });
+}
+MemorySystem::Issued MemorySystem::tma_load_in_order(const AccessCtx& ctx, const Region& region, std::uint32_t boxes,
+                                                     EvictHint hint, std::uint32_t owner) {
+  return deferred(owner, [&] { return tma_load(ctx, region, boxes, hint); });
+}
+
+bool MemorySystem::take_next_read(Completed* out) {
+  const int sm = outbox_.next_sm();
+  const Tick depart = outbox_.front_departure();
+  // The line takes the SM's oldest MSHR entry once it is free; until then it and the SM's later lines wait.
+  const Tick mshr = mshr_ring_[static_cast<std::size_t>(sm)][mshr_next_[static_cast<std::size_t>(sm)]];
+  if (mshr > depart) {
+    outbox_.delay_front(mshr);
+    return false;
+  }
+  const OutboundRead r = outbox_.front();
+  outbox_.pop();
+  // The next line's L2 set into the host's cache while this one is timed (the batch prefetch of read_batch
+  // ran at issue, long before).
+  if (!outbox_.empty()) prefetch_l2(outbox_.next_sm(), outbox_.front().line, outbox_.front_departure());
+  const Tick done = l2_read_line(sm, r.line, r.mask, depart, r.cta, r.hint, r.may_merge);
+  if (r.l1_slot != kNoLoad && l1_ && l1_->holds(r.l1_slot, r.l1_line)) l1_->hold_until(r.l1_slot, r.l1_mask, done);
+  OpenLoad& o = open_loads_[r.load];
+  o.done = std::max(o.done, done);
+  if (--o.lines_left > 0) return false;
+  *out = Completed{o.owner, o.done};
+  free_loads_.push_back(r.load);
+  return true;
+}
+
 MemorySystem::Reduced MemorySystem::reduce(const AccessCtx& ctx, const Region& region) {
   return reduce_lines(ctx, region_lines(region));
 }
@@ -338,6 +404,7 @@ MemorySystem::Reduced MemorySystem::reduce(const AccessCtx& ctx, const LaneAcces
 
 void MemorySystem::set_l1_bytes(std::int64_t bytes) {
   if (bytes == l1_bytes_) return;
+  SIM_ASSERT(outbox_.empty(), outbox_.size() << " reads still in the outboxes when the L1 is rebuilt");
   l1_bytes_ = bytes;
   l1_ = bytes > 0 ? std::make_unique<TagArray>(bytes, gpu_.l1.line, gpu_.l1.sector, gpu_.l1.assoc,
                                                replacement_from_name(gpu_.l1.replacement), gpu_.sm.count)
@@ -345,6 +412,7 @@ void MemorySystem::set_l1_bytes(std::int64_t bytes) {
 }
 
 void MemorySystem::begin_kernel(bool keep_l2, Tick at) {
+  SIM_ASSERT(outbox_.empty(), outbox_.size() << " reads still in the outboxes at a kernel boundary");
   counters_ = MemCounters{};
   dram_->reset_counts();
   reductions_done_ = at;
@@ -431,7 +499,15 @@ Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool b
       std::uint32_t cur_mask = 0;
       Tick d = t;
       auto flush = [&] {
-        if (cur_mask) d = std::max(d, l2_read_line(sm, cur_line, cur_mask, sm_out(sm, t, 0), ctx.cta, hint));
+        if (!cur_mask) return;
+        const Tick out = sm_out(sm, t, 0);
+        if (deferring_ == kNoLoad) {
+          d = std::max(d, l2_read_line(sm, cur_line, cur_mask, out, ctx.cta, hint));
+          return;
+        }
+        send(sm, out, OutboundRead{cur_line, cur_mask, deferring_, ctx.cta, hint, true, a.slot, a.miss, line});
+        // Until the data's time is known, a hit on these sectors takes an unloaded L2 hit's (raised when it is).
+        d = std::max(d, out + icnt_ticks_ + l2_return_ticks_);
       };
       for (std::uint32_t m = a.miss; m; m &= m - 1) {
         Addr lo = line + static_cast<Addr>(std::countr_zero(m)) * l1_sector, hi = lo + l1_sector - 1;

@@ -13,6 +13,7 @@
 #include "model/atomic_lines.h"
 #include "model/bandwidth_server.h"
 #include "model/coalescer.h"
+#include "model/departure_queue.h"
 #include "model/dram.h"
 #include "model/gpc_share.h"
 #include "model/mem_counters.h"
@@ -128,6 +129,31 @@ class MemorySystem {
   // sectors into L1 (allocated, dirty), to reach L2 only when evicted (returns when L1 has them).
   Stored store_local(const AccessCtx& ctx, const LaneAccess& lanes);
   Stored store_local(const AccessCtx& ctx, const Region& region);
+
+  // l2.reads_in_arrival_order: the same loads, their lines handed to the slices in the order they arrive
+  // there. A load is timed at its SM now (L1, the port, the way out) and its lines wait in their SM's outbox
+  // until the caller takes them (take_next_read) in order of departure, in step with its own clock: a line
+  // departing at t must be taken before anything the caller does at later ticks. `known`: when the load's
+  // part that did not go to L2 is done (L1 hits, a copy engine); `pending`: lines of it are in the outbox,
+  // and take_next_read reports, under `owner`, when its last one is back.
+  struct Issued {
+    Tick known = 0;
+    bool pending = false;
+  };
+  bool reads_in_arrival_order() const { return reads_in_order_; }
+  Issued load_in_order(const AccessCtx& ctx, const Region& region, bool bypass_l1, EvictHint hint, std::uint32_t owner);
+  Issued load_in_order(const AccessCtx& ctx, const LaneAccess& lanes, bool bypass_l1, EvictHint hint, std::uint32_t owner);
+  Issued tma_load_in_order(const AccessCtx& ctx, const Region& region, std::uint32_t boxes, EvictHint hint,
+                           std::uint32_t owner);
+  // When the earliest line in the outboxes leaves its SM (kNever: none waits).
+  Tick next_read_departure() const { return outbox_.next(); }
+  struct Completed {
+    std::uint32_t owner = 0;
+    Tick done = 0;
+  };
+  // Takes the earliest line to L2 (or, when its SM has no free MSHR before a later tick, moves it there
+  // among the others). True when it was the last line of its load: `out` says whose and when it is done.
+  bool take_next_read(Completed* out);
 
   // A kernel boundary in a sequence of kernels: counters start from zero, L1s are empty, and L2
   // keeps its contents or is emptied (what a profiler's cache flush does) and then holds
@@ -343,6 +369,38 @@ class MemorySystem {
   std::vector<BatchLine> load_batch_;  // one load's lines, reused
   std::vector<Addr> lane_addr_scratch_;
   Timeline* timeline_ = nullptr;
+
+  // l2.reads_in_arrival_order (load_in_order): the lines that have left their SMs, and the loads they belong to.
+  static constexpr std::uint32_t kNoLoad = ~0u;
+  struct OutboundRead {
+    Addr line;
+    std::uint32_t mask;
+    std::uint32_t load;  // its open load
+    CtaMemCounts* cta;
+    EvictHint hint;
+    bool may_merge;
+    std::uint32_t l1_slot = kNoLoad;  // through L1: the L1 line the data fills (its sectors `l1_mask`), which
+    std::uint32_t l1_mask = 0;        // was given a provisional arrival at issue
+    Addr l1_line = 0;
+  };
+  struct OpenLoad {
+    Tick done = 0;
+    std::uint32_t lines_left = 0;
+    std::uint32_t owner = 0;
+  };
+  bool reads_in_order_ = false;
+  std::uint32_t deferring_ = kNoLoad;  // during a load_in_order call: its open load
+  DepartureQueue<OutboundRead> outbox_;
+  std::vector<OpenLoad> open_loads_;
+  std::vector<std::uint32_t> free_loads_;
+  // Runs `issue` (a load's timing at its SM) with its L2 lines sent to the outbox under a new open load.
+  template <class Issue>
+  Issued deferred(std::uint32_t owner, Issue&& issue);
+  // A line of the load being issued leaves its SM at `depart`.
+  void send(int sm, Tick depart, const OutboundRead& r) {
+    ++open_loads_[deferring_].lines_left;
+    outbox_.push(sm, depart, r);
+  }
 };
 
 }  // namespace gms

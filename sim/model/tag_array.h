@@ -70,6 +70,8 @@ class TagArray {
   int assoc() const { return assoc_; }
   std::uint32_t full_mask() const { return full_mask_; }
   bool contains(std::uint32_t bank, std::uint32_t set, Addr line) const;
+  // Whether `slot` still holds `line` (a slot handed out earlier may have been given to another line since).
+  bool holds(std::uint32_t slot, Addr line) const { return print_[slot] != 0 && tag_of(state(slot)) == line; }
   // Dirty sectors still held (for end-of-kernel accounting).
   std::uint64_t dirty_sectors() const;
   // Empties the cache (a kernel boundary for L1, a profiler's cache flush for L2): nothing is
