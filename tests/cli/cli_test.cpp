@@ -579,4 +579,27 @@ TEST(Cli, IssueGivesTheLoopsSharedReadWait) {
   EXPECT_NE(bad.out.find("issue.shared_reads.exposed"), std::string::npos) << bad.out;
 }
 
+// l2.reads_in_arrival_order hands a load's lines to the slices when they leave their SM, not when the warp
+// issues it. On one SM the two orders are the same (its port serves in issue order), so a cp.async GEMM (the
+// WMMA record: copies past L1, fills queued at arrival, barriers) must simulate to the same numbers either way;
+// with every SM of the GPU the outboxes interleave and the time moves.
+TEST(Cli, ReadsInArrivalOrderChangeNothingOnOneSm) {
+  auto dir = gms::test::temp_dir("cli_reads_in_order");
+  const std::string base = "run -q -g " + src("configs/gpus/h100.yaml") + " --record " +
+                           src("validate/results/h100/gemm/gemm_8192x8192x8192_grouped8.json");
+  const std::string args = base + " --set workload.cta_limit=6 --set gpu.sm.count=1 --set gpu.l2.sm_partitions=";
+  ASSERT_EQ(run(args + " -o " + (dir / "at_issue").string()).code, 0);
+  ASSERT_EQ(run(args + " --set gpu.l2.reads_in_arrival_order=true -o " + (dir / "in_order").string()).code, 0);
+  auto metrics = [](const std::filesystem::path& p) {
+    const std::string s = slurp(p / "stats.json");
+    return s.substr(s.find("\"metrics\""), s.find("\"metric_info\"") - s.find("\"metrics\""));
+  };
+  EXPECT_EQ(metrics(dir / "at_issue"), metrics(dir / "in_order"));
+  EXPECT_EQ(slurp(dir / "at_issue" / "ctas.csv"), slurp(dir / "in_order" / "ctas.csv"));
+  const std::string many = base + " --set workload.cta_limit=264";  // one wave on every SM
+  ASSERT_EQ(run(many + " -o " + (dir / "many_at_issue").string()).code, 0);
+  ASSERT_EQ(run(many + " --set gpu.l2.reads_in_arrival_order=true -o " + (dir / "many_in_order").string()).code, 0);
+  EXPECT_NE(slurp(dir / "many_at_issue" / "ctas.csv"), slurp(dir / "many_in_order" / "ctas.csv"));
+}
+
 }  // namespace
