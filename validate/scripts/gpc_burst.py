@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """gms-gpc-ubench burst (validate/scripts/device_gpc_burst.sh): how the L2 shares bursts that SMs send at different
 times. Every SM sends 64 KB from L2 in each round; the odd SMs start theirs `delay` cycles after the even ones.
-If the L2 serves in arrival order (the model's bandwidth servers), the even SMs' bursts, queued first, are done
-about when they would be alone and the odd ones wait for them; if it gives each SM a share, the even SMs are
-slowed by the odd ones' overlap as much as the odd ones by theirs. Per set: the median burst latency of the even
+If the L2 serves whole bursts in the order they were booked (the model's presets book a load's lines when its warp
+issues it), the even SMs' bursts, queued first, are done about when they would be alone and the odd ones wait for
+them; if it gives each SM a share, the even SMs are slowed by the odd ones' overlap as much as the odd ones by theirs. Per set: the median burst latency of the even
 and of the odd SMs (SM cycles; the first two rounds dropped as warm-up), their starts apart (globaltimer ns,
 median over rounds of the odd SMs' median start minus the even ones'), and the even SMs' latency as a share of
 the way from alone to the all-at-once latency.
@@ -12,8 +12,9 @@ the way from alone to the all-at-once latency.
 
 --check: exit 1 unless (what the H200's record of 2026-11-29 shows) every SM at once takes over 1.4x a half's
 latency alone; with the odd SMs 250 or 500 cycles late the even SMs - first in the L2's queues - still go at least
-30 % of the way from alone to all at once (silicon 60 / 48 %; served in arrival order, as the model's bandwidth
-servers do, they go 0 %); and 2,000 cycles or more apart both halves run within 5 % of alone.
+30 % of the way from alone to all at once (silicon 60 / 48 %; booked when issued, as the model's presets do, they go
+0 %; with the lines handed over as they leave their SMs, l2.reads_in_arrival_order, 59 / 19 %); and 2,000 cycles or
+more apart both halves run within 5 % of alone.
 
 The run file may be xz-compressed (gpc_burst_run.jsonl.xz, as committed)."""
 import argparse
