@@ -14,8 +14,12 @@ the same group as the base.
 import argparse
 import json
 import lzma
+import os
 import sys
 from collections import defaultdict
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "validate", "scripts"))
+from rank_stats import spearman  # noqa: E402
 
 METRICS = ("gpu__time_duration.sum", "dram__bytes_read.sum", "lts__t_sector_hit_rate.pct")
 
@@ -28,28 +32,6 @@ def load(path):
 def error(case, metric):
     m = case["metrics"].get(metric)
     return None if m is None else m["error"]
-
-
-def ranks(v):
-    order = sorted(range(len(v)), key=lambda i: v[i])
-    r = [0.0] * len(v)
-    i = 0
-    while i < len(order):  # ties share their mean rank
-        j = i
-        while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            r[order[k]] = (i + j) / 2
-        i = j + 1
-    return r
-
-
-def spearman(x, y):
-    rx, ry = ranks(x), ranks(y)
-    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
-    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
-    vx, vy = sum((a - mx) ** 2 for a in rx), sum((b - my) ** 2 for b in ry)
-    return cov / (vx * vy) ** 0.5 if vx > 0 and vy > 0 else float("nan")
 
 
 def main():
