@@ -355,8 +355,8 @@ struct Engine::Impl {
   }
   // The memory system's next outbound line goes to L2; when it completes a load, what waited on it learns when.
   void take_read();
-  // A slot of warp `g` has one pending piece of work less, done at `done` (kNever: only the count drops);
-  // a warp blocked on it goes on.
+  // A slot of warp `g` (launched as `age`) has one pending piece of work less, done at `done`; a warp blocked
+  // on it goes on. Work of a warp that has exited since is dropped.
   void settle(int g, std::uint64_t age, int slot, Tick done);
 
   // Wakes the SM's pending fills when the first has arrived and the data path is free.

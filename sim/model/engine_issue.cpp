@@ -420,7 +420,7 @@ void Engine::Impl::fill_event(int sm, Tick t) {
 void Engine::Impl::settle(int g, std::uint64_t age, int slot, Tick done) {
   Warp& w = warps[static_cast<std::size_t>(g)];
   if (!w.active || w.age != age) return;
-  if (done != kNever) w.slot_ready[slot] = std::max(w.slot_ready[slot], done);
+  w.slot_ready[slot] = std::max(w.slot_ready[slot], done);
   SIM_ASSERT(w.pending[slot] > 0, "work for slot " << slot << " of warp " << g << " not pending");
   if (--w.pending[slot] == 0 && w.blocked_slot == slot) {
     w.blocked_slot = -1;

@@ -371,7 +371,7 @@ class MemorySystem {
   Timeline* timeline_ = nullptr;
 
   // l2.reads_in_arrival_order (load_in_order): the lines that have left their SMs, and the loads they belong to.
-  static constexpr std::uint32_t kNoLoad = ~0u;
+  static constexpr std::uint32_t kNoLoad = ~0u, kNoSlot = ~0u;
   struct OutboundRead {
     Addr line;
     std::uint32_t mask;
@@ -379,7 +379,7 @@ class MemorySystem {
     CtaMemCounts* cta;
     EvictHint hint;
     bool may_merge;
-    std::uint32_t l1_slot = kNoLoad;  // through L1: the L1 line the data fills (its sectors `l1_mask`), which
+    std::uint32_t l1_slot = kNoSlot;  // through L1: the L1 line the data fills (its sectors `l1_mask`), which
     std::uint32_t l1_mask = 0;        // was given a provisional arrival at issue
     Addr l1_line = 0;
   };
