@@ -142,6 +142,7 @@ struct L2Config {
   // Read requests reach the slices in the order they arrive there, across SMs (false: booked when the warp
   // issues the load, ahead of other SMs' lines that arrive sooner but are issued later).
   bool reads_in_arrival_order = false;
+  bool writes_in_arrival_order = false;  // stores and reductions likewise
   double fabric_bytes_per_cycle = 0;    // between partitions, per direction (per clock.l2 cycle); 0 = unlimited
   // Bytes of other data the L2 holds dirty when a kernel starts on a cleared L2 (what the profiler's
   // replay and the harness leave); the kernel writes them to DRAM as it evicts them.

@@ -373,6 +373,10 @@ Schema<GpuConfig> make_schema() {
                             "(each line when it has left its SM's port: gms-gpc-ubench burst); false: a load's lines "
                             "are booked there when its warp issues it, ahead of other SMs' lines that arrive sooner",
                             [](G& c) -> auto& { return c.l2.reads_in_arrival_order; }));
+  p.push_back(bool_param<G>("l2.writes_in_arrival_order", false,
+                            "the same for stores and reductions: the slices take them in the order they arrive, "
+                            "and a warp's exit waits (drain) until they have been taken; false: booked when issued",
+                            [](G& c) -> auto& { return c.l2.writes_in_arrival_order; }));
   p.push_back(choice_param<G>("l2.sm_partition_map", {"halves", "interleave"}, "halves",
                               "which partition an SM is near: first/second half of SM ids, or even/odd ids",
                               [](G& c) -> auto& { return c.l2.sm_partition_map; }));

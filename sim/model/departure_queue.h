@@ -21,6 +21,8 @@ class DepartureQueue {
 
   bool empty() const { return heads_.empty(); }
   std::size_t size() const { return size_; }
+  // The latest departure `sm` has pushed (0: none yet): a request that must wait behind it leaves no sooner.
+  Tick latest(int sm) const { return last_[static_cast<std::size_t>(sm)]; }
   // The earliest departure waiting (kNever: none).
   Tick next() const { return heads_.empty() ? kNever : heads_.top().first; }
   int next_sm() const { return static_cast<int>(heads_.top().second); }

@@ -22,6 +22,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   stores_wait_for_way_out = g.icnt.stores_wait_for_way_out;
   mma_holds_dispatch = g.sm.mma_sync_holds_dispatch;
   reads_in_order = mem.reads_in_arrival_order();
+  writes_in_order = mem.writes_in_arrival_order();
   copies_queue = g.sm.copies_wait_for_shared_queue;
   copy_waits_per_warp = g.sm.copy_waits_per_warp;
   fills_between = g.sm.shared_fills == "between";

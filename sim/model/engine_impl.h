@@ -57,6 +57,10 @@ struct Engine::Impl {
     std::array<Tick, kMaxSlots> slot_ready{};
     std::array<SlotKind, kMaxSlots> slot_kind{};  // what last filled each slot (a wait on it counts as)
     Tick posted = 0;  // when the L2 has taken its stores and reductions so far (its exit waits: drain)
+    // l2.writes_in_arrival_order: its stores and reductions not yet taken by the slices, and when it exited
+    // (kNever: it has not) - an exited warp with some drains when the last is taken (finish_exit).
+    std::uint32_t posts_pending = 0;
+    Tick exited = kNever;
     // Per slot, what it waits for whose time is not known yet: copies not yet written to shared memory, and
     // loads whose lines have not all been to L2 (l2.reads_in_arrival_order).
     std::array<std::uint16_t, kMaxSlots> pending{};
@@ -71,6 +75,7 @@ struct Engine::Impl {
     int arrived = 0;
     Tick barrier_release = 0;
     Tick drained = 0;  // the latest of its exited warps' drains: the slot is free from then on
+    int draining = 0;  // exited warps whose stores are still in their SM's outbox (writes in arrival order)
   };
   struct SubPart {
     int sm = 0;
@@ -333,6 +338,7 @@ struct Engine::Impl {
       kSlot,  // the warp's slot (done no sooner than `extra`: a copy's shared-memory write booked at issue)
       kFill,  // a copy written into shared memory when its data is back: queued as a fill (`extra` its time)
       kCta,   // a bulk tensor copy: the slot of every warp of the CTA from `warp` on (no sooner than `extra`)
+      kPosted,  // a store or reduction: the warp's `posted` (and, `slot` >= 0, an ATOM's old values into it)
     };
     Kind kind = Kind::kSlot;
     int warp = 0;
@@ -340,7 +346,8 @@ struct Engine::Impl {
     int slot = 0;
     Tick extra = 0;
   };
-  bool reads_in_order = false;  // l2.reads_in_arrival_order
+  bool reads_in_order = false;   // l2.reads_in_arrival_order
+  bool writes_in_order = false;  // l2.writes_in_arrival_order
   std::vector<PendingLoad> pending_loads;
   std::vector<std::uint32_t> free_pending_loads;
   std::uint32_t add_pending_load(const PendingLoad& p) {
@@ -353,6 +360,9 @@ struct Engine::Impl {
     pending_loads[id] = p;
     return id;
   }
+  // Warp `g` has exited at w.exited and has no store left in the outboxes: it drains until its stores are taken,
+  // and its CTA retires when every warp has.
+  void finish_exit(int g);
   // The memory system's next outbound line goes to L2; when it completes a load, what waited on it learns when.
   void take_read();
   // A slot of warp `g` (launched as `age`) has one pending piece of work less, done at `done`; a warp blocked

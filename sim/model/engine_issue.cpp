@@ -188,10 +188,19 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       CtaRecord& rec = result.ctas[static_cast<size_t>(cta.record)];
       if (!in.local && rec.first_store == kNever) rec.first_store = t;
       const AccessCtx ctx{sm, t, counts};
-      const MemorySystem::Stored st = in.lanes.present() && in.local ? mem.store_local(ctx, in.lanes)
-                                      : in.lanes.present()          ? mem.store(ctx, in.lanes)
-                                      : in.local                    ? mem.store_local(ctx, in.region)
-                                                                    : mem.store(ctx, in.region);
+      MemorySystem::Stored st;
+      if (writes_in_order) {  // what the slices do comes back through take_read
+        const std::uint32_t id = add_pending_load({PendingLoad::Kind::kPosted, warp_index, w.age, -1, 0});
+        const MemorySystem::IssuedStore is = in.lanes.present() ? mem.store_in_order(ctx, in.lanes, in.local, id)
+                                                                : mem.store_in_order(ctx, in.region, in.local, id);
+        st = is.known;
+        if (is.pending) ++w.posts_pending; else free_pending_loads.push_back(id);
+      } else {
+        st = in.lanes.present() && in.local ? mem.store_local(ctx, in.lanes)
+             : in.lanes.present()          ? mem.store(ctx, in.lanes)
+             : in.local                    ? mem.store_local(ctx, in.region)
+                                           : mem.store(ctx, in.region);
+      }
       w.posted = std::max(w.posted, st.taken);
       hold(sp, w, in, t);
       // The LSU takes the warp's next instruction when this store's data is out. Not for local stores:
@@ -205,7 +214,24 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
     }
     case Op::kReduce: {
       const AccessCtx ctx{sm, t, counts};
-      const MemorySystem::Reduced r = in.lanes.present() ? mem.reduce(ctx, in.lanes) : mem.reduce(ctx, in.region);
+      MemorySystem::Reduced r;
+      bool pending = false;
+      if (writes_in_order) {
+        const std::uint32_t id =
+            add_pending_load({PendingLoad::Kind::kPosted, warp_index, w.age, in.returns ? static_cast<int>(in.slot) : -1, 0});
+        const MemorySystem::IssuedReduce is = in.lanes.present() ? mem.reduce_in_order(ctx, in.lanes, id)
+                                                                 : mem.reduce_in_order(ctx, in.region, id);
+        r = is.known;
+        pending = is.pending;
+        if (pending) {
+          ++w.posts_pending;
+          if (in.returns) ++w.pending[in.slot];
+        } else {
+          free_pending_loads.push_back(id);
+        }
+      } else {
+        r = in.lanes.present() ? mem.reduce(ctx, in.lanes) : mem.reduce(ctx, in.region);
+      }
       if (in.returns) fill_slot(w, in.slot, r.back, SlotKind::kLong);
       w.posted = std::max(w.posted, r.taken);
       hold(sp, w, in, t);
@@ -297,18 +323,14 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       w.active = false;
       sync_gate(w);
       account(w, WarpState::kSelected, t + kTicksPerCycle);
-      // The warp stays resident until the L2 has taken its stores and reductions.
-      const Tick gone = std::max(t + kTicksPerCycle, w.posted);
-      account(w, WarpState::kDrain, gone);
-      result.stalls.add_active(gone - w.started);
       sp.issue_free = t + kTicksPerCycle;
-      cta.drained = std::max(cta.drained, gone);
-      if (--cta.warps_left == 0) {
-        if (cta.drained <= t + kTicksPerCycle)
-          retire(sm, cta, t);
-        else  // the slot frees when the last warp has drained
-          events.emplace(cta.drained, static_cast<std::uint32_t>(sps.size() + sm * occ.ctas_per_sm + local / warps_per_cta));
-      } else if (cta.arrived > 0 && cta.arrived == cta.warps_left) {  // the others wait at a barrier
+      w.exited = t;
+      --cta.warps_left;
+      if (w.posts_pending > 0)  // its stores are still on their way: it drains when the last is taken (take_read)
+        ++cta.draining;
+      else
+        finish_exit(warp_index);
+      if (cta.warps_left > 0 && cta.arrived > 0 && cta.arrived == cta.warps_left) {  // the others wait at a barrier
         cta.barrier_release = std::max(cta.barrier_release, t + kTicksPerCycle);
         release_barrier(sm, local / warps_per_cta, cta);
       }
@@ -432,12 +454,43 @@ void Engine::Impl::settle(int g, std::uint64_t age, int slot, Tick done) {
   }
 }
 
+void Engine::Impl::finish_exit(int g) {
+  Warp& w = warps[static_cast<std::size_t>(g)];
+  const int sm = g / warps_per_sm, cta_slot = g % warps_per_sm / warps_per_cta;
+  Cta& cta = ctas[static_cast<std::size_t>(sm * occ.ctas_per_sm + cta_slot)];
+  // The warp stays resident until the L2 has taken its stores and reductions.
+  const Tick gone = std::max(w.exited + kTicksPerCycle, w.posted);
+  account(w, WarpState::kDrain, gone);
+  result.stalls.add_active(gone - w.started);
+  cta.drained = std::max(cta.drained, gone);
+  if (cta.warps_left > 0 || cta.draining > 0) return;
+  // Drained within a cycle of its exit: the CTA retires as the warp exits. Never so after a store was taken from the
+  // outbox: it was still there at the exit, so it left at the exit or later and reached its slice later still.
+  if (cta.drained <= w.exited + kTicksPerCycle)
+    retire(sm, cta, w.exited);
+  else  // the slot frees when the last warp has drained
+    events.emplace(cta.drained, static_cast<std::uint32_t>(sps.size() + sm * occ.ctas_per_sm + cta_slot));
+}
+
 void Engine::Impl::take_read() {
   MemorySystem::Completed c;
   if (!mem.take_next_read(&c)) return;
   const PendingLoad p = pending_loads[c.owner];
   free_pending_loads.push_back(c.owner);
   switch (p.kind) {
+    case PendingLoad::Kind::kPosted: {
+      Warp& w = warps[static_cast<std::size_t>(p.warp)];
+      if (w.age != p.age) break;  // (an exited warp's slot is not reused before its CTA retires, which waits for this)
+      w.posted = std::max(w.posted, c.done);
+      if (p.slot >= 0) settle(p.warp, p.age, p.slot, c.back);  // an ATOM's old values
+      SIM_ASSERT(w.posts_pending > 0, "a store of warp " << p.warp << " completes that was not pending");
+      if (--w.posts_pending == 0 && w.exited != kNever) {
+        const int sm = p.warp / warps_per_sm;
+        --ctas[static_cast<std::size_t>(sm * occ.ctas_per_sm + p.warp % warps_per_sm / warps_per_cta)].draining;
+        finish_exit(p.warp);
+      }
+      break;
+    }
     case PendingLoad::Kind::kSlot:
       settle(p.warp, p.age, p.slot, std::max(c.done, p.extra));
       break;

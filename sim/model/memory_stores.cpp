@@ -35,12 +35,20 @@ MemorySystem::Stored MemorySystem::store_local_lines(const AccessCtx& ctx, EachL
       if (a.miss) l1.fill(a.slot, a.miss, t);
       const Tick out = sm_out(ctx.sm, t, popc(mask) * sector);
       done.left = std::max(done.left, out);
-      done.taken = std::max(done.taken, l2_write_line(ctx.sm, line, mask, out, 0, true));
+      if (deferring_ != kNoLoad)
+        send(ctx.sm, out, write_request(line, mask, 0, true, ctx.cta, Outbound::kWrite));
+      else
+        done.taken = std::max(done.taken, l2_write_line(ctx.sm, line, mask, out, 0, true));
       return;
     }
     const auto a = l1.access(static_cast<std::uint32_t>(ctx.sm), set, line, mask, true, t);
-    if (a.evicted_dirty)  // a write-back: nobody waits
-      l2_write_line(ctx.sm, a.evicted_line, a.evicted_dirty, sm_out(ctx.sm, t, popc(a.evicted_dirty) * sector), 0, true);
+    if (a.evicted_dirty) {  // a write-back: nobody waits
+      const Tick out = sm_out(ctx.sm, t, popc(a.evicted_dirty) * sector);
+      if (deferring_ != kNoLoad)
+        send(ctx.sm, out, write_request(a.evicted_line, a.evicted_dirty, 0, true, ctx.cta, Outbound::kWriteBack), false);
+      else
+        l2_write_line(ctx.sm, a.evicted_line, a.evicted_dirty, out, 0, true);
+    }
     done.taken = std::max(done.taken, t + l1_hit_ticks_);
   });
   return done;
@@ -75,8 +83,11 @@ MemorySystem::Stored MemorySystem::store_lines(const AccessCtx& ctx, EachLine&& 
     const Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
     const Tick out = sm_out(ctx.sm, t, write_cost_bytes(mask, partial, gpu_.icnt.partial_sector_write_slots));
     done.left = std::max(done.left, out);
-    done.taken = std::max(done.taken, l2_write_line(ctx.sm, line, mask, out,
-                                                    write_cost_bytes(mask, partial, gpu_.l2.partial_sector_input_slots)));
+    const std::uint32_t input = write_cost_bytes(mask, partial, gpu_.l2.partial_sector_input_slots);
+    if (deferring_ != kNoLoad)
+      send(ctx.sm, out, write_request(line, mask, input, false, ctx.cta, Outbound::kWrite));
+    else
+      done.taken = std::max(done.taken, l2_write_line(ctx.sm, line, mask, out, input));
   });
   return done;
 }

@@ -114,6 +114,7 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   mshr_ring_.assign(gpu.sm.count, std::vector<Tick>(gpu.l1.mshrs, 0));
   mshr_next_.assign(gpu.sm.count, 0);
   reads_in_order_ = gpu.l2.reads_in_arrival_order;
+  writes_in_order_ = gpu.l2.writes_in_arrival_order;
   outbox_ = DepartureQueue<OutboundRead>(gpu.sm.count);
   dirty_other_data(0);
 }
@@ -519,36 +520,48 @@ MemorySystem::Reduced MemorySystem::reduce_lines(const AccessCtx& ctx, EachLine&
   if (run_mask) merged.emplace_back(run_line, run_mask);
   Reduced out{ctx.now, ctx.now};
   for (const auto& [line, mask] : merged) {
-    const std::uint32_t sectors = popc(mask), hold = sectors * red_bytes_per_sector_;
-    const Tick t = sm_port(ctx.sm, ctx.now, sectors * sector);
-    // A far reduction passes a near slice first when the GPU counts it in both partitions.
-    // Its home's crossbar input too, though silicon's far reductions take one input, as near ones do
-    // (validate/results/h100/fabric_reductions): without that second input the model replays gms-red-ubench
-    // 1.43x as fast as silicon - it stands in for a limit of the atomic units not yet found.
-    const AtHome h = to_home_slice(ctx.sm, line, mask, t, hold, gpu_.l2.far_reductions_in_both_partitions, hold, 0, true);
-    out.taken = std::max(out.taken, h.taken);
-    counters_.l2_red_sectors += sectors;
-    if (h.near_pass) {  // counted at the near slice too
-      counters_.l2_red_sectors += sectors;
-      counters_.l2_red_hit_sectors += sectors;
+    const Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
+    if (deferring_ != kNoLoad) {  // leaves by the port alone: behind the SM's earlier requests in its outbox
+      OutboundRead r{line, mask, deferring_, ctx.cta, EvictHint::kNormal, false};
+      r.kind = Outbound::kReduce;
+      r.at = t;
+      send(ctx.sm, std::max(t, outbox_.latest(ctx.sm)), r);
+    } else {
+      reduce_line(ctx.sm, line, mask, t, out);
     }
-    // The home slice reads the old values (from DRAM on a miss) and holds its pipeline for the
-    // read-modify-write - once the line's previous one is through (l2.atomic_line_interval); the
-    // result makes the sectors dirty.
-    const Tick rmw = atomic_lines_.start(line >> l2_line_shift_, h.start);
-    TagArray& tags = *l2_;
-    auto a = tags.access(h.slice, h.set, line, mask, false, rmw);
-    counters_.l2_red_hit_sectors += popc(a.hit);
-    if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, rmw);
-    Tick ready = a.hit ? a.ready : rmw;
-    if (a.miss) dram_fill(tags, a, line, rmw, &ready, ctx.sm);
-    const Tick done = std::max(ready, rmw) + slices_bw_[h.slice].service_ticks(hold);
-    tags.access(h.slice, h.set, line, mask, true, done);
-    tags.hold_until(a.slot, mask, done);  // a read of these sectors waits for the sum (red_backlog)
-    reductions_done_ = std::max(reductions_done_, done);
-    out.back = std::max(out.back, done + l2_return_ticks_ + (h.far ? far_ticks_ : 0));
   }
   return out;
+}
+
+void MemorySystem::reduce_line(int sm, Addr line, std::uint32_t mask, Tick t, Reduced& out) {
+  const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
+  const std::uint32_t sectors = popc(mask), hold = sectors * red_bytes_per_sector_;
+  // A far reduction passes a near slice first when the GPU counts it in both partitions.
+  // Its home's crossbar input too, though silicon's far reductions take one input, as near ones do
+  // (validate/results/h100/fabric_reductions): without that second input the model replays gms-red-ubench
+  // 1.43x as fast as silicon - it stands in for a limit of the atomic units not yet found.
+  const AtHome h = to_home_slice(sm, line, mask, t, hold, gpu_.l2.far_reductions_in_both_partitions, hold, 0, true);
+  out.taken = std::max(out.taken, h.taken);
+  counters_.l2_red_sectors += sectors;
+  if (h.near_pass) {  // counted at the near slice too
+    counters_.l2_red_sectors += sectors;
+    counters_.l2_red_hit_sectors += sectors;
+  }
+  // The home slice reads the old values (from DRAM on a miss) and holds its pipeline for the
+  // read-modify-write - once the line's previous one is through (l2.atomic_line_interval); the
+  // result makes the sectors dirty.
+  const Tick rmw = atomic_lines_.start(line >> l2_line_shift_, h.start);
+  TagArray& tags = *l2_;
+  auto a = tags.access(h.slice, h.set, line, mask, false, rmw);
+  counters_.l2_red_hit_sectors += popc(a.hit);
+  if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, rmw);
+  Tick ready = a.hit ? a.ready : rmw;
+  if (a.miss) dram_fill(tags, a, line, rmw, &ready, sm);
+  const Tick done = std::max(ready, rmw) + slices_bw_[h.slice].service_ticks(hold);
+  tags.access(h.slice, h.set, line, mask, true, done);
+  tags.hold_until(a.slot, mask, done);  // a read of these sectors waits for the sum (red_backlog)
+  reductions_done_ = std::max(reductions_done_, done);
+  out.back = std::max(out.back, done + l2_return_ticks_ + (h.far ? far_ticks_ : 0));
 }
 
 std::uint64_t MemorySystem::l2_dirty_sectors() const {

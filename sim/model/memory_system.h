@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "common/types.h"
@@ -145,14 +146,31 @@ class MemorySystem {
   Issued load_in_order(const AccessCtx& ctx, const LaneAccess& lanes, bool bypass_l1, EvictHint hint, std::uint32_t owner);
   Issued tma_load_in_order(const AccessCtx& ctx, const Region& region, std::uint32_t boxes, EvictHint hint,
                            std::uint32_t owner);
+  // l2.writes_in_arrival_order: stores and reductions through the outboxes too. `left` (a store's data has left
+  // the SM) is known at once; what the slices do - `taken`, a reduction's `back` - comes through take_next_read
+  // (Completed::done and ::back) when `pending`, and is the SM-side value otherwise.
+  bool writes_in_arrival_order() const { return writes_in_order_; }
+  struct IssuedStore {
+    Stored known;
+    bool pending = false;
+  };
+  struct IssuedReduce {
+    Reduced known;
+    bool pending = false;
+  };
+  IssuedStore store_in_order(const AccessCtx& ctx, const Region& region, bool local, std::uint32_t owner);
+  IssuedStore store_in_order(const AccessCtx& ctx, const LaneAccess& lanes, bool local, std::uint32_t owner);
+  IssuedReduce reduce_in_order(const AccessCtx& ctx, const Region& region, std::uint32_t owner);
+  IssuedReduce reduce_in_order(const AccessCtx& ctx, const LaneAccess& lanes, std::uint32_t owner);
   // When the earliest line in the outboxes leaves its SM (kNever: none waits).
   Tick next_read_departure() const { return outbox_.next(); }
   struct Completed {
     std::uint32_t owner = 0;
-    Tick done = 0;
+    Tick done = 0;  // a load's data is back; a store's or reduction's data taken in by the slices
+    Tick back = 0;  // a reduction's old values would be back at the SM (ATOM)
   };
-  // Takes the earliest line to L2 (or, when its SM has no free MSHR before a later tick, moves it there
-  // among the others). True when it was the last line of its load: `out` says whose and when it is done.
+  // Takes the earliest line to L2 (or, when its SM has no free MSHR before a later tick, moves a read there
+  // among the others). True when it was the last line of its access: `out` says whose and when it is done.
   bool take_next_read(Completed* out);
 
   // A kernel boundary in a sequence of kernels: counters start from zero, L1s are empty, and L2
@@ -203,6 +221,8 @@ class MemorySystem {
   Stored store_local_lines(const AccessCtx& ctx, EachLine&& each_line);
   template <class EachLine>
   Reduced reduce_lines(const AccessCtx& ctx, EachLine&& each_line);
+  // One reduction request of `mask` sectors of `line`, leaving the SM at `t`: its `taken` and `back` into `out`.
+  void reduce_line(int sm, Addr line, std::uint32_t mask, Tick t, Reduced& out);
   auto region_lines(const Region& r) const {
     return [&r](int line_bytes, int sector_bytes, auto&& fn) { for_each_line(r, line_bytes, sector_bytes, fn); };
   }
@@ -370,35 +390,56 @@ class MemorySystem {
   std::vector<Addr> lane_addr_scratch_;
   Timeline* timeline_ = nullptr;
 
-  // l2.reads_in_arrival_order (load_in_order): the lines that have left their SMs, and the loads they belong to.
+  // l2.reads_in_arrival_order / l2.writes_in_arrival_order (load_in_order, store_in_order, reduce_in_order): the
+  // requests that have left their SMs, and the accesses they belong to.
   static constexpr std::uint32_t kNoLoad = ~0u, kNoSlot = ~0u;
+  enum class Outbound : std::uint8_t {
+    kRead,
+    kWrite,      // a store's line (`input_bytes` at the slices' inputs, `local` a spill's)
+    kWriteBack,  // an L1 line written back (local stores kept in L1): nobody waits for it
+    kReduce,
+  };
   struct OutboundRead {
     Addr line;
     std::uint32_t mask;
-    std::uint32_t load;  // its open load
+    std::uint32_t load;  // its open access (kNoLoad: none)
     CtaMemCounts* cta;
     EvictHint hint;
     bool may_merge;
     std::uint32_t l1_slot = kNoSlot;  // through L1: the L1 line the data fills (its sectors `l1_mask`), which
     std::uint32_t l1_mask = 0;        // was given a provisional arrival at issue
     Addr l1_line = 0;
+    Outbound kind = Outbound::kRead;
+    bool local = false;
+    std::uint32_t input_bytes = 0;
+    Tick at = 0;  // a reduction's own departure (its place in the FIFO may be later: it leaves by the port
+                  // alone, not by the way out the reads and stores before it queued on)
   };
   struct OpenLoad {
-    Tick done = 0;
+    Tick done = 0, back = 0;
     std::uint32_t lines_left = 0;
     std::uint32_t owner = 0;
   };
-  bool reads_in_order_ = false;
-  std::uint32_t deferring_ = kNoLoad;  // during a load_in_order call: its open load
+  bool reads_in_order_ = false, writes_in_order_ = false;
+  std::uint32_t deferring_ = kNoLoad;  // during an *_in_order call: its open access
   DepartureQueue<OutboundRead> outbox_;
   std::vector<OpenLoad> open_loads_;
   std::vector<std::uint32_t> free_loads_;
-  // Runs `issue` (a load's timing at its SM) with its L2 lines sent to the outbox under a new open load.
+  // Runs `issue` (an access's timing at its SM) with its L2 requests sent to the outbox under a new open
+  // access; returns what `issue` returned and whether any request was sent.
   template <class Issue>
-  Issued deferred(std::uint32_t owner, Issue&& issue);
-  // A line of the load being issued leaves its SM at `depart`.
-  void send(int sm, Tick depart, const OutboundRead& r) {
-    ++open_loads_[deferring_].lines_left;
+  auto deferred(std::uint32_t owner, Issue&& issue) -> std::pair<decltype(issue()), bool>;
+  OutboundRead write_request(Addr line, std::uint32_t mask, std::uint32_t input_bytes, bool local, CtaMemCounts* cta,
+                             Outbound kind) const {
+    OutboundRead r{line, mask, kind == Outbound::kWriteBack ? kNoLoad : deferring_, cta, EvictHint::kNormal, false};
+    r.kind = kind;
+    r.local = local;
+    r.input_bytes = input_bytes;
+    return r;
+  }
+  // A request of the access being issued leaves its SM at `depart` (`counted`: its access waits for it).
+  void send(int sm, Tick depart, const OutboundRead& r, bool counted = true) {
+    if (counted) ++open_loads_[deferring_].lines_left;
     outbox_.push(sm, depart, r);
   }
 };

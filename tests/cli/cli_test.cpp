@@ -602,4 +602,30 @@ TEST(Cli, ReadsInArrivalOrderChangeNothingOnOneSm) {
   EXPECT_NE(slurp(dir / "many_at_issue" / "ctas.csv"), slurp(dir / "many_in_order" / "ctas.csv"));
 }
 
+// With l2.writes_in_arrival_order too, every request an SM sends (loads, stores, reductions, a spill's write-backs)
+// reaches the slices in its departure order; on one SM that is issue order again, so the GEMV (reductions at the
+// end of each CTA, which its warps' exits wait for) and the WMMA record (its epilogue's stores) must simulate to
+// the same numbers as when everything is booked at issue - the exits' deferred drains included.
+TEST(Cli, WritesInArrivalOrderChangeNothingOnOneSm) {
+  auto dir = gms::test::temp_dir("cli_writes_in_order");
+  const std::string one = " --set gpu.sm.count=1 --set gpu.l2.sm_partitions=";
+  const std::string both = " --set gpu.l2.reads_in_arrival_order=true --set gpu.l2.writes_in_arrival_order=true";
+  const std::string runs[] = {
+      "run -q -g " + src("configs/gpus/h100.yaml") + " -w " + src("configs/workloads/seed001-gemv-llcc.yaml") + one,
+      "run -q -g " + src("configs/gpus/h100.yaml") + " --record " +
+          src("validate/results/h100/gemm/gemm_8192x8192x8192_grouped8.json") + " --set workload.cta_limit=6" + one};
+  auto metrics = [](const std::filesystem::path& p) {
+    const std::string s = slurp(p / "stats.json");
+    return s.substr(s.find("\"metrics\""), s.find("\"metric_info\"") - s.find("\"metrics\""));
+  };
+  int k = 0;
+  for (const std::string& args : runs) {
+    const auto at_issue = dir / ("at_issue" + std::to_string(k)), in_order = dir / ("in_order" + std::to_string(k++));
+    ASSERT_EQ(run(args + " -o " + at_issue.string()).code, 0) << args;
+    ASSERT_EQ(run(args + both + " -o " + in_order.string()).code, 0) << args;
+    EXPECT_EQ(metrics(at_issue), metrics(in_order)) << args;
+    EXPECT_EQ(slurp(at_issue / "ctas.csv"), slurp(in_order / "ctas.csv")) << args;
+  }
+}
+
 }  // namespace

@@ -1,0 +1,120 @@
+// l2.reads_in_arrival_order / l2.writes_in_arrival_order: accesses timed at their SM, their requests handed to
+// the slices, the fabric and DRAM from the SMs' outboxes in order of departure (docs/calibration.md, "Reads in
+// arrival order"). The SM side (L1, the port, the way out) is memory_system.cpp's and memory_stores.cpp's, run
+// with `deferring_` set: their requests go to the outbox instead of to l2_read_line, l2_write_line and
+// reduce_line.
+#include "model/memory_system.h"
+
+#include <algorithm>
+
+#include "common/error.h"
+
+namespace gms {
+
+template <class Issue>
+auto MemorySystem::deferred(std::uint32_t owner, Issue&& issue) -> std::pair<decltype(issue()), bool> {
+  SIM_ASSERT(deferring_ == kNoLoad, "an in-order access issued inside another");
+  std::uint32_t id;
+  if (!free_loads_.empty()) {
+    id = free_loads_.back();
+    free_loads_.pop_back();
+  } else {
+    id = static_cast<std::uint32_t>(open_loads_.size());
+    open_loads_.emplace_back();
+  }
+  open_loads_[id] = OpenLoad{0, 0, 0, owner};
+  deferring_ = id;
+  auto known = issue();
+  deferring_ = kNoLoad;
+  const bool pending = open_loads_[id].lines_left > 0;
+  if (!pending) free_loads_.push_back(id);
+  return {known, pending};
+}
+
+MemorySystem::Issued MemorySystem::load_in_order(const AccessCtx& ctx, const Region& region, bool bypass_l1,
+                                                 EvictHint hint, std::uint32_t owner) {
+  SIM_ASSERT(reads_in_order_, "load_in_order without l2.reads_in_arrival_order");
+  const auto [known, pending] = deferred(owner, [&] { return load(ctx, region, bypass_l1, hint); });
+  return {known, pending};
+}
+MemorySystem::Issued MemorySystem::load_in_order(const AccessCtx& ctx, const LaneAccess& lanes, bool bypass_l1,
+                                                 EvictHint hint, std::uint32_t owner) {
+  SIM_ASSERT(reads_in_order_, "load_in_order without l2.reads_in_arrival_order");
+  const auto [known, pending] = deferred(owner, [&] { return load(ctx, lanes, bypass_l1, hint); });
+  return {known, pending};
+}
+MemorySystem::Issued MemorySystem::tma_load_in_order(const AccessCtx& ctx, const Region& region, std::uint32_t boxes,
+                                                     EvictHint hint, std::uint32_t owner) {
+  SIM_ASSERT(reads_in_order_, "tma_load_in_order without l2.reads_in_arrival_order");
+  const auto [known, pending] = deferred(owner, [&] { return tma_load(ctx, region, boxes, hint); });
+  return {known, pending};
+}
+
+MemorySystem::IssuedStore MemorySystem::store_in_order(const AccessCtx& ctx, const Region& region, bool local,
+                                                       std::uint32_t owner) {
+  SIM_ASSERT(writes_in_order_, "store_in_order without l2.writes_in_arrival_order");
+  const auto [known, pending] = deferred(owner, [&] { return local ? store_local(ctx, region) : store(ctx, region); });
+  return {known, pending};
+}
+MemorySystem::IssuedStore MemorySystem::store_in_order(const AccessCtx& ctx, const LaneAccess& lanes, bool local,
+                                                       std::uint32_t owner) {
+  SIM_ASSERT(writes_in_order_, "store_in_order without l2.writes_in_arrival_order");
+  const auto [known, pending] = deferred(owner, [&] { return local ? store_local(ctx, lanes) : store(ctx, lanes); });
+  return {known, pending};
+}
+MemorySystem::IssuedReduce MemorySystem::reduce_in_order(const AccessCtx& ctx, const Region& region, std::uint32_t owner) {
+  SIM_ASSERT(writes_in_order_, "reduce_in_order without l2.writes_in_arrival_order");
+  const auto [known, pending] = deferred(owner, [&] { return reduce(ctx, region); });
+  return {known, pending};
+}
+MemorySystem::IssuedReduce MemorySystem::reduce_in_order(const AccessCtx& ctx, const LaneAccess& lanes, std::uint32_t owner) {
+  SIM_ASSERT(writes_in_order_, "reduce_in_order without l2.writes_in_arrival_order");
+  const auto [known, pending] = deferred(owner, [&] { return reduce(ctx, lanes); });
+  return {known, pending};
+}
+
+bool MemorySystem::take_next_read(Completed* out) {
+  const int sm = outbox_.next_sm();
+  const Tick depart = outbox_.front_departure();
+  const bool read = outbox_.front().kind == Outbound::kRead;
+  // A read takes the SM's oldest MSHR entry once it is free; until then it and the SM's later requests wait.
+  const Tick mshr = read ? mshr_ring_[static_cast<std::size_t>(sm)][mshr_next_[static_cast<std::size_t>(sm)]] : 0;
+  if (mshr > depart) {
+    outbox_.delay_front(mshr);
+    return false;
+  }
+  const OutboundRead r = outbox_.front();
+  outbox_.pop();
+  // The next line's L2 set into the host's cache while this one is timed (the batch prefetch of read_batch
+  // ran at issue, long before).
+  if (!outbox_.empty()) prefetch_l2(outbox_.next_sm(), outbox_.front().line, outbox_.front_departure());
+  Tick done = 0, back = 0;
+  switch (r.kind) {
+    case Outbound::kRead:
+      done = l2_read_line(sm, r.line, r.mask, depart, r.cta, r.hint, r.may_merge);
+      if (r.l1_slot != kNoSlot && l1_ && l1_->holds(r.l1_slot, r.l1_line)) l1_->hold_until(r.l1_slot, r.l1_mask, done);
+      break;
+    case Outbound::kWrite:
+    case Outbound::kWriteBack:
+      // At its departure (the way out's, or later behind a read that waited for an MSHR).
+      done = l2_write_line(sm, r.line, r.mask, depart, r.input_bytes, r.local);
+      break;
+    case Outbound::kReduce: {
+      Reduced red{0, 0};
+      reduce_line(sm, r.line, r.mask, r.at, red);  // at its port time, as at issue (its FIFO place may be later)
+      done = red.taken;
+      back = red.back;
+      break;
+    }
+  }
+  if (r.load == kNoLoad) return false;
+  OpenLoad& o = open_loads_[r.load];
+  o.done = std::max(o.done, done);
+  o.back = std::max(o.back, back);
+  if (--o.lines_left > 0) return false;
+  *out = Completed{o.owner, o.done, o.back};
+  free_loads_.push_back(r.load);
+  return true;
+}
+
+}  // namespace gms
