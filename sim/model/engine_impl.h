@@ -335,16 +335,17 @@ struct Engine::Impl {
   // number they were handed over with: what their completion fills.
   struct PendingLoad {
     enum class Kind : std::uint8_t {
-      kSlot,  // the warp's slot (done no sooner than `extra`: a copy's shared-memory write booked at issue)
-      kFill,  // a copy written into shared memory when its data is back: queued as a fill (`extra` its time)
-      kCta,   // a bulk tensor copy: the slot of every warp of the CTA from `warp` on (no sooner than `extra`)
+      kSlot,  // the warp's slot (a copy's shared-memory write booked at issue in `at_least`)
+      kFill,  // a copy written into shared memory when its data is back: queued as a fill (`fill_ticks` its time)
+      kCta,   // a bulk tensor copy: the slot of every warp of the CTA from `warp` on
       kPosted,  // a store or reduction: the warp's `posted` (and, `slot` >= 0, an ATOM's old values into it)
     };
     Kind kind = Kind::kSlot;
     int warp = 0;
     std::uint64_t age = 0;  // the warp's launch age (a later warp may reuse the index)
     int slot = 0;
-    Tick extra = 0;
+    Tick at_least = 0;    // done no sooner: what did not go to L2 (L1 hits, the copy engine, a booked write)
+    Tick fill_ticks = 0;  // kFill: the data path's time to write it
   };
   bool reads_in_order = false;   // l2.reads_in_arrival_order
   bool writes_in_order = false;  // l2.writes_in_arrival_order

@@ -91,7 +91,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
           const MemorySystem::Issued is = mem.tma_load_in_order(ctx, in.region, in.tma_boxes, in.hint, id);
           done = is.known;
           pending = is.pending;
-          if (pending) pending_loads[id].extra = done; else free_pending_loads.push_back(id);
+          if (pending) pending_loads[id].at_least = done; else free_pending_loads.push_back(id);
         } else {
           done = mem.tma_load(ctx, in.region, in.tma_boxes, in.hint);
         }
@@ -130,7 +130,8 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
         if (fills_at_arrival) {  // written when the data is back (fill_event)
           if (pending_id != ~0u) {  // queued when it is back (take_read)
             pending_loads[pending_id].kind = PendingLoad::Kind::kFill;
-            pending_loads[pending_id].extra = fill_ticks(in);
+            pending_loads[pending_id].at_least = done;
+            pending_loads[pending_id].fill_ticks = fill_ticks(in);
             pending_id = ~0u;
           } else {
             fills.add(sm, PendingFill{done, 0, fill_ticks(in), warp_index, w.age, in.slot});
@@ -142,7 +143,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
         }
       }
       if (pending_id != ~0u) {
-        pending_loads[pending_id].extra = done;
+        pending_loads[pending_id].at_least = done;
         ++w.pending[in.slot];
       }
       fill_slot(w, in.slot, done, SlotKind::kLong);
@@ -492,19 +493,19 @@ void Engine::Impl::take_read() {
       break;
     }
     case PendingLoad::Kind::kSlot:
-      settle(p.warp, p.age, p.slot, std::max(c.done, p.extra));
+      settle(p.warp, p.age, p.slot, std::max(c.done, p.at_least));
       break;
     case PendingLoad::Kind::kFill: {  // its warp's count stays until the fill is written (fill_event)
       const Warp& w = warps[static_cast<std::size_t>(p.warp)];
       if (!w.active || w.age != p.age) break;
       const int sm = sm_of(w);
-      fills.add(sm, PendingFill{c.done, 0, p.extra, p.warp, p.age, p.slot});
+      fills.add(sm, PendingFill{std::max(c.done, p.at_least), 0, p.fill_ticks, p.warp, p.age, p.slot});
       schedule_fills(sm);
       break;
     }
     case PendingLoad::Kind::kCta:
       for (int k = 0; k < warps_per_cta; ++k)
-        settle(p.warp + k, p.age + static_cast<std::uint64_t>(k), p.slot, std::max(c.done, p.extra));
+        settle(p.warp + k, p.age + static_cast<std::uint64_t>(k), p.slot, std::max(c.done, p.at_least));
       break;
   }
 }
