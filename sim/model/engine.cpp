@@ -1,5 +1,6 @@
-// The engine: CTA launch and retirement and the event loop (a sub-partition's step and what an
-// issued instruction does are engine_issue.cpp; the state both share is engine_impl.h).
+// The engine: CTA launch and retirement, the event loop, and what comes back from the memory system's
+// outboxes (a load's data, a store taken: the waits and drains on them); a sub-partition's step and what an
+// issued instruction does are engine_issue.cpp; the state both share is engine_impl.h.
 #include "model/engine_impl.h"
 
 namespace gms {
@@ -141,6 +142,76 @@ void Engine::Impl::retire(int sm, Cta& cta, Tick t) {
     return;
   }
   fill(t + cycles_to_ticks(gpu.launch.cta_launch_latency));
+}
+
+void Engine::Impl::settle(int g, std::uint64_t age, int slot, Tick done) {
+  Warp& w = warps[static_cast<std::size_t>(g)];
+  if (!w.active || w.age != age) return;
+  w.slot_ready[slot] = std::max(w.slot_ready[slot], done);
+  SIM_ASSERT(w.pending[slot] > 0, "work for slot " << slot << " of warp " << g << " not pending");
+  if (--w.pending[slot] == 0 && w.blocked_slot == slot) {
+    w.blocked_slot = -1;
+    w.ready = w.blocked_from;
+    resolve_waits(w);
+    sync_gate(w);
+    const std::uint32_t index = sub_partition(g);
+    reschedule(sps[index], index);
+  }
+}
+
+void Engine::Impl::finish_exit(int g) {
+  Warp& w = warps[static_cast<std::size_t>(g)];
+  const int sm = g / warps_per_sm, cta_slot = g % warps_per_sm / warps_per_cta;
+  Cta& cta = ctas[static_cast<std::size_t>(sm * occ.ctas_per_sm + cta_slot)];
+  // The warp stays resident until the L2 has taken its stores and reductions.
+  const Tick gone = std::max(w.exited + kTicksPerCycle, w.posted);
+  account(w, WarpState::kDrain, gone);
+  result.stalls.add_active(gone - w.started);
+  cta.drained = std::max(cta.drained, gone);
+  if (cta.warps_left > 0 || cta.draining > 0) return;
+  // Drained within a cycle of its exit: the CTA retires as the warp exits. Never so after a store was taken from the
+  // outbox: it was still there at the exit, so it left at the exit or later and reached its slice later still.
+  if (cta.drained <= w.exited + kTicksPerCycle)
+    retire(sm, cta, w.exited);
+  else  // the slot frees when the last warp has drained
+    events.emplace(cta.drained, static_cast<std::uint32_t>(sps.size() + sm * occ.ctas_per_sm + cta_slot));
+}
+
+void Engine::Impl::take_read() {
+  MemorySystem::Completed c;
+  if (!mem.take_next_read(&c)) return;
+  const PendingLoad p = pending_loads[c.owner];
+  free_pending_loads.push_back(c.owner);
+  switch (p.kind) {
+    case PendingLoad::Kind::kPosted: {
+      Warp& w = warps[static_cast<std::size_t>(p.warp)];
+      if (w.age != p.age) break;  // (an exited warp's slot is not reused before its CTA retires, which waits for this)
+      w.posted = std::max(w.posted, c.done);
+      if (p.slot >= 0) settle(p.warp, p.age, p.slot, c.back);  // an ATOM's old values
+      SIM_ASSERT(w.posts_pending > 0, "a store of warp " << p.warp << " completes that was not pending");
+      if (--w.posts_pending == 0 && w.exited != kNever) {
+        const int sm = p.warp / warps_per_sm;
+        --ctas[static_cast<std::size_t>(sm * occ.ctas_per_sm + p.warp % warps_per_sm / warps_per_cta)].draining;
+        finish_exit(p.warp);
+      }
+      break;
+    }
+    case PendingLoad::Kind::kSlot:
+      settle(p.warp, p.age, p.slot, std::max(c.done, p.at_least));
+      break;
+    case PendingLoad::Kind::kFill: {  // its warp's count stays until the fill is written (fill_event)
+      const Warp& w = warps[static_cast<std::size_t>(p.warp)];
+      if (!w.active || w.age != p.age) break;
+      const int sm = sm_of(w);
+      fills.add(sm, PendingFill{std::max(c.done, p.at_least), 0, p.fill_ticks, p.warp, p.age, p.slot});
+      schedule_fills(sm);
+      break;
+    }
+    case PendingLoad::Kind::kCta:
+      for (int k = 0; k < warps_per_cta; ++k)
+        settle(p.warp + k, p.age + static_cast<std::uint64_t>(k), p.slot, std::max(c.done, p.at_least));
+      break;
+  }
 }
 
 CountSnapshot Engine::Impl::snapshot(Tick t) const {
