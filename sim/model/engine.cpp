@@ -162,7 +162,7 @@ void Engine::Impl::settle(int g, std::uint64_t age, int slot, Tick done) {
 void Engine::Impl::finish_exit(int g) {
   Warp& w = warps[static_cast<std::size_t>(g)];
   const int sm = g / warps_per_sm, cta_slot = g % warps_per_sm / warps_per_cta;
-  Cta& cta = ctas[static_cast<std::size_t>(sm * occ.ctas_per_sm + cta_slot)];
+  Cta& cta = cta_of(g);
   // The warp stays resident until the L2 has taken its stores and reductions.
   const Tick gone = std::max(w.exited + kTicksPerCycle, w.posted);
   account(w, WarpState::kDrain, gone);
@@ -190,8 +190,7 @@ void Engine::Impl::take_read() {
       if (p.slot >= 0) settle(p.warp, p.age, p.slot, c.back);  // an ATOM's old values
       SIM_ASSERT(w.posts_pending > 0, "a store of warp " << p.warp << " completes that was not pending");
       if (--w.posts_pending == 0 && w.exited != kNever) {
-        const int sm = p.warp / warps_per_sm;
-        --ctas[static_cast<std::size_t>(sm * occ.ctas_per_sm + p.warp % warps_per_sm / warps_per_cta)].draining;
+        --cta_of(p.warp).draining;
         finish_exit(p.warp);
       }
       break;

@@ -7,6 +7,8 @@
 #include <array>
 #include <cmath>
 #include <memory>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "common/error.h"
@@ -364,6 +366,16 @@ struct Engine::Impl {
   // Warp `g` has exited at w.exited and has no store left in the outboxes: it drains until its stores are taken,
   // and its CTA retires when every warp has.
   void finish_exit(int g);
+  // Issues an in-order access (`issue(id)`: a MemorySystem::*_in_order call) under a new pending record `p`;
+  // returns what it knew at once and the record's id, or ~0u - the record freed - when nothing went to the outbox.
+  template <class Issue>
+  auto in_order(const PendingLoad& p, Issue&& issue) {
+    const std::uint32_t id = add_pending_load(p);
+    const auto is = issue(id);
+    if (!is.pending) free_pending_loads.push_back(id);
+    return std::pair{is.known, is.pending ? id : ~0u};
+  }
+  Cta& cta_of(int g) { return ctas[static_cast<std::size_t>(g / warps_per_sm * occ.ctas_per_sm + g % warps_per_sm / warps_per_cta)]; }
   // The memory system's next outbound line goes to L2; when it completes a load, what waited on it learns when.
   void take_read();
   // A slot of warp `g` (launched as `age`) has one pending piece of work less, done at `done`; a warp blocked

@@ -87,11 +87,12 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
         Tick done;
         bool pending = false;
         if (reads_in_order) {
-          const std::uint32_t id = add_pending_load({PendingLoad::Kind::kCta, first, warps[first].age, in.slot, 0});
-          const MemorySystem::Issued is = mem.tma_load_in_order(ctx, in.region, in.tma_boxes, in.hint, id);
-          done = is.known;
-          pending = is.pending;
-          if (pending) pending_loads[id].at_least = done; else free_pending_loads.push_back(id);
+          std::uint32_t id;
+          std::tie(done, id) = in_order({PendingLoad::Kind::kCta, first, warps[first].age, in.slot, 0}, [&](std::uint32_t owner) {
+            return mem.tma_load_in_order(ctx, in.region, in.tma_boxes, in.hint, owner);
+          });
+          pending = id != ~0u;
+          if (pending) pending_loads[id].at_least = done;
         } else {
           done = mem.tma_load(ctx, in.region, in.tma_boxes, in.hint);
         }
@@ -116,11 +117,10 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       Tick done;
       std::uint32_t pending_id = ~0u;  // l2.reads_in_arrival_order: its lines wait in the outbox (take_read)
       if (reads_in_order) {
-        const std::uint32_t id = add_pending_load({PendingLoad::Kind::kSlot, warp_index, w.age, in.slot, 0});
-        const MemorySystem::Issued is = in.lanes.present() ? mem.load_in_order(at_lsu, in.lanes, in.bypass_l1, in.hint, id)
-                                                           : mem.load_in_order(at_lsu, in.region, in.bypass_l1, in.hint, id);
-        done = is.known;
-        if (is.pending) pending_id = id; else free_pending_loads.push_back(id);
+        std::tie(done, pending_id) = in_order({PendingLoad::Kind::kSlot, warp_index, w.age, in.slot, 0}, [&](std::uint32_t owner) {
+          return in.lanes.present() ? mem.load_in_order(at_lsu, in.lanes, in.bypass_l1, in.hint, owner)
+                                    : mem.load_in_order(at_lsu, in.region, in.bypass_l1, in.hint, owner);
+        });
       } else {
         done = in.lanes.present() ? mem.load(at_lsu, in.lanes, in.bypass_l1, in.hint) : mem.load(at_lsu, in.region, in.bypass_l1, in.hint);
       }
@@ -191,11 +191,12 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       const AccessCtx ctx{sm, t, counts};
       MemorySystem::Stored st;
       if (writes_in_order) {  // what the slices do comes back through take_read
-        const std::uint32_t id = add_pending_load({PendingLoad::Kind::kPosted, warp_index, w.age, -1, 0});
-        const MemorySystem::IssuedStore is = in.lanes.present() ? mem.store_in_order(ctx, in.lanes, in.local, id)
-                                                                : mem.store_in_order(ctx, in.region, in.local, id);
-        st = is.known;
-        if (is.pending) ++w.posts_pending; else free_pending_loads.push_back(id);
+        std::uint32_t id;
+        std::tie(st, id) = in_order({PendingLoad::Kind::kPosted, warp_index, w.age, -1, 0}, [&](std::uint32_t owner) {
+          return in.lanes.present() ? mem.store_in_order(ctx, in.lanes, in.local, owner)
+                                    : mem.store_in_order(ctx, in.region, in.local, owner);
+        });
+        if (id != ~0u) ++w.posts_pending;
       } else {
         st = in.lanes.present() && in.local ? mem.store_local(ctx, in.lanes)
              : in.lanes.present()          ? mem.store(ctx, in.lanes)
@@ -216,19 +217,15 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
     case Op::kReduce: {
       const AccessCtx ctx{sm, t, counts};
       MemorySystem::Reduced r;
-      bool pending = false;
       if (writes_in_order) {
-        const std::uint32_t id =
-            add_pending_load({PendingLoad::Kind::kPosted, warp_index, w.age, in.returns ? static_cast<int>(in.slot) : -1, 0});
-        const MemorySystem::IssuedReduce is = in.lanes.present() ? mem.reduce_in_order(ctx, in.lanes, id)
-                                                                 : mem.reduce_in_order(ctx, in.region, id);
-        r = is.known;
-        pending = is.pending;
-        if (pending) {
+        std::uint32_t id;
+        const PendingLoad p{PendingLoad::Kind::kPosted, warp_index, w.age, in.returns ? static_cast<int>(in.slot) : -1, 0};
+        std::tie(r, id) = in_order(p, [&](std::uint32_t owner) {
+          return in.lanes.present() ? mem.reduce_in_order(ctx, in.lanes, owner) : mem.reduce_in_order(ctx, in.region, owner);
+        });
+        if (id != ~0u) {
           ++w.posts_pending;
           if (in.returns) ++w.pending[in.slot];
-        } else {
-          free_pending_loads.push_back(id);
         }
       } else {
         r = in.lanes.present() ? mem.reduce(ctx, in.lanes) : mem.reduce(ctx, in.region);

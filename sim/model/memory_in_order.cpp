@@ -12,7 +12,8 @@
 namespace gms {
 
 template <class Issue>
-auto MemorySystem::deferred(std::uint32_t owner, Issue&& issue) -> std::pair<decltype(issue()), bool> {
+auto MemorySystem::deferred(bool enabled, std::uint32_t owner, Issue&& issue) -> InOrder<decltype(issue())> {
+  SIM_ASSERT(enabled, "an in-order access without its l2.*_in_arrival_order switch");
   SIM_ASSERT(deferring_ == kNoLoad, "an in-order access issued inside another");
   std::uint32_t id;
   if (!free_loads_.empty()) {
@@ -33,44 +34,29 @@ auto MemorySystem::deferred(std::uint32_t owner, Issue&& issue) -> std::pair<dec
 
 MemorySystem::Issued MemorySystem::load_in_order(const AccessCtx& ctx, const Region& region, bool bypass_l1,
                                                  EvictHint hint, std::uint32_t owner) {
-  SIM_ASSERT(reads_in_order_, "load_in_order without l2.reads_in_arrival_order");
-  const auto [known, pending] = deferred(owner, [&] { return load(ctx, region, bypass_l1, hint); });
-  return {known, pending};
+  return deferred(reads_in_order_, owner, [&] { return load(ctx, region, bypass_l1, hint); });
 }
 MemorySystem::Issued MemorySystem::load_in_order(const AccessCtx& ctx, const LaneAccess& lanes, bool bypass_l1,
                                                  EvictHint hint, std::uint32_t owner) {
-  SIM_ASSERT(reads_in_order_, "load_in_order without l2.reads_in_arrival_order");
-  const auto [known, pending] = deferred(owner, [&] { return load(ctx, lanes, bypass_l1, hint); });
-  return {known, pending};
+  return deferred(reads_in_order_, owner, [&] { return load(ctx, lanes, bypass_l1, hint); });
 }
 MemorySystem::Issued MemorySystem::tma_load_in_order(const AccessCtx& ctx, const Region& region, std::uint32_t boxes,
                                                      EvictHint hint, std::uint32_t owner) {
-  SIM_ASSERT(reads_in_order_, "tma_load_in_order without l2.reads_in_arrival_order");
-  const auto [known, pending] = deferred(owner, [&] { return tma_load(ctx, region, boxes, hint); });
-  return {known, pending};
+  return deferred(reads_in_order_, owner, [&] { return tma_load(ctx, region, boxes, hint); });
 }
-
 MemorySystem::IssuedStore MemorySystem::store_in_order(const AccessCtx& ctx, const Region& region, bool local,
                                                        std::uint32_t owner) {
-  SIM_ASSERT(writes_in_order_, "store_in_order without l2.writes_in_arrival_order");
-  const auto [known, pending] = deferred(owner, [&] { return local ? store_local(ctx, region) : store(ctx, region); });
-  return {known, pending};
+  return deferred(writes_in_order_, owner, [&] { return local ? store_local(ctx, region) : store(ctx, region); });
 }
 MemorySystem::IssuedStore MemorySystem::store_in_order(const AccessCtx& ctx, const LaneAccess& lanes, bool local,
                                                        std::uint32_t owner) {
-  SIM_ASSERT(writes_in_order_, "store_in_order without l2.writes_in_arrival_order");
-  const auto [known, pending] = deferred(owner, [&] { return local ? store_local(ctx, lanes) : store(ctx, lanes); });
-  return {known, pending};
+  return deferred(writes_in_order_, owner, [&] { return local ? store_local(ctx, lanes) : store(ctx, lanes); });
 }
 MemorySystem::IssuedReduce MemorySystem::reduce_in_order(const AccessCtx& ctx, const Region& region, std::uint32_t owner) {
-  SIM_ASSERT(writes_in_order_, "reduce_in_order without l2.writes_in_arrival_order");
-  const auto [known, pending] = deferred(owner, [&] { return reduce(ctx, region); });
-  return {known, pending};
+  return deferred(writes_in_order_, owner, [&] { return reduce(ctx, region); });
 }
 MemorySystem::IssuedReduce MemorySystem::reduce_in_order(const AccessCtx& ctx, const LaneAccess& lanes, std::uint32_t owner) {
-  SIM_ASSERT(writes_in_order_, "reduce_in_order without l2.writes_in_arrival_order");
-  const auto [known, pending] = deferred(owner, [&] { return reduce(ctx, lanes); });
-  return {known, pending};
+  return deferred(writes_in_order_, owner, [&] { return reduce(ctx, lanes); });
 }
 
 bool MemorySystem::take_next_read(Completed* out) {

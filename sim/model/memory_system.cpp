@@ -334,8 +334,6 @@ Tick MemorySystem::load(const AccessCtx& ctx, const LaneAccess& lanes, bool bypa
   return load_lines(ctx, lane_lines(lanes), bypass_l1, hint);
 }
 
-
-
 void MemorySystem::set_l1_bytes(std::int64_t bytes) {
   if (bytes == l1_bytes_) return;
   SIM_ASSERT(outbox_.empty(), outbox_.size() << " reads still in the outboxes when the L1 is rebuilt");

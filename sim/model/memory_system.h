@@ -5,7 +5,6 @@
 #include <bit>
 #include <cstdint>
 #include <memory>
-#include <utility>
 #include <vector>
 
 #include "common/types.h"
@@ -137,10 +136,12 @@ class MemorySystem {
   // departing at t must be taken before anything the caller does at later ticks. `known`: when the load's
   // part that did not go to L2 is done (L1 hits, a copy engine); `pending`: lines of it are in the outbox,
   // and take_next_read reports, under `owner`, when its last one is back.
-  struct Issued {
-    Tick known = 0;
+  template <class T>
+  struct InOrder {
+    T known{};
     bool pending = false;
   };
+  using Issued = InOrder<Tick>;
   bool reads_in_arrival_order() const { return reads_in_order_; }
   Issued load_in_order(const AccessCtx& ctx, const Region& region, bool bypass_l1, EvictHint hint, std::uint32_t owner);
   Issued load_in_order(const AccessCtx& ctx, const LaneAccess& lanes, bool bypass_l1, EvictHint hint, std::uint32_t owner);
@@ -150,14 +151,8 @@ class MemorySystem {
   // the SM) is known at once; what the slices do - `taken`, a reduction's `back` - comes through take_next_read
   // (Completed::done and ::back) when `pending`, and is the SM-side value otherwise.
   bool writes_in_arrival_order() const { return writes_in_order_; }
-  struct IssuedStore {
-    Stored known;
-    bool pending = false;
-  };
-  struct IssuedReduce {
-    Reduced known;
-    bool pending = false;
-  };
+  using IssuedStore = InOrder<Stored>;
+  using IssuedReduce = InOrder<Reduced>;
   IssuedStore store_in_order(const AccessCtx& ctx, const Region& region, bool local, std::uint32_t owner);
   IssuedStore store_in_order(const AccessCtx& ctx, const LaneAccess& lanes, bool local, std::uint32_t owner);
   IssuedReduce reduce_in_order(const AccessCtx& ctx, const Region& region, std::uint32_t owner);
@@ -426,9 +421,9 @@ class MemorySystem {
   std::vector<OpenLoad> open_loads_;
   std::vector<std::uint32_t> free_loads_;
   // Runs `issue` (an access's timing at its SM) with its L2 requests sent to the outbox under a new open
-  // access; returns what `issue` returned and whether any request was sent.
+  // access; returns what `issue` returned and whether any request was sent. `enabled`: the switch it needs.
   template <class Issue>
-  auto deferred(std::uint32_t owner, Issue&& issue) -> std::pair<decltype(issue()), bool>;
+  auto deferred(bool enabled, std::uint32_t owner, Issue&& issue) -> InOrder<decltype(issue())>;
   OutboundRead write_request(Addr line, std::uint32_t mask, std::uint32_t input_bytes, bool local, CtaMemCounts* cta,
                              Outbound kind) const {
     OutboundRead r{line, mask, kind == Outbound::kWriteBack ? kNoLoad : deferring_, cta, EvictHint::kNormal, false};
