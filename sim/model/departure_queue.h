@@ -54,6 +54,10 @@ class DepartureQueue {
     // Behind a request that was delayed (delay_front) the next one leaves no sooner.
     if (q.front().depart < left) q.front().depart = left;
     heads_.replace_top(q.front().depart, sm);
+    // The request after it is read when this SM's turn comes again, after the other SMs': its FIFO was
+    // written long ago (the outboxes hold megabytes of requests in flight), so it is fetched into the
+    // host's cache now.
+    q.prefetch_second();
   }
   // front() leaves later than planned, at `depart` (it waited for something at its SM: an MSHR); the
   // SM's requests behind it wait too, so the SM takes its place among the others again.
@@ -77,6 +81,12 @@ class DepartureQueue {
     std::size_t head = 0;
     bool empty() const { return head == items.size(); }
     Entry& front() { return items[head]; }
+    void prefetch_second() const {
+      if (head + 1 >= items.size()) return;
+      const char* p = reinterpret_cast<const char*>(&items[head + 1]);
+      __builtin_prefetch(p);
+      __builtin_prefetch(p + sizeof(Entry) - 1);
+    }
     void pop_front() {
       if (++head == items.size()) {
         items.clear();
