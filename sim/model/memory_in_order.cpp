@@ -74,9 +74,10 @@ bool MemorySystem::take_next_read(Completed* out) {
   // The next line's L2 set into the host's cache while this one is timed (the batch prefetch of read_batch
   // ran at issue, long before).
   if (!outbox_.empty()) {
-    const auto next = static_cast<std::size_t>(outbox_.next_sm());
-    prefetch_l2(outbox_.next_sm(), outbox_.front().line, outbox_.front_departure());
-    __builtin_prefetch(&mshr_ring_[next][mshr_next_[next]]);  // the MSHR it will ask for
+    const int next = outbox_.next_sm();
+    prefetch_l2(next, outbox_.front().line, outbox_.front_departure());
+    const auto n = static_cast<std::size_t>(next);
+    __builtin_prefetch(&mshr_ring_[n][mshr_next_[n]]);  // the MSHR entry it will ask for
   }
   Tick done = 0, back = 0;
   switch (r.kind) {
