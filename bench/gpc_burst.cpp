@@ -59,8 +59,8 @@ std::pair<double, double> bursts(const gms::GpuConfig& gpu, int parity, std::int
     // l2.reads_in_arrival_order: the lines reach L2 in the order they left their SMs (as the engine hands them
     // over: every issue of a round is known, and an SM's port serves its own in issue order).
     gms::MemorySystem::Completed c;
-    while (mem.next_read_departure() != gms::kNever)
-      if (mem.take_next_read(&c)) done[c.owner] = std::max(done[c.owner], c.done);
+    while (mem.next_departure() != gms::kNever)
+      if (mem.take_next_request(&c)) done[c.owner] = std::max(done[c.owner], c.done);
   };
   std::vector<gms::Tick> done;
   round(0, false, done);  // the data into L2

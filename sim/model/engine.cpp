@@ -177,9 +177,9 @@ void Engine::Impl::finish_exit(int g) {
     events.emplace(cta.drained, static_cast<std::uint32_t>(sps.size() + sm * occ.ctas_per_sm + cta_slot));
 }
 
-void Engine::Impl::take_read() {
+void Engine::Impl::take_request() {
   MemorySystem::Completed c;
-  if (!mem.take_next_read(&c)) return;
+  if (!mem.take_next_request(&c)) return;
   const PendingLoad p = pending_loads[c.owner];
   free_pending_loads.push_back(c.owner);
   switch (p.kind) {
@@ -229,8 +229,8 @@ SimResult Engine::Impl::run(ProgressFn* fn) {
     // A line that leaves its SM at t reaches L2 before anything happens at later ticks (l2.reads_in_arrival_order;
     // without it the outboxes stay empty): what a warp issues at t' > t departs no sooner than t'.
     const Tick next_event = events.empty() ? kNever : events.top().first;
-    if (mem.next_read_departure() < next_event) {
-      take_read();
+    if (mem.next_departure() < next_event) {
+      take_request();
       continue;
     }
     if (events.empty()) break;

@@ -377,7 +377,7 @@ struct Engine::Impl {
   }
   Cta& cta_of(int g) { return ctas[static_cast<std::size_t>(g / warps_per_sm * occ.ctas_per_sm + g % warps_per_sm / warps_per_cta)]; }
   // The memory system's next outbound line goes to L2; when it completes a load, what waited on it learns when.
-  void take_read();
+  void take_request();
   // A slot of warp `g` (launched as `age`) has one pending piece of work less, done at `done`; a warp blocked
   // on it goes on. Work of a warp that has exited since is dropped.
   void settle(int g, std::uint64_t age, int slot, Tick done);

@@ -115,7 +115,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
                  "copy enters at " << entered << ", past its SM's booked path (free at " << path.free_at(sm) << ")");
       const AccessCtx at_lsu{sm, entered, counts, in.local};
       Tick done;
-      std::uint32_t pending_id = ~0u;  // l2.reads_in_arrival_order: its lines wait in the outbox (take_read)
+      std::uint32_t pending_id = ~0u;  // l2.reads_in_arrival_order: its lines wait in the outbox (take_request)
       if (reads_in_order) {
         std::tie(done, pending_id) = in_order({PendingLoad::Kind::kSlot, warp_index, w.age, in.slot, 0}, [&](std::uint32_t owner) {
           return in.lanes.present() ? mem.load_in_order(at_lsu, in.lanes, in.bypass_l1, in.hint, owner)
@@ -128,7 +128,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
         result.shared.ldgsts_instructions += in.issue_cycles;
         result.shared.ldgsts_wavefronts += in.wavefronts;
         if (fills_at_arrival) {  // written when the data is back (fill_event)
-          if (pending_id != ~0u) {  // queued when it is back (take_read)
+          if (pending_id != ~0u) {  // queued when it is back (take_request)
             pending_loads[pending_id].kind = PendingLoad::Kind::kFill;
             pending_loads[pending_id].at_least = done;
             pending_loads[pending_id].fill_ticks = fill_ticks(in);
@@ -190,7 +190,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       if (!in.local && rec.first_store == kNever) rec.first_store = t;
       const AccessCtx ctx{sm, t, counts};
       MemorySystem::Stored st;
-      if (writes_in_order) {  // what the slices do comes back through take_read
+      if (writes_in_order) {  // what the slices do comes back through take_request
         std::uint32_t id;
         std::tie(st, id) = in_order({PendingLoad::Kind::kPosted, warp_index, w.age, -1, 0}, [&](std::uint32_t owner) {
           return in.lanes.present() ? mem.store_in_order(ctx, in.lanes, in.local, owner)
@@ -324,7 +324,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       sp.issue_free = t + kTicksPerCycle;
       w.exited = t;
       --cta.warps_left;
-      if (w.posts_pending > 0)  // its stores are still on their way: it drains when the last is taken (take_read)
+      if (w.posts_pending > 0)  // its stores are still on their way: it drains when the last is taken (take_request)
         ++cta.draining;
       else
         finish_exit(warp_index);

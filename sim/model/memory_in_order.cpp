@@ -59,7 +59,7 @@ MemorySystem::IssuedReduce MemorySystem::reduce_in_order(const AccessCtx& ctx, c
   return deferred(writes_in_order_, owner, [&] { return reduce(ctx, lanes); });
 }
 
-bool MemorySystem::take_next_read(Completed* out) {
+bool MemorySystem::take_next_request(Completed* out) {
   const int sm = outbox_.next_sm();
   const Tick depart = outbox_.front_departure();
   const bool read = outbox_.front().kind == Outbound::kRead;
@@ -69,7 +69,7 @@ bool MemorySystem::take_next_read(Completed* out) {
     outbox_.delay_front(mshr);
     return false;
   }
-  const OutboundRead r = outbox_.front();
+  const OutboundRequest r = outbox_.front();
   outbox_.pop();
   // The next line's L2 set into the host's cache while this one is timed (the batch prefetch of read_batch
   // ran at issue, long before).

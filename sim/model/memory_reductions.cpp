@@ -36,8 +36,7 @@ MemorySystem::Reduced MemorySystem::reduce_lines(const AccessCtx& ctx, EachLine&
   for (const auto& [line, mask] : merged) {
     const Tick t = sm_port(ctx.sm, ctx.now, popc(mask) * sector);
     if (deferring_ != kNoLoad) {  // leaves by the port alone: behind the SM's earlier requests in its outbox
-      OutboundRead r{line, mask, deferring_, ctx.cta, EvictHint::kNormal, false};
-      r.kind = Outbound::kReduce;
+      OutboundRequest r = write_request(line, mask, 0, false, ctx.cta, Outbound::kReduce);
       r.at = t;
       send(ctx.sm, std::max(t, outbox_.latest(ctx.sm)), r);
     } else {

@@ -45,7 +45,7 @@ MemorySystem::Stored MemorySystem::store_local_lines(const AccessCtx& ctx, EachL
     if (a.evicted_dirty) {  // a write-back: nobody waits
       const Tick out = sm_out(ctx.sm, t, popc(a.evicted_dirty) * sector);
       if (deferring_ != kNoLoad)
-        send(ctx.sm, out, write_request(a.evicted_line, a.evicted_dirty, 0, true, ctx.cta, Outbound::kWriteBack), false);
+        send(ctx.sm, out, write_request(a.evicted_line, a.evicted_dirty, 0, true, ctx.cta, Outbound::kWriteBack));
       else
         l2_write_line(ctx.sm, a.evicted_line, a.evicted_dirty, out, 0, true);
     }

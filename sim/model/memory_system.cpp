@@ -115,7 +115,7 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   mshr_next_.assign(gpu.sm.count, 0);
   reads_in_order_ = gpu.l2.reads_in_arrival_order;
   writes_in_order_ = gpu.l2.writes_in_arrival_order;
-  outbox_ = DepartureQueue<OutboundRead>(gpu.sm.count);
+  outbox_ = DepartureQueue<OutboundRequest>(gpu.sm.count);
   dirty_other_data(0);
 }
 
@@ -318,7 +318,7 @@ Tick MemorySystem::read_batch(const AccessCtx& ctx, EvictHint hint) {
   auto request = [&](Addr line, std::uint32_t mask, bool may_merge) {
     const Tick t = sm_out(ctx.sm, sm_port(ctx.sm, ctx.now, popc(mask) * sector), 0);
     if (deferring_ != kNoLoad)
-      send(ctx.sm, t, OutboundRead{line, mask, deferring_, ctx.cta, hint, may_merge});
+      send(ctx.sm, t, OutboundRequest{line, mask, deferring_, ctx.cta, hint, may_merge});
     else
       done = std::max(done, l2_read_line(ctx.sm, line, mask, t, ctx.cta, hint, may_merge));
   };
@@ -437,7 +437,7 @@ Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool b
           d = std::max(d, l2_read_line(sm, cur_line, cur_mask, out, ctx.cta, hint));
           return;
         }
-        send(sm, out, OutboundRead{cur_line, cur_mask, deferring_, ctx.cta, hint, true, a.slot, a.miss, line});
+        send(sm, out, OutboundRequest{cur_line, cur_mask, deferring_, ctx.cta, hint, true, a.slot, a.miss, line});
         // Until the data's time is known, a hit on these sectors takes an unloaded L2 hit's (raised when it is).
         d = std::max(d, out + icnt_ticks_ + l2_return_ticks_);
       };

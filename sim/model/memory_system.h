@@ -132,10 +132,10 @@ class MemorySystem {
 
   // l2.reads_in_arrival_order: the same loads, their lines handed to the slices in the order they arrive
   // there. A load is timed at its SM now (L1, the port, the way out) and its lines wait in their SM's outbox
-  // until the caller takes them (take_next_read) in order of departure, in step with its own clock: a line
+  // until the caller takes them (take_next_request) in order of departure, in step with its own clock: a line
   // departing at t must be taken before anything the caller does at later ticks. `known`: when the load's
   // part that did not go to L2 is done (L1 hits, a copy engine); `pending`: lines of it are in the outbox,
-  // and take_next_read reports, under `owner`, when its last one is back.
+  // and take_next_request reports, under `owner`, when its last one is back.
   template <class T>
   struct InOrder {
     T known{};
@@ -148,7 +148,7 @@ class MemorySystem {
   Issued tma_load_in_order(const AccessCtx& ctx, const Region& region, std::uint32_t boxes, EvictHint hint,
                            std::uint32_t owner);
   // l2.writes_in_arrival_order: stores and reductions through the outboxes too. `left` (a store's data has left
-  // the SM) is known at once; what the slices do - `taken`, a reduction's `back` - comes through take_next_read
+  // the SM) is known at once; what the slices do - `taken`, a reduction's `back` - comes through take_next_request
   // (Completed::done and ::back) when `pending`, and is the SM-side value otherwise.
   bool writes_in_arrival_order() const { return writes_in_order_; }
   using IssuedStore = InOrder<Stored>;
@@ -158,7 +158,7 @@ class MemorySystem {
   IssuedReduce reduce_in_order(const AccessCtx& ctx, const Region& region, std::uint32_t owner);
   IssuedReduce reduce_in_order(const AccessCtx& ctx, const LaneAccess& lanes, std::uint32_t owner);
   // When the earliest line in the outboxes leaves its SM (kNever: none waits).
-  Tick next_read_departure() const { return outbox_.next(); }
+  Tick next_departure() const { return outbox_.next(); }
   struct Completed {
     std::uint32_t owner = 0;
     Tick done = 0;  // a load's data is back; a store's or reduction's data taken in by the slices
@@ -166,7 +166,7 @@ class MemorySystem {
   };
   // Takes the earliest line to L2 (or, when its SM has no free MSHR before a later tick, moves a read there
   // among the others). True when it was the last line of its access: `out` says whose and when it is done.
-  bool take_next_read(Completed* out);
+  bool take_next_request(Completed* out);
 
   // A kernel boundary in a sequence of kernels: counters start from zero, L1s are empty, and L2
   // keeps its contents or is emptied (what a profiler's cache flush does) and then holds
@@ -394,7 +394,7 @@ class MemorySystem {
     kWriteBack,  // an L1 line written back (local stores kept in L1): nobody waits for it
     kReduce,
   };
-  struct OutboundRead {
+  struct OutboundRequest {
     Addr line;
     std::uint32_t mask;
     std::uint32_t load;  // its open access (kNoLoad: none)
@@ -417,24 +417,26 @@ class MemorySystem {
   };
   bool reads_in_order_ = false, writes_in_order_ = false;
   std::uint32_t deferring_ = kNoLoad;  // during an *_in_order call: its open access
-  DepartureQueue<OutboundRead> outbox_;
+  DepartureQueue<OutboundRequest> outbox_;
   std::vector<OpenLoad> open_loads_;
   std::vector<std::uint32_t> free_loads_;
   // Runs `issue` (an access's timing at its SM) with its L2 requests sent to the outbox under a new open
   // access; returns what `issue` returned and whether any request was sent. `enabled`: the switch it needs.
   template <class Issue>
   auto deferred(bool enabled, std::uint32_t owner, Issue&& issue) -> InOrder<decltype(issue())>;
-  OutboundRead write_request(Addr line, std::uint32_t mask, std::uint32_t input_bytes, bool local, CtaMemCounts* cta,
-                             Outbound kind) const {
-    OutboundRead r{line, mask, kind == Outbound::kWriteBack ? kNoLoad : deferring_, cta, EvictHint::kNormal, false};
+  // A store's, write-back's or reduction's request (what the slices take in), under the access being issued.
+  OutboundRequest write_request(Addr line, std::uint32_t mask, std::uint32_t input_bytes, bool local, CtaMemCounts* cta,
+                                 Outbound kind) const {
+    OutboundRequest r{line, mask, kind == Outbound::kWriteBack ? kNoLoad : deferring_, cta, EvictHint::kNormal, false};
     r.kind = kind;
     r.local = local;
     r.input_bytes = input_bytes;
     return r;
   }
-  // A request of the access being issued leaves its SM at `depart` (`counted`: its access waits for it).
-  void send(int sm, Tick depart, const OutboundRead& r, bool counted = true) {
-    if (counted) ++open_loads_[deferring_].lines_left;
+  // A request of the access being issued leaves its SM at `depart`; its access waits for it unless it has none
+  // (`load` kNoLoad: a write-back).
+  void send(int sm, Tick depart, const OutboundRequest& r) {
+    if (r.load != kNoLoad) ++open_loads_[r.load].lines_left;
     outbox_.push(sm, depart, r);
   }
 };
