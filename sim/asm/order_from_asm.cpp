@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "common/error.h"
-#include "trace/xz_stream.h"
+#include "common/text_file.h"
 
 namespace gms {
 namespace {
@@ -229,7 +229,7 @@ void reclassify_private(const std::string& l, std::set<std::string>& priv, Line&
 
 std::vector<std::string> read_asm_lines(const std::string& path) {
   if (!std::ifstream(path)) throw ConfigError(path + ": cannot open file");
-  auto in = open_trace_text(path);  // .xz listings decompress on the fly
+  auto in = open_text_file(path);  // .xz listings decompress on the fly
   std::vector<std::string> lines;
   for (std::string l; std::getline(*in, l);) {
     if (!l.empty() && l.back() == '\r') l.pop_back();

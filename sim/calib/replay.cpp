@@ -55,17 +55,28 @@ LoadedConfigs Replayer::configs(const MeasuredCase& c, const std::vector<std::st
   return load_configs(ConfigInputs{gpu_file_, c.workload_file, overrides, c.workload_from_record});
 }
 
+std::string Replayer::simulation_key(const LoadedConfigs& cfg, const std::vector<std::string>& overrides) const {
+  std::string key = sample_waves_ > 0 ? "sample_waves " + std::to_string(sample_waves_) + "\n" : "";
+  for (const auto& o : overrides) key += o + "\n";
+  return key + cfg.gpu.value.name + "\n" + launch_key(cfg);
+}
+
+std::vector<std::string> Replayer::simulation_keys(const std::vector<MeasuredCase>& cases,
+                                                   const std::vector<std::string>& overrides) const {
+  std::vector<std::string> keys;
+  for (const auto& c : cases) keys.push_back(simulation_key(configs(c, overrides), overrides));
+  return keys;
+}
+
 std::vector<MetricValues> Replayer::run(const std::vector<MeasuredCase>& cases, const std::vector<std::string>& overrides,
                                         const std::function<void(size_t, size_t)>& progress,
                                         std::vector<std::string>* keys_out) {
-  std::string prefix = sample_waves_ > 0 ? "sample_waves " + std::to_string(sample_waves_) + "\n" : "";
-  for (const auto& o : overrides) prefix += o + "\n";
   std::vector<std::string> keys(cases.size());
   std::vector<LoadedConfigs> cfgs(cases.size());
   std::map<std::string, size_t> todo;  // key -> first case with it
   for (size_t i = 0; i < cases.size(); ++i) {
     cfgs[i] = configs(cases[i], overrides);
-    keys[i] = prefix + cfgs[i].gpu.value.name + "\n" + launch_key(cfgs[i]);
+    keys[i] = simulation_key(cfgs[i], overrides);
     if (!memo_.count(keys[i]) && !todo.count(keys[i])) todo.emplace(keys[i], i);
   }
   std::vector<size_t> work;

@@ -38,6 +38,11 @@ class Replayer {
   // The configuration a case replays with (for names, clocks and the resolved GPU).
   LoadedConfigs configs(const MeasuredCase& c, const std::vector<std::string>& overrides) const;
 
+  // Per case, what names its simulation (run()'s `keys`), without simulating: cases whose results
+  // come from elsewhere (a saved scorecard) still rank one launch once.
+  std::vector<std::string> simulation_keys(const std::vector<MeasuredCase>& cases,
+                                           const std::vector<std::string>& overrides) const;
+
   std::size_t simulations() const { return simulations_; }
   // Approximate replays (RunOptions::sample_waves; 0 = exact, the default); part of the memo key.
   void set_sample_waves(int waves) { sample_waves_ = waves; }
@@ -47,6 +52,8 @@ class Replayer {
   void set_parallel_map(ParallelMap map) { map_ = std::move(map); }
 
  private:
+  std::string simulation_key(const LoadedConfigs& cfg, const std::vector<std::string>& overrides) const;
+
   std::string gpu_file_;
   unsigned jobs_;
   std::map<std::string, MetricValues> memo_;  // overrides + launch key -> metrics

@@ -2,7 +2,8 @@
 // and sets simulation beside silicon, metric by metric, with per-metric error summaries, the rank
 // correlation of time in every group (CTA orders of one tiling; tilings of one GEMM shape and order;
 // GEMV variants), the time MAPE per record set and per tiling, and optional accuracy targets
-// (--require) that make the exit code 1 when missed.
+// (--require) that make the exit code 1 when missed. With --simulated the simulated side comes from a
+// scorecard saved earlier (no replay); with --expect-simulated the fresh replays must equal one.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -11,6 +12,7 @@
 
 #include "api/simulation.h"
 #include "calib/replay.h"
+#include "calib/saved_scorecard.h"
 #include "calib/scoring.h"
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -24,7 +26,7 @@ int cmd_compare(const std::vector<std::string>& args) {
   po::positional_options_description pos;
   pos.add("record", -1);
   po::variables_map vm;
-  std::string gpu, csv_path, json_path, ncu_csv, workload, kernel_filter;
+  std::string gpu, csv_path, json_path, ncu_csv, workload, kernel_filter, saved_path, expected_path;
   std::vector<std::string> records, sets, requires_;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   int sample_waves = 0;
@@ -39,6 +41,11 @@ int cmd_compare(const std::vector<std::string>& args) {
       "approximate: simulate N >= 2 waves of CTAs per kernel and extrapolate the rest (0 = exact, the default)")(
       "csv", po::value(&csv_path), "write case,metric,measured,simulated,error rows")(
       "json", po::value(&json_path), "write the comparison as JSON")(
+      "simulated", po::value(&saved_path),
+      "replay nothing: take each case's simulated metrics from a scorecard an earlier --json wrote (plain or .xz, e.g. "
+      "docs/results/h100-compare.json.xz) and score them")(
+      "expect-simulated", po::value(&expected_path),
+      "replay, and exit 1 unless every simulated metric equals that saved scorecard's: is it still this model's?")(
       "require", po::value(&requires_)->composing(),
       "accuracy target, repeatable: METRIC:mape<=X, METRIC:mae<=X (pp), METRIC@SET:... (the records of one directory, "
       "e.g. gemv), spearman:GROUP>=X or resolved:GROUP>=X "
@@ -49,6 +56,10 @@ int cmd_compare(const std::vector<std::string>& args) {
                      &pos))
     return 0;
   check_sample_waves(sample_waves);
+  const bool replay = saved_path.empty();
+  if (!replay && (!sets.empty() || sample_waves > 0 || !expected_path.empty()))
+    throw ConfigError("--simulated takes a saved scorecard as it was made (its own --set and --sample-waves): it does not "
+                      "combine with --set, --sample-waves or --expect-simulated");
   std::vector<Requirement> reqs;
   for (const auto& r : requires_) reqs.push_back(parse_requirement(r));
   std::vector<MeasuredCase> cases = load_cases(records, ncu_csv, workload, kernel_filter);
@@ -58,19 +69,43 @@ int cmd_compare(const std::vector<std::string>& args) {
     std::cerr << "gpumemsim: note: approximate replays (--sample-waves " << sample_waves << ")\n";
   if (dist::size() > 1) replayer.set_parallel_map(dist::map_all);  // under mpirun: cases over ranks
   std::string gpu_name = replayer.configs(cases.front(), sets).gpu.value.name;
+  SavedScorecard saved;
+  if (!replay || !expected_path.empty()) {
+    saved = load_saved_scorecard(replay ? expected_path : saved_path);
+    if (saved.gpu != gpu_name)
+      throw ConfigError(saved.path + ": a scorecard of " + saved.gpu + ", not of " + gpu_name + " (--gpu " + gpu + ")");
+    if (replay) {
+      require_made_as(saved, sample_waves, sets);
+    } else {  // the card's cases rank by the launches it replayed
+      sets = saved.overrides;
+      replayer.set_sample_waves(saved.sample_waves);
+    }
+  }
   std::vector<std::string> launches;  // per case, what names its simulation (one launch ranks once)
-  auto simulated = replayer.run(cases, sets, [](size_t done, size_t total) {
-    if (dist::is_root()) std::cerr << "\r  " << done << " / " << total << " simulations" << std::flush;
-  }, &launches);
-  if (!dist::is_root()) return 0;  // rank 0 reports
-  std::cerr << "\n";
+  std::vector<MetricValues> simulated;
+  if (replay) {
+    simulated = replayer.run(cases, sets, [](size_t done, size_t total) {
+      if (dist::is_root()) std::cerr << "\r  " << done << " / " << total << " simulations" << std::flush;
+    }, &launches);
+    if (!dist::is_root()) return 0;  // rank 0 reports
+    std::cerr << "\n";
+  } else {
+    simulated = saved_results(saved, cases);
+    launches = replayer.simulation_keys(cases, sets);
+    if (!dist::is_root()) return 0;
+  }
+  std::vector<std::string> stale;  // --expect-simulated: where the fresh replays left the saved scorecard
+  if (replay && !expected_path.empty()) stale = differences_from(saved, cases, simulated);
   std::ofstream csv;
   if (!csv_path.empty()) {
     csv.open(csv_path);
     if (!csv) throw ConfigError("--csv " + csv_path + ": cannot write");
     csv << "case,metric,measured,simulated,error,error_unit\n";
   }
-  nlohmann::ordered_json out = {{"gpu", gpu_name}, {"cases", nlohmann::ordered_json::array()}};
+  nlohmann::ordered_json out = {{"gpu", gpu_name},
+                                {"sample_waves", replay ? sample_waves : saved.sample_waves},
+                                {"overrides", sets},
+                                {"cases", nlohmann::ordered_json::array()}};
   std::printf("%-44s %-28s %14s %14s %9s\n", "case", "metric", "measured", "simulated", "error");
   for (size_t i = 0; i < cases.size(); ++i) {
     nlohmann::ordered_json c = {{"case", cases[i].name}, {"group", cases[i].group}, {"metrics", nlohmann::ordered_json::object()}};
@@ -90,7 +125,10 @@ int cmd_compare(const std::vector<std::string>& args) {
     out["cases"].push_back(c);
   }
   Scorecard card = score(cases, simulated, launches);
-  std::printf("\nsummary over %zu cases on %s (%zu simulations)\n", cases.size(), gpu_name.c_str(), replayer.simulations());
+  if (replay)
+    std::printf("\nsummary over %zu cases on %s (%zu simulations)\n", cases.size(), gpu_name.c_str(), replayer.simulations());
+  else
+    std::printf("\nsummary over %zu cases on %s (simulated: %s)\n", cases.size(), gpu_name.c_str(), saved_path.c_str());
   nlohmann::ordered_json summary = nlohmann::ordered_json::object();
   for (const auto& s : card.metrics) {
     bool pp = is_pct_metric(s.metric);
@@ -156,6 +194,18 @@ int cmd_compare(const std::vector<std::string>& args) {
       targets.push_back({{"target", r.text}, {"passed", r.passed}, {"reached", r.reached}});
     }
     out["targets"] = targets;
+  }
+  if (!expected_path.empty()) {
+    std::printf("\nagainst the saved scorecard %s: %zu simulated values differ\n", expected_path.c_str(), stale.size());
+    for (std::size_t i = 0; i < stale.size() && i < 20; ++i) std::printf("  %s\n", stale[i].c_str());
+    if (!stale.empty()) {
+      std::fprintf(stderr,
+                   "gpumemsim: %s is not this model's scorecard (%zu values differ): make it again "
+                   "(scripts/device_scorecard.sh) and commit it with the change\n",
+                   expected_path.c_str(), stale.size());
+      all_passed = false;
+    }
+    out["saved_scorecard"] = {{"path", expected_path}, {"differences", stale}};
   }
   if (!json_path.empty()) {
     std::ofstream js(json_path);

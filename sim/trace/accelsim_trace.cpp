@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "common/error.h"
-#include "trace/xz_stream.h"
+#include "common/text_file.h"
 
 namespace gms {
 namespace {
@@ -205,7 +205,7 @@ std::string format_trace_instruction(const TraceInstr& in) {
   return os.str();
 }
 
-TraceKernelReader::TraceKernelReader(const std::string& path) : in_(open_trace_text(path)), name_(path) {
+TraceKernelReader::TraceKernelReader(const std::string& path) : in_(open_text_file(path, "the kernel trace")), name_(path) {
   read_header();
 }
 
@@ -372,7 +372,7 @@ std::vector<TraceCommand> read_kernels_list(const std::string& path_in) {
       throw ConfigError(where + ": '" + std::string(t) + "' is neither a MemcpyHtoD command nor a .traceg kernel file");
     TraceCommand c;
     c.kind = TraceCommand::Kind::kKernel;
-    c.path = existing_trace_file((path.parent_path() / std::string(t)).string());  // or its .xz
+    c.path = existing_or_xz((path.parent_path() / std::string(t)).string());  // or its .xz
     out.push_back(c);
   }
   return out;

@@ -1,4 +1,4 @@
-#include "trace/xz_stream.h"
+#include "common/text_file.h"
 
 #include <lzma.h>
 
@@ -18,8 +18,8 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 // A read-only streambuf that inflates an .xz file block by block.
 class XzBuf final : public std::streambuf {
  public:
-  explicit XzBuf(const std::string& path) : path_(path), file_(path, std::ios::binary) {
-    if (!file_) throw ConfigError(path + ": cannot open the kernel trace");
+  XzBuf(const std::string& path, const std::string& what) : path_(path), file_(path, std::ios::binary) {
+    if (!file_) throw ConfigError(path + ": cannot open " + what);
     if (lzma_stream_decoder(&strm_, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
       throw ConfigError(path + ": cannot start the xz decoder");
   }
@@ -64,7 +64,7 @@ class XzBuf final : public std::streambuf {
 
 class XzStream final : public std::istream {
  public:
-  explicit XzStream(const std::string& path) : std::istream(nullptr), buf_(path) { rdbuf(&buf_); }
+  XzStream(const std::string& path, const std::string& what) : std::istream(nullptr), buf_(path, what) { rdbuf(&buf_); }
 
  private:
   XzBuf buf_;
@@ -72,14 +72,14 @@ class XzStream final : public std::istream {
 
 }  // namespace
 
-std::unique_ptr<std::istream> open_trace_text(const std::string& path) {
-  if (ends_with(path, ".xz")) return std::make_unique<XzStream>(path);
+std::unique_ptr<std::istream> open_text_file(const std::string& path, const std::string& what) {
+  if (ends_with(path, ".xz")) return std::make_unique<XzStream>(path, what);
   auto f = std::make_unique<std::ifstream>(path);
-  if (!*f) throw ConfigError(path + ": cannot open the kernel trace");
+  if (!*f) throw ConfigError(path + ": cannot open " + what);
   return f;
 }
 
-std::string existing_trace_file(const std::string& path) {
+std::string existing_or_xz(const std::string& path) {
   namespace fs = std::filesystem;
   if (!fs::exists(path) && fs::exists(path + ".xz")) return path + ".xz";
   return path;
