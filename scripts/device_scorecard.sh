@@ -8,6 +8,10 @@
 # A what-if scorecard: `scripts/device_scorecard.sh GPU NAME compare-options...` (e.g. `h100 in-order --set
 # gpu.l2.reads_in_arrival_order=true`) writes $OUT/GPU-NAME.*; SETS="gemm gemv" takes only those record sets
 # (a run that would pass the device's 10-minute limit split in two).
+# The presets' own scorecard (no NAME, every set) also writes its canary, $OUT/GPU-canary.json: the records
+# docs/results/GPU-canary.txt names, replayed with --sample-waves 2 by the same binary. CI replays that canary
+# and scores the committed scorecard (tests/CMakeLists.txt, "Fidelity"): commit both, as .json.xz, with
+# every change that moves a simulated number.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gpu=${1:?usage: scripts/device_scorecard.sh h100|h200 [NAME compare-options...]}
@@ -23,10 +27,17 @@ done
 cmd=(build-device/run compare --gpu "configs/gpus/$gpu.yaml" "${sets[@]}" --jobs "$(nproc)" --json "$out/$name.json" "$@")
 start=$(date +%s)
 "${cmd[@]}" > "$out/$name.txt" 2>&1 || echo "compare exited $?" >> "$out/$name.txt"
+canary=()
+if [ "$name" = "$gpu" ] && [ -z "${SETS:-}" ] && [ -f "docs/results/$gpu-canary.txt" ]; then
+  mapfile -t canary < <(grep -v '^#' "docs/results/$gpu-canary.txt")
+  build-device/run compare --gpu "configs/gpus/$gpu.yaml" "${canary[@]}" --sample-waves 2 --jobs "$(nproc)" \
+    --json "$out/$gpu-canary.json" > "$out/$gpu-canary.txt" 2>&1 || echo "canary compare exited $?" >> "$out/$gpu-canary.txt"
+fi
 {
   echo "date: $(date -u +%FT%TZ)"
   echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
   echo "binary: $(build-device/run --version)"
   echo "command: ${cmd[*]}"
+  [ ${#canary[@]} -eq 0 ] || echo "canary: the same binary, compare --sample-waves 2 over docs/results/$gpu-canary.txt's ${#canary[@]} records"
   echo "wall: $(( $(date +%s) - start )) s"
 } > "$out/${name}_env.txt"
