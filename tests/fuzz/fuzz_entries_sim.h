@@ -16,6 +16,7 @@
 
 #include "api/simulation.h"
 #include "calib/measured.h"
+#include "calib/saved_scorecard.h"
 #include "common/error.h"
 #include "config/config_tree.h"
 #include "model/engine.h"
@@ -126,6 +127,21 @@ inline void record_json(const std::uint8_t* data, std::size_t size) {
       for (const auto& [name, v] : c.measured) SIM_ASSERT(std::isfinite(v), "non-finite measured " << name << " = " << v);
       for (double t : c.time_rounds) SIM_ASSERT(t > 0 && std::isfinite(t), "a repeated round of " << t);
     }
+  } catch (const ConfigError&) {
+  }
+}
+
+// A saved scorecard (compare --json) either fails with ConfigError or loads with a measured and a
+// simulated value for every metric of every case.
+inline void saved_scorecard_json(const std::uint8_t* data, std::size_t size) {
+  static ScratchFile scratch("/tmp/gms_scorecard_fuzz_XXXXXX");
+  const std::string& path = scratch.write(data, size);
+  try {
+    const SavedScorecard card = load_saved_scorecard(path);
+    SIM_ASSERT(!card.cases.empty(), "a card without cases loaded");
+    for (const auto& [key, c] : card.cases)
+      SIM_ASSERT(c.measured.size() == c.simulated.size(),
+                 key.first << "/" << key.second << ": " << c.measured.size() << " measured, " << c.simulated.size() << " simulated");
   } catch (const ConfigError&) {
   }
 }

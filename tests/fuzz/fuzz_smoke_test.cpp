@@ -128,6 +128,15 @@ TEST(FuzzSmoke, RecordJson) {
              gms::fuzz::record_json, 3000);
 }
 
+TEST(FuzzSmoke, SavedScorecardJson) {
+  run_corpus({R"j({"gpu": "NVIDIA H100 SXM5 80GB", "sample_waves": 2, "overrides": ["gpu.dram.efficiency=0.9"], "cases": [
+{"case": "gemv_a", "group": "gemv 1x4096x7168 (warps x order)", "record_set": "gemv", "metrics": {
+"gpu__time_duration.sum": {"measured": 26874.5, "simulated": 26874.24245, "error": -0.001, "unit": "%"},
+"lts__t_sector_hit_rate.pct": {"measured": 51.2, "simulated": 50.9, "error": -0.3, "unit": "pp"}}}]})j",
+              R"j({"gpu": "x", "cases": [{"case": 1, "record_set": [], "metrics": {"m": {"measured": "a"}}}]})j"},
+             gms::fuzz::saved_scorecard_json, 3000);
+}
+
 // Seeds: a small exported GEMM (stored raw, so mutations reach the decoders, not only zlib) and a
 // converted SASS trace.
 TEST(FuzzSmoke, GmsTrace) {
