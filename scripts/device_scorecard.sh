@@ -21,7 +21,7 @@ out=${OUT:-out}
 mkdir -p "$out" build-device
 tar -C build-device -xJf build-pack/gms.tar.xz
 sets=()
-for s in ${SETS:-gemm gemv padding seed002 triton_gemm triton_tma_gemm triton_gemm_spill triton_gemv}; do
+for s in ${SETS:-$(grep -v '^#' validate/results/scorecard_sets.txt)}; do
   [ -d "validate/results/$gpu/$s" ] && sets+=("validate/results/$gpu/$s")
 done
 cmd=(build-device/run compare --gpu "configs/gpus/$gpu.yaml" "${sets[@]}" --jobs "$(nproc)" --json "$out/$name.json" "$@")
