@@ -67,33 +67,46 @@ TEST(Coalescer, WavefrontsOf64Lanes) {
 
 // Property: the sectors returned are exactly the sectors some active lane's bytes fall in, each line
 // once, in first-touch order.
+// Every line and sector geometry the schema allows the shapes of (powers of two; up to 32 sectors a line,
+// the last bit of the mask included), against a byte-by-byte cover: the same sectors, in first-touch order.
 TEST(Coalescer, PropertyExactSectorCoverOnRandomPatterns) {
   std::mt19937_64 rng(7);
-  for (int trial = 0; trial < 2000; ++trial) {
-    int lanes = trial % 2 ? 32 : 64;
-    std::uint32_t bytes = 1u << (rng() % 5);
-    std::vector<Addr> a(lanes);
-    for (auto& x : a) x = (rng() % 4096) * (trial % 3 ? bytes : 1);
-    std::uint64_t active = rng();
-    if (lanes == 32) active &= 0xFFFFFFFFull;
-    std::set<std::pair<Addr, int>> want;
-    std::vector<Addr> order;
-    for (int i = 0; i < lanes; ++i) {
-      if (!((active >> i) & 1)) continue;
-      for (Addr b = a[i]; b < a[i] + bytes; ++b) {
-        want.insert({b / 128 * 128, static_cast<int>(b % 128 / 32)});
-        if (std::find(order.begin(), order.end(), b / 128 * 128) == order.end()) order.push_back(b / 128 * 128);
+  for (auto [line, sector] : {std::pair<Addr, Addr>{128, 32}, {64, 32}, {128, 128}, {128, 4}, {256, 32}}) {
+    for (int trial = 0; trial < 2000; ++trial) {
+      int lanes = trial % 2 ? 32 : 64;
+      std::uint32_t bytes = 1u << (rng() % 5);
+      std::vector<Addr> a(lanes);
+      for (auto& x : a) x = (rng() % 4096) * (trial % 3 ? bytes : 1);
+      std::uint64_t active = trial % 5 == 0 ? ~0ull : rng();
+      if (lanes == 32) active &= 0xFFFFFFFFull;
+      std::set<std::pair<Addr, int>> want;
+      std::vector<Addr> order;
+      for (int i = 0; i < lanes; ++i) {
+        if (!((active >> i) & 1)) continue;
+        for (Addr b = a[i]; b < a[i] + bytes; ++b) {
+          want.insert({b / line * line, static_cast<int>(b % line / sector)});
+          if (std::find(order.begin(), order.end(), b / line * line) == order.end()) order.push_back(b / line * line);
+        }
+      }
+      auto check = [&](const std::vector<LineRequest>& got_requests, const char* how) {
+        std::set<std::pair<Addr, int>> got;
+        std::vector<Addr> got_order;
+        for (const auto& r : got_requests) {
+          got_order.push_back(r.line);
+          for (int s = 0; s < static_cast<int>(line / sector); ++s)
+            if (r.sectors >> s & 1) got.insert({r.line, s});
+        }
+        ASSERT_EQ(got, want) << how << " line " << line << " sector " << sector << " trial " << trial;
+        ASSERT_EQ(got_order, order) << how << " line " << line << " sector " << sector << " trial " << trial;
+      };
+      check(coalesce(a, active, bytes, static_cast<std::uint32_t>(line), static_cast<std::uint32_t>(sector)), "coalesce");
+      if (active == (lanes == 32 ? 0xFFFFFFFFull : ~0ull)) {  // every lane active: the trace path too
+        std::vector<LineRequest> out{{1, 1}};  // cleared first
+        coalesce_into(out, a.data(), static_cast<std::uint32_t>(lanes), bytes, static_cast<std::uint32_t>(line),
+                      static_cast<std::uint32_t>(sector));
+        check(out, "coalesce_into");
       }
     }
-    std::set<std::pair<Addr, int>> got;
-    std::vector<Addr> got_order;
-    for (const auto& r : coalesce(a, active, bytes, 128, 32)) {
-      got_order.push_back(r.line);
-      for (int s = 0; s < 4; ++s)
-        if (r.sectors >> s & 1) got.insert({r.line, s});
-    }
-    ASSERT_EQ(got, want) << "trial " << trial;
-    ASSERT_EQ(got_order, order) << "trial " << trial;
   }
 }
 
