@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 #include <cstring>
 #include <sstream>
 
@@ -82,6 +83,7 @@ int cmd_run(const std::vector<std::string>& args) {
   bool quiet = false, progress = false, no_progress = false;
   std::uint64_t bucket = 0;
   int trace_sm = -1, sample_waves = 0;
+  int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::string record;
   desc.add_options()("gpu,g", po::value(&in.gpu_file)->required(), "GPU description (configs/gpus/*.yaml)")(
       "workload,w", po::value(&in.workload_file), "workload description (configs/workloads/*.yaml)")(
@@ -98,6 +100,9 @@ int cmd_run(const std::vector<std::string>& args) {
       "sample-waves", po::value(&sample_waves)->default_value(0),
       "approximate: simulate N >= 2 waves of CTAs and extrapolate the rest from the later half "
       "(never the default; stats.json's \"sampling\" says so)")(
+      "threads", po::value(&threads),
+      "threads for this one simulation (default: all cores); a trace replay (kind: trace) reads and decodes its "
+      "thread blocks ahead on a second one - the same results for any number")(
       "warp-timeline", po::value(&trace_sm), "with --out, write warps.csv: the warp states of every warp of SM N over time")(
       "quiet,q", po::bool_switch(&quiet), "print no summary")(
       "progress", po::bool_switch(&progress), "show progress on stderr even when it is not a terminal")(
@@ -119,6 +124,8 @@ int cmd_run(const std::vector<std::string>& args) {
   if (trace_sm >= 0 && out.empty()) throw ConfigError("--warp-timeline needs --out DIR");
   opt.trace_warps_sm = trace_sm;
   opt.sample_waves = sample_waves;
+  if (threads < 1) throw ConfigError("--threads " + std::to_string(threads) + ": at least 1");
+  opt.threads = threads;
   if (!no_progress && (progress || isatty(STDERR_FILENO))) opt.progress = terminal_progress();
   RunOutput run = simulate(cfg, opt);
   for (const std::string& n : run.notes) std::cerr << "gpumemsim: note: " << n << "\n";

@@ -118,7 +118,7 @@ Addr local_memory_address(std::int64_t global_warp, int lane, Addr offset, std::
 }
 
 TraceKernel::TraceKernel(std::unique_ptr<CtaSource> reader, const IsaTable& isa, const GpuConfig& gpu,
-                         std::int64_t cta_limit)
+                         std::int64_t cta_limit, int read_ahead)
     : isa_(isa), gpu_(gpu), header_(reader->header()), reader_(std::move(reader)) {
   const std::int64_t grid = header_.grid.count();
   shape_.grid_ctas = grid;
@@ -135,19 +135,24 @@ TraceKernel::TraceKernel(std::unique_ptr<CtaSource> reader, const IsaTable& isa,
   const double tensor = tensor_flops_per_cycle(gpu.sm, "fp16");
   mma_flops_per_cycle_ = gpu.sm.mma_sync_fp16_flops_per_cycle > 0 ? gpu.sm.mma_sync_fp16_flops_per_cycle : tensor;
   wgmma_flops_per_cycle_ = tensor * (gpu.sm.wgmma_fraction > 0 ? gpu.sm.wgmma_fraction : 1.0);
+  if (read_ahead > 0)  // everything read_block uses is in place
+    read_ahead_ = std::make_unique<CtaReadAhead>([this](std::int64_t i) { return read_block(i); }, shape_.ctas, read_ahead,
+                                                 kReadAheadBytes);
 }
 
 TraceKernel::~TraceKernel() = default;
 
+std::unique_ptr<CtaProgram> TraceKernel::read_block(std::int64_t launch_index) const {
+  TraceCta cta;
+  if (!reader_->next_cta(cta))
+    throw ConfigError(reader_->name() + ": the trace ends after " + std::to_string(launch_index) +
+                      " thread blocks; the grid has " + std::to_string(shape_.grid_ctas) +
+                      " (a truncated trace? replay fewer with cta_limit)");
+  return decode(cta, launch_index);
+}
+
 CtaProgram& TraceKernel::resident(std::int64_t launch_index) const {
-  return ctas_.get(launch_index, [&] {
-    TraceCta cta;
-    if (!reader_->next_cta(cta))
-      throw ConfigError(reader_->name() + ": the trace ends after " + std::to_string(ctas_.read()) +
-                        " thread blocks; the grid has " + std::to_string(shape_.grid_ctas) +
-                        " (a truncated trace? replay fewer with cta_limit)");
-    return decode(cta, launch_index);
-  });
+  return ctas_.get(launch_index, [&] { return read_ahead_ ? read_ahead_->take(launch_index) : read_block(launch_index); });
 }
 
 TileCoord TraceKernel::tile_of(std::int64_t launch_index) const { return resident(launch_index).tile; }

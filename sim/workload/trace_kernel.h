@@ -17,6 +17,7 @@
 #include "config/gpu_config.h"
 #include "trace/accelsim_trace.h"
 #include "trace/isa_table.h"
+#include "workload/cta_read_ahead.h"
 #include "workload/program.h"
 #include "workload/resident_ctas.h"
 
@@ -24,10 +25,13 @@ namespace gms {
 
 class TraceKernel final : public Kernel {
  public:
-  // `cta_limit` > 0 replays only the first CTAs of the file.
+  static constexpr std::size_t kReadAheadBytes = 128u << 20;
+  // `cta_limit` > 0 replays only the first CTAs of the file. `read_ahead` > 0: a second thread reads and
+  // decodes up to that many blocks ahead of the replay, and up to kReadAheadBytes of them (CtaReadAhead;
+  // the same simulation either way).
   // From a reader that has read the header only (a file, or any stream for tests and fuzzing).
   TraceKernel(std::unique_ptr<CtaSource> reader, const IsaTable& isa, const GpuConfig& gpu,
-              std::int64_t cta_limit = 0);
+              std::int64_t cta_limit = 0, int read_ahead = 0);
   ~TraceKernel() override;
 
   std::string name() const override { return header_.name; }
@@ -41,6 +45,8 @@ class TraceKernel final : public Kernel {
 
  private:
   CtaProgram& resident(std::int64_t launch_index) const;
+  // The next block of the file (block `launch_index`: the file is read in launch order), decoded.
+  std::unique_ptr<CtaProgram> read_block(std::int64_t launch_index) const;
   std::unique_ptr<CtaProgram> decode(const TraceCta& cta, std::int64_t launch_index) const;
 
   const IsaTable& isa_;
@@ -51,6 +57,8 @@ class TraceKernel final : public Kernel {
   // Replay state: the engine runs one kernel on one thread and asks in launch order.
   mutable std::unique_ptr<CtaSource> reader_;
   mutable ResidentCtas ctas_;
+  // With read-ahead, only its worker reads `reader_` and decodes; declared last, so it stops first.
+  std::unique_ptr<CtaReadAhead> read_ahead_;
 };
 
 // Where a per-thread local-memory offset of lane `lane` lives: local memory is interleaved so that
