@@ -36,8 +36,8 @@ void CtaReadAhead::work() {
     try {
       m.program = make_(i);
       m.bytes = program_bytes(*m.program);
-    } catch (const ConfigError&) {
-      m.error = std::current_exception();  // handed over where the replay asks for block i
+    } catch (...) {  // a malformed trace's ConfigError, an allocation failure: handed over where the replay asks for block i
+      m.error = std::current_exception();
     }
     const bool failed = m.error != nullptr;
     {

@@ -33,7 +33,7 @@ class CtaReadAhead {
   CtaReadAhead& operator=(const CtaReadAhead&) = delete;
 
   // Block `launch_index`'s program: the next in launch order (asserted). Waits for the worker when it
-  // is not made yet; rethrows, here, the error making it threw.
+  // is not made yet; rethrows, here, whatever making it threw.
   std::unique_ptr<CtaProgram> take(std::int64_t launch_index);
 
  private:
