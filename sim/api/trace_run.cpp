@@ -19,10 +19,6 @@
 namespace gms {
 namespace {
 
-// How far the second thread reads ahead (--threads 2+): enough to keep a wave's worth of block starts
-// from waiting, few enough that the decoded blocks in waiting stay small beside the resident ones.
-constexpr int kTraceReadAheadBlocks = 256;
-
 // One kernel to replay, from either trace format.
 struct PendingKernel {
   std::unique_ptr<Kernel> kernel;
@@ -82,7 +78,7 @@ RunOutput simulate_trace(const LoadedConfigs& cfg, const RunOptions& opt) {
     k.meta.file = file;
     k.meta.binary_version = header.binary_version;
     k.kernel = std::make_unique<TraceKernel>(std::move(source), *table, gpu, w.cta_limit,
-                                             opt.threads > 1 ? kTraceReadAheadBlocks : 0);
+                                             opt.threads > 1 ? TraceKernel::kReadAheadBlocks : 0);
     return k;
   };
 
