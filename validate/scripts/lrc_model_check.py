@@ -2,7 +2,7 @@
 """The model's side of gms-lrc-ubench's curve (validate/results/h100/lrc): for each case, writes the
 ubench's trace (lrc_trace.py) to a temporary folder, replays it with gpumemsim on a GPU preset and
 prints the lookups per delivered sector (lts__t_sectors_srcunit_tex_op_read / l1tex__m_xbar2l1tex_read_sectors)
-beside silicon's.
+beside silicon's, and the kernel's time (gpu__time_duration.sum) beside silicon's median.
 
   lrc_model_check.py GPUMEMSIM PRESET RESULTS_DIR [--cases 1/0,128/0,2112/0] [--check TOLERANCE] [--set KEY=VALUE ...]
 
@@ -21,10 +21,12 @@ from accelsim_trace import trace_metrics  # noqa: E402
 
 
 def silicon(results):
+    """Per (groups, stagger): lookups per delivered sector and the median time in microseconds."""
     cases = [json.loads(l) for l in open(os.path.join(results, "lrc_ubench.jsonl")) if l.strip()]
     rows = lrc_capacity.ncu_rows(os.path.join(results, "lrc_ncu.csv"))
-    return {(c["groups"], c["stagger"]): lrc_capacity.num(r, "lts__t_sectors_srcunit_tex_op_read.sum") /
-            lrc_capacity.num(r, "l1tex__m_xbar2l1tex_read_sectors.sum") for c, r in zip(cases, rows[1::2])}
+    return {(c["groups"], c["stagger"]): (lrc_capacity.num(r, "lts__t_sectors_srcunit_tex_op_read.sum") /
+                                          lrc_capacity.num(r, "l1tex__m_xbar2l1tex_read_sectors.sum"),
+                                          c["ms.median"] * 1000.0) for c, r in zip(cases, rows[1::2])}
 
 
 def main():
@@ -37,9 +39,9 @@ def main():
     ap.add_argument("--set", action="append", default=[])
     a = ap.parse_args()
     measured = silicon(a.results)
-    bad = []
-    print("| groups / stagger | model | silicon |")
-    print("|---|---|---|")
+    bad, merge_diffs, time_errors = [], [], []
+    print("| groups / stagger | lookups per sector: model | silicon | time (us): model | silicon |")
+    print("|---|---|---|---|---|")
     for case in a.cases.split(","):
         g, s = (int(v) for v in case.split("/"))
         if (g, s) not in measured:
@@ -49,9 +51,15 @@ def main():
                            check=True)
             m = trace_metrics(a.gpumemsim, a.preset, os.path.join(tmp, "t", "kernelslist.g"), tmp, a.set)
         model = m["lts__t_sectors_srcunit_tex_op_read.sum"] / m["l1tex__m_xbar2l1tex_read_sectors.sum"]
-        print(f"| {g} / {s} | {model:.3f} | {measured[(g, s)]:.3f} |")
-        if a.check is not None and abs(model - measured[(g, s)]) > a.check:
-            bad.append(f"{g}/{s}: model {model:.3f}, silicon {measured[(g, s)]:.3f}")
+        model_us = m["gpu__time_duration.sum"] / 1000.0
+        ratio, silicon_us = measured[(g, s)]
+        merge_diffs.append(abs(model - ratio))
+        time_errors.append(abs(model_us / silicon_us - 1.0))
+        print(f"| {g} / {s} | {model:.3f} | {ratio:.3f} | {model_us:.1f} | {silicon_us:.1f} |")
+        if a.check is not None and abs(model - ratio) > a.check:
+            bad.append(f"{g}/{s}: model {model:.3f}, silicon {ratio:.3f}")
+    print(f"mean abs. difference of lookups per sector {sum(merge_diffs) / len(merge_diffs):.3f}, "
+          f"mean abs. time error {100.0 * sum(time_errors) / len(time_errors):.1f} % over {len(merge_diffs)} cases")
     if bad:
         sys.exit(f"lrc_model_check: further than {a.check} from silicon: " + "; ".join(bad))
 
