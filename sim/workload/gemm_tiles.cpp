@@ -28,34 +28,32 @@ Region GemmKernel::copy_region(const WarpCursor& c, bool a, std::int64_t kt, int
   return warp_share(r, c.warp);
 }
 
+namespace {
+
+// The (r0, c0) tile of rows x cols elements of an R x C matrix at `base` with `elem` bytes each: row-major
+// (`row`: contiguous along C) is `rows` runs of cols elements, column-major `cols` runs of rows elements.
+Region matrix_tile(Addr base, bool row, std::int64_t R, std::int64_t C, std::int64_t r0, std::int64_t c0,
+                   std::int64_t rows, std::int64_t cols, int elem) {
+  if (row)
+    return {base + static_cast<Addr>((r0 * C + c0) * elem), static_cast<std::uint32_t>(rows),
+            static_cast<std::uint32_t>(cols * elem), static_cast<std::uint64_t>(C * elem)};
+  return {base + static_cast<Addr>((c0 * R + r0) * elem), static_cast<std::uint32_t>(cols),
+          static_cast<std::uint32_t>(rows * elem), static_cast<std::uint64_t>(R * elem)};
+}
+
+}  // namespace
+
+// A is M x K, B is K x N; each tile is clipped at the matrix's edge.
 Region GemmKernel::a_tile(const WarpCursor& c, std::int64_t kt) const {
-  std::int64_t m0 = c.tile_m * cfg_.tile.m, k0 = kt * cfg_.tile.k;
-  std::int64_t rows_m = std::min<std::int64_t>(cfg_.tile.m, cfg_.m - m0);
-  std::int64_t cols_k = std::min<std::int64_t>(cfg_.tile.k, cfg_.k - k0);
-  Region r;
-  if (cfg_.layout_a == "row") {
-    r = {a_base_ + static_cast<Addr>((m0 * cfg_.k + k0) * ea_), static_cast<std::uint32_t>(rows_m),
-         static_cast<std::uint32_t>(cols_k * ea_), static_cast<std::uint64_t>(cfg_.k * ea_)};
-  } else {
-    r = {a_base_ + static_cast<Addr>((k0 * cfg_.m + m0) * ea_), static_cast<std::uint32_t>(cols_k),
-         static_cast<std::uint32_t>(rows_m * ea_), static_cast<std::uint64_t>(cfg_.m * ea_)};
-  }
-  return r;
+  const std::int64_t m0 = c.tile_m * cfg_.tile.m, k0 = kt * cfg_.tile.k;
+  return matrix_tile(a_base_, cfg_.layout_a == "row", cfg_.m, cfg_.k, m0, k0,
+                     std::min<std::int64_t>(cfg_.tile.m, cfg_.m - m0), std::min<std::int64_t>(cfg_.tile.k, cfg_.k - k0), ea_);
 }
 
 Region GemmKernel::b_tile(const WarpCursor& c, std::int64_t kt) const {
-  std::int64_t n0 = c.tile_n * cfg_.tile.n, k0 = kt * cfg_.tile.k;
-  std::int64_t cols_n = std::min<std::int64_t>(cfg_.tile.n, cfg_.n - n0);
-  std::int64_t rows_k = std::min<std::int64_t>(cfg_.tile.k, cfg_.k - k0);
-  Region r;
-  if (cfg_.layout_b == "row") {
-    r = {b_base_ + static_cast<Addr>((k0 * cfg_.n + n0) * ea_), static_cast<std::uint32_t>(rows_k),
-         static_cast<std::uint32_t>(cols_n * ea_), static_cast<std::uint64_t>(cfg_.n * ea_)};
-  } else {
-    r = {b_base_ + static_cast<Addr>((n0 * cfg_.k + k0) * ea_), static_cast<std::uint32_t>(cols_n),
-         static_cast<std::uint32_t>(rows_k * ea_), static_cast<std::uint64_t>(cfg_.k * ea_)};
-  }
-  return r;
+  const std::int64_t n0 = c.tile_n * cfg_.tile.n, k0 = kt * cfg_.tile.k;
+  return matrix_tile(b_base_, cfg_.layout_b == "row", cfg_.k, cfg_.n, k0, n0,
+                     std::min<std::int64_t>(cfg_.tile.k, cfg_.k - k0), std::min<std::int64_t>(cfg_.tile.n, cfg_.n - n0), ea_);
 }
 
 Region GemmKernel::c_region(const WarpCursor& c) const {
