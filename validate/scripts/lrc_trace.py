@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """An Accel-Sim trace of gms-lrc-ubench (validate/runner/lrc_capacity_ubench.cu), for the model's side
 of its curve: 264 CTAs x 8 warps in G groups, each group reading its own 64 lines 16 times, 4 whole
-lines per 16-byte-per-lane load, each load's value used (LOP3) before the next load issues - one load
-in flight per warp, as the compiled loop has it (one LDG.E.128.STRONG.GPU; traced here as LDG.E.CG,
-which configs/isa/sm_90.yaml maps to an L1-bypassing load). The list's MemcpyHtoD puts the lines in L2
-first, as the ubench's warm-up launch does.
+lines per 16-byte-per-lane load, as the compiled loop has it: unrolled by 4, four LDG.E.128.STRONG.GPU
+back to back and then their values used (four LOP3s) - four loads, 16 lines, in flight per warp (the SASS
+in validate/results/*/lrc/lrc_env.txt; traced here as LDG.E.CG, which configs/isa/sm_90.yaml maps to an
+L1-bypassing load). Until 2026-11-30 this trace used each load before the next issued (one in flight),
+which the SASS never had. The list's MemcpyHtoD puts the lines in L2 first, as the ubench's warm-up
+launch does.
 
   lrc_trace.py GROUPS STAGGER DIR      # writes DIR/kernelslist.g and DIR/kernel-1.traceg (~54 MB)
   gpumemsim run -g configs/gpus/h100.yaml -w W.yaml -o RUN   # W.yaml: kind: trace, path: DIR/kernelslist.g
@@ -17,6 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from accelsim_trace import kernel_header  # noqa: E402
 
 GRID, WARPS_PER_CTA, LINES, REPS = 264, 8, 64, 16
+UNROLL = 4  # loads in flight per warp: the compiled loop's unroll (#pragma unroll 4)
 BASE = 0x7F0000000000
 
 
@@ -40,11 +43,14 @@ def main():
                 first = BASE + group * LINES * 128
                 body = []
                 for _ in range(REPS):
-                    for i in range(0, LINES, 4):
-                        line = (start + i) % LINES  # start and i are multiples of 4: the 4 lines never wrap
-                        body.append(f"0100 ffffffff 1 R4 LDG.E.CG 1 R2 16 1 0x{first + line * 128:x} 16 0 ")
-                        body.append("0110 ffffffff 1 R6 LOP3.LUT 2 R6 R4 0 0 ")
-                body.append("0120 ffffffff 0 EXIT 0 0 0 ")
+                    for i in range(0, LINES, 4 * UNROLL):
+                        for j in range(UNROLL):  # the unrolled body's loads, then the uses of their values
+                            line = (start + i + 4 * j) % LINES  # multiples of 4: an instruction's 4 lines never wrap
+                            body.append(f"{0x100 + 0x10 * j:04x} ffffffff 1 R{4 + 4 * j} LDG.E.CG 1 R2 16 1 "
+                                        f"0x{first + line * 128:x} 16 0 ")
+                        for j in range(UNROLL):
+                            body.append(f"{0x140 + 0x10 * j:04x} ffffffff 1 R24 LOP3.LUT 2 R24 R{4 + 4 * j} 0 0 ")
+                body.append("0180 ffffffff 0 EXIT 0 0 0 ")
                 f.write(f"\nwarp = {w}\ninsts = {len(body)}\n" + "\n".join(body) + "\n")
             f.write("\n#END_TB\n")
 
