@@ -125,6 +125,9 @@ struct L2Config {
   // (0 = none), and how long after its data left the slice a request stays open (SM cycles).
   int coalescer_entries = 0;
   std::uint64_t coalescer_hold = 0;
+  // Read replies one slice sends back per cycle (clock.l2), merged ones included; 0 = unlimited. With a
+  // limit a coalescer entry stays open until every reply queued on it has left.
+  double reply_bytes_per_cycle = 0;
   std::string hash = "xor";
   std::int64_t slice_interleave = 0;  // bytes of consecutive addresses on one slice; 0 = one line
   std::string replacement = "lru";

@@ -319,6 +319,12 @@ Schema<GpuConfig> make_schema() {
   p.push_back(quantity_param<G>("l2.coalescer_hold", Q::kCycles, "0", 0, 1000000,
                                 "how long a read stays open for merging after its data left the slice",
                                 [](G& c) -> auto& { return c.l2.coalescer_hold; }));
+  p.push_back(quantity_param<G>("l2.reply_bytes_per_cycle", Q::kBytesPerCycle, "0", 0, 1e7,
+                                "read replies one slice sends back per cycle (clock.l2), a reply merged by the request "
+                                "coalescer as much as the one it merged into (gms-lrc-ubench: few groups of warps sharing "
+                                "lines are bounded by their deliveries); a coalescer entry stays open until the replies "
+                                "queued on it have left; 0 = unlimited",
+                                [](G& c) -> auto& { return c.l2.reply_bytes_per_cycle; }));
   p.push_back(choice_param<G>("l2.hash", policy_names(PolicyKind::kL2Hash), "xor", "address -> slice mapping",
                               [](G& c) -> auto& { return c.l2.hash; }));
   p.push_back(quantity_param<G>("l2.slice_interleave", Q::kBytes, "0", 0, 1 << 20,

@@ -91,6 +91,8 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   dram_ = std::make_unique<Dram>(dt);
 
   slices_bw_.assign(gpu.l2.slices, BandwidthServer(T / (gpu.l2.slice_bytes_per_cycle * l2_per_sm_cycle)));
+  if (gpu.l2.reply_bytes_per_cycle > 0)
+    replies_.assign(gpu.l2.slices, BandwidthServer(T / (gpu.l2.reply_bytes_per_cycle * l2_per_sm_cycle)));
   // A reduction's sector holds the slice's pipeline 1/atomic_sectors_per_cycle cycles (the read-modify-
   // write), in the same server as reads: gms-red-ubench measures reductions and a read stream sharing
   // one resource (validate/results/h100/red).
@@ -226,7 +228,12 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
     if (open_ready != RequestCoalescer::kNoMerge) {
       counters_.l2_coalesced_sectors += popc(mask);
       counters_.l2_hit_bytes += static_cast<std::uint64_t>(popc(mask)) * sector;
-      return retire(std::max(open_ready, arrive) + l2_return_ticks_);
+      Tick out = std::max(open_ready, arrive);
+      if (!replies_.empty()) {  // its own reply, after those queued before it; the entry stays open for it
+        out = replies_[first_slice].serve(out, popc(mask) * sector);
+        coalescer_.extend(first_slice, line_index, out);
+      }
+      return retire(out + l2_return_ticks_);
     }
   }
   counters_.l2_first_lookup_sectors += popc(mask);
@@ -268,6 +275,8 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
       ready = cross_fabric(my_part, ready, popc(mask) * sector) + far_ticks_;
     }
   }
+  // The reply leaves the slice when the reply path has room for it (l2.reply_bytes_per_cycle).
+  if (!replies_.empty()) ready = replies_[first_slice].serve(std::max(ready, served), popc(mask) * sector);
   // Open from its arrival (requests queued behind it at the slice merge too) until its data leaves.
   if (may_merge && coalescer_.enabled()) coalescer_.open(first_slice, line_index, mask, arrive, std::max(ready, served));
   // Then the reply crosses the requesting SM's GPC port; replies merged into it do not (their SMs'

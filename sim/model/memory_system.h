@@ -344,6 +344,7 @@ class MemorySystem {
   std::unique_ptr<SliceHash> slice_hash_;
   std::unique_ptr<Dram> dram_;
   std::vector<BandwidthServer> slices_bw_;
+  std::vector<BandwidthServer> replies_;  // per slice, l2.reply_bytes_per_cycle (empty: unlimited)
   std::vector<BandwidthServer> tag_stage_;  // per slice, one "byte" per read lookup; empty: unlimited
   std::uint32_t red_bytes_per_sector_;  // slice bandwidth a reduction's sector holds (its read-modify-write)
   std::vector<BandwidthServer> slice_input_;  // per slice: its crossbar input for write data (empty: unlimited)

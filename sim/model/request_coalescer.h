@@ -42,6 +42,12 @@ class RequestCoalescer {
     if (mask != full_mask_) return;
     table_[slot(slice, line_index)] = Open{line_index, from, ready};
   }
+  // A reply merged into the open request of `line_index` leaves the slice at `until` (after the replies queued
+  // before it): the request stays open, and later merges wait behind it, until then.
+  void extend(std::uint32_t slice, std::uint64_t line_index, Tick until) {
+    Open& o = table_[slot(slice, line_index)];
+    if (o.line_index == line_index && until > o.ready) o.ready = until;
+  }
   void prefetch(std::uint32_t slice, std::uint64_t line_index) const {
     if (enabled()) __builtin_prefetch(&table_[slot(slice, line_index)]);
   }

@@ -42,6 +42,19 @@ TEST(RequestCoalescer, ATableOfOneEntryKeepsOnlyTheLatestLine) {
   EXPECT_EQ(lrc.merge(0, 6, 0xF, 10 * C), 1000 * C);
 }
 
+TEST(RequestCoalescer, AnExtendedEntryStaysOpenUntilItsLastQueuedReply) {
+  RequestCoalescer lrc(2, 4, 0);
+  lrc.open(1, 9, 0xF, 100 * C, 300 * C);
+  lrc.extend(1, 9, 380 * C);  // a merged reply queued behind the first leaves at 380
+  EXPECT_EQ(lrc.merge(1, 9, 0xF, 350 * C), 380 * C);
+  EXPECT_EQ(lrc.merge(1, 9, 0xF, 380 * C), RequestCoalescer::kNoMerge);
+  lrc.extend(1, 9, 200 * C);  // never shortens
+  EXPECT_EQ(lrc.merge(1, 9, 0xF, 350 * C), 380 * C);
+  lrc.extend(1, 10, 900 * C);  // another line's extension leaves this entry alone
+  EXPECT_EQ(lrc.merge(1, 10, 0xF, 350 * C), RequestCoalescer::kNoMerge);
+  EXPECT_EQ(lrc.merge(1, 9, 0xF, 385 * C), RequestCoalescer::kNoMerge);
+}
+
 LoadedConfigs h100(std::vector<std::string> sets) {
   sets.push_back("gpu.l2.partition_mode=none");  // one slice per line: the merge is easy to see
   return load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"), "", std::move(sets)});
@@ -73,6 +86,33 @@ TEST(L2Coalescer, ASecondSmReadingALineInFlightIsAnsweredByTheSameLookup) {
     const Tick later = t + 5000 * C;
     EXPECT_EQ(mem.load(AccessCtx{3, later, nullptr}, line, true), later + cycles_to_ticks(cfg.gpu.value.l2.hit_latency));
     EXPECT_EQ(mem.counters().l2_coalesced_sectors, std::string(entries) == "16" ? 4u : 0u);
+  }
+}
+
+// l2.reply_bytes_per_cycle (gms-lrc-ubench: warps sharing a few lines are bounded by their replies): replies merged
+// into one lookup still leave the slice one after another, and the entry stays open for those queued.
+TEST(L2Coalescer, MergedRepliesLeaveTheSliceOneAfterAnother) {
+  auto unlimited = h100({"gpu.l2.coalescer_entries=16", "gpu.l2.coalescer_hold=0"});
+  auto limited = h100({"gpu.l2.coalescer_entries=16", "gpu.l2.coalescer_hold=0", "gpu.l2.reply_bytes_per_cycle=64"});
+  const Region line{0x40000, 1, 128, 0};
+  const Tick t = 1000 * C;
+  std::vector<Tick> free_replies, queued_replies;
+  for (auto* cfg : {&unlimited, &limited}) {
+    MemorySystem mem(cfg->gpu.value);
+    auto& out = cfg == &unlimited ? free_replies : queued_replies;
+    for (int sm = 0; sm < 4; ++sm) out.push_back(mem.load(AccessCtx{sm, t + sm * C, nullptr}, line, true));
+    EXPECT_EQ(mem.counters().l2_first_lookup_requests, 1u);  // one lookup either way: the later three merge
+    EXPECT_EQ(mem.counters().l2_coalesced_sectors, 12u);
+  }
+  // One reply for all four without the limit; with it, each 128-byte reply takes two L2 cycles of the slice's
+  // reply path (64 B a cycle), so the merged ones leave 2, 4 and 6 L2 cycles after the first.
+  const LoadedConfigs& g = limited;
+  const double l2_per_sm = g.gpu.value.l2_clock / g.gpu.value.sm_clock;
+  const Tick reply = static_cast<Tick>(128.0 / 64.0 / l2_per_sm * kTicksPerCycle + 0.5);
+  for (int i = 1; i < 4; ++i) {
+    EXPECT_EQ(free_replies[i], free_replies[0]);
+    EXPECT_NEAR(static_cast<double>(queued_replies[i] - queued_replies[0]), static_cast<double>(i * reply), 2.0 * i)
+        << "reply " << i;
   }
 }
 
