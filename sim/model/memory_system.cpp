@@ -276,7 +276,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
     }
   }
   // The reply leaves the slice when the reply path has room for it (l2.reply_bytes_per_cycle).
-  if (!replies_.empty()) ready = replies_[first_slice].serve(std::max(ready, served), popc(mask) * sector);
+  if (!replies_.empty()) ready = replies_[first_slice].serve(ready, popc(mask) * sector);  // ready >= served
   // Open from its arrival (requests queued behind it at the slice merge too) until its data leaves.
   if (may_merge && coalescer_.enabled()) coalescer_.open(first_slice, line_index, mask, arrive, std::max(ready, served));
   // Then the reply crosses the requesting SM's GPC port; replies merged into it do not (their SMs'
