@@ -23,12 +23,15 @@ double peak_rss_mib() {
   return static_cast<double>(u.ru_maxrss) / 1024.0;
 }
 
+// `threads` as run --threads: 2+ times the memory side on a worker thread (the same results).
 void run_workload(benchmark::State& state, const std::string& gpu, const std::string& workload,
-                  const std::vector<std::string>& sets) {
+                  const std::vector<std::string>& sets, int threads = 1) {
   auto cfg = gms::load_configs({src("configs/gpus/" + gpu), src("configs/workloads/" + workload), sets});
+  gms::RunOptions opt;
+  opt.threads = threads;
   double sectors = 0, sim_us = 0, instructions = 0;
   for (auto _ : state) {
-    auto run = gms::simulate(cfg);
+    auto run = gms::simulate(cfg, opt);
     auto m = gms::compute_metrics(run.result, cfg.gpu.value, *run.kernel);
     sectors = gms::find_metric(m, "lts__t_sectors.sum")->value;
     sim_us = gms::find_metric(m, "gpu__time_duration.sum")->value / 1e3;
@@ -44,6 +47,11 @@ void run_workload(benchmark::State& state, const std::string& gpu, const std::st
 void BM_Gemm8192_H100(benchmark::State& s) { run_workload(s, "h100.yaml", "gemm-8192-grouped8.yaml", {}); }
 void BM_Gemm8192_H100_Wave(benchmark::State& s) {
   run_workload(s, "h100.yaml", "gemm-8192-grouped8.yaml", {"workload.cta_limit=264"});
+}
+// The same on two threads (run's default on a 2-core machine).
+void BM_Gemm8192_H100_Threads2(benchmark::State& s) { run_workload(s, "h100.yaml", "gemm-8192-grouped8.yaml", {}, 2); }
+void BM_Gemm8192_H100_Wave_Threads2(benchmark::State& s) {
+  run_workload(s, "h100.yaml", "gemm-8192-grouped8.yaml", {"workload.cta_limit=264"}, 2);
 }
 // Seed 001: gemlite's split-K GEMV, 1x4096x7168 fp16 (reductions at L2).
 void BM_Gemv_Seed001_H100(benchmark::State& s) { run_workload(s, "h100.yaml", "seed001-gemv-llcc.yaml", {}); }
@@ -81,6 +89,8 @@ void BM_BandwidthServer(benchmark::State& state) {
 
 BENCHMARK(BM_Gemm8192_H100)->Unit(benchmark::kSecond)->Iterations(1);
 BENCHMARK(BM_Gemm8192_H100_Wave)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_Gemm8192_H100_Threads2)->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();
+BENCHMARK(BM_Gemm8192_H100_Wave_Threads2)->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
 BENCHMARK(BM_Gemv_Seed001_H100)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_TiledGemm_Seed002_H100)->Unit(benchmark::kSecond)->Iterations(1);
 BENCHMARK(BM_Trace_BTree_H100Pcie)->Unit(benchmark::kMillisecond)->Iterations(1);

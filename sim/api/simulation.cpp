@@ -106,6 +106,7 @@ RunOutput simulate_at_clock(const LoadedConfigs& cfg, const RunOptions& opt) {
   out.kernel = make_kernel(cfg.workload.value, cfg.gpu.value);
   Engine engine(cfg.gpu.value, *out.kernel);
   engine.set_sample_waves(opt.sample_waves);
+  if (opt.threads > 1) engine.set_pipeline(Pipeline::kWorker);
   if (opt.timeline_bucket_cycles > 0) {
     out.timeline = std::make_unique<Timeline>(cfg.gpu.value.sm.count, opt.timeline_bucket_cycles);
     engine.set_timeline(out.timeline.get());

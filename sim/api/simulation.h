@@ -49,8 +49,9 @@ struct RunOptions {
   // Approximate mode, never the default: simulate this many waves of CTAs and extrapolate the rest
   // (Engine::set_sample_waves; stats.json's "sampling" says so). 0 = simulate every CTA.
   int sample_waves = 0;
-  // Threads for this one simulation. 2+: a trace replay reads and decodes its thread blocks ahead on a
-  // second thread (workload/cta_read_ahead.h); results are the same for any count. Other kinds: one.
+  // Threads for this one simulation; results are the same for any count. 2+: the L2, the fabric and DRAM
+  // time the requests on a thread of their own, pipelined behind the SMs (Pipeline::kWorker, engine.h), and a
+  // trace replay reads and decodes its thread blocks ahead on another (workload/cta_read_ahead.h).
   int threads = 1;
   ProgressFn progress;
 };

@@ -86,6 +86,7 @@ RunOutput simulate_trace(const LoadedConfigs& cfg, const RunOptions& opt) {
     mem.begin_kernel(w.l2_between_kernels == "keep", now);
     Engine engine(gpu, *pk.kernel, &mem);
     engine.set_start(now);
+    if (opt.threads > 1) engine.set_pipeline(Pipeline::kWorker);
     if (opt.progress) engine.set_progress(opt.progress);
     if (opt.trace_warps_sm >= 0) {
       if (opt.trace_warps_sm >= gpu.sm.count)

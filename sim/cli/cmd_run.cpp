@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <thread>
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
 
@@ -18,6 +19,18 @@
 
 namespace gms::cli {
 namespace {
+
+// run --threads' default: $GPUMEMSIM_THREADS where set (a test suite that runs simulations side by side sets
+// 1: two threads per simulation would share its cores), else every core.
+int default_threads() {
+  const char* env = std::getenv("GPUMEMSIM_THREADS");
+  if (env == nullptr || *env == '\0') return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  char* end = nullptr;
+  const long n = std::strtol(env, &end, 10);
+  if (*end != '\0' || n < 1 || n > 1024)
+    throw ConfigError(std::string("GPUMEMSIM_THREADS=") + env + ": a number of threads, 1 to 1024");
+  return static_cast<int>(n);
+}
 
 ProgressFn terminal_progress() {
   auto start = std::chrono::steady_clock::now();
@@ -83,7 +96,7 @@ int cmd_run(const std::vector<std::string>& args) {
   bool quiet = false, progress = false, no_progress = false;
   std::uint64_t bucket = 0;
   int trace_sm = -1, sample_waves = 0;
-  int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int threads = default_threads();
   std::string record;
   desc.add_options()("gpu,g", po::value(&in.gpu_file)->required(), "GPU description (configs/gpus/*.yaml)")(
       "workload,w", po::value(&in.workload_file), "workload description (configs/workloads/*.yaml)")(
@@ -101,8 +114,9 @@ int cmd_run(const std::vector<std::string>& args) {
       "approximate: simulate N >= 2 waves of CTAs and extrapolate the rest from the later half "
       "(never the default; stats.json's \"sampling\" says so)")(
       "threads", po::value(&threads),
-      "threads for this one simulation (default: all cores); a trace replay (kind: trace) reads and decodes its "
-      "thread blocks ahead on a second one - the same results for any number")(
+      "threads for this one simulation (default: $GPUMEMSIM_THREADS, else all cores): 2+ times the memory side's requests on a thread "
+      "of its own, pipelined behind the SMs, and a trace replay (kind: trace) reads and decodes its thread blocks "
+      "ahead on another - the same results for any number")(
       "warp-timeline", po::value(&trace_sm), "with --out, write warps.csv: the warp states of every warp of SM N over time")(
       "quiet,q", po::bool_switch(&quiet), "print no summary")(
       "progress", po::bool_switch(&progress), "show progress on stderr even when it is not a terminal")(

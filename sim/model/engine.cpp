@@ -135,6 +135,8 @@ void Engine::Impl::retire(int sm, Cta& cta, Tick t) {
   ++retired;
   if (progress && *progress && (retired % progress_every == 0 || retired == shape.ctas))
     (*progress)(retired, shape.ctas, t);
+  if (sample_to > 0 && (retired == sample_from || retired == sample_to))
+    mem.time_queued_requests();  // pipelined: the memory side's counters then count what was issued, as at issue
   if (sample_to > 0 && retired == sample_from) sample_mid = snapshot(t);
   if (sample_to > 0 && retired == sample_to) {
     sample_last = snapshot(t);
@@ -224,12 +226,30 @@ SimResult Engine::Impl::run(ProgressFn* fn) {
   progress = fn;
   progress_every = std::max<std::int64_t>(1, shape.ctas / 200);
   result.end = start_tick;
+  const bool piped = pipeline != Pipeline::kOff && !mem.reads_in_arrival_order() && !mem.writes_in_arrival_order();
+  if (piped) {
+    mem.set_pipelined(true);
+    reads_in_order = writes_in_order = true;  // every access through the FIFO, its completion through take_request
+    if (pipeline == Pipeline::kWorker) mem.start_pipeline_worker();
+  }
+  const Tick lag = mem.min_request_ticks();
   fill(start_tick);
+  if (piped) mem.publish_requests(start_tick);
   while (!sample_done) {
-    // A line that leaves its SM at t reaches L2 before anything happens at later ticks (l2.reads_in_arrival_order;
-    // without it the outboxes stay empty): what a warp issues at t' > t departs no sooner than t'.
     const Tick next_event = events.empty() ? kNever : events.top().first;
-    if (mem.next_departure() < next_event) {
+    if (piped) {
+      // Pipelined: a request issued at i is done no sooner than i + lag, so what comes back before the next event
+      // is what was issued lag or more before it; the rest is taken later, while the memory side times it. Taken
+      // sooner where the FIFO needs the room, or a warp's exit waits on its stores (eager_take).
+      if (mem.requests_queued() &&
+          (eager_take || next_event == kNever || mem.oldest_queued_issue() + lag <= next_event || mem.pipeline_needs_room())) {
+        take_request();
+        continue;
+      }
+      eager_take = false;
+    } else if (mem.next_departure() < next_event) {
+      // A line that leaves its SM at t reaches L2 before anything happens at later ticks (l2.reads_in_arrival_order;
+      // without it the outboxes stay empty): what a warp issues at t' > t departs no sooner than t'.
       take_request();
       continue;
     }
@@ -244,6 +264,12 @@ SimResult Engine::Impl::run(ProgressFn* fn) {
       const std::uint32_t slot = index - static_cast<std::uint32_t>(sps.size());
       retire(static_cast<int>(slot / occ.ctas_per_sm), ctas[slot], t);
     }
+    if (piped) mem.publish_requests(t);
+  }
+  if (piped) {
+    while (mem.requests_queued()) take_request();  // a sampled run stops with requests in flight
+    mem.stop_pipeline_worker();
+    mem.set_pipelined(false);
   }
   SIM_ASSERT(retired == shape.ctas || sample_done, "simulation stalled: " << retired << " of " << shape.ctas
                                                                            << " CTAs retired, " << next_launch << " launched");
@@ -296,6 +322,7 @@ void append_kernel_result(SimResult& total, SimResult&& next, Tick offset) {
 Engine::Engine(const GpuConfig& gpu, const Kernel& kernel, MemorySystem* shared_memory)
     : impl_(std::make_unique<Impl>(gpu, kernel, shared_memory)) {}
 void Engine::set_start(Tick t) { impl_->start_tick = t; }
+void Engine::set_pipeline(Pipeline p) { impl_->pipeline = p; }
 void Engine::set_sample_waves(int waves) {
   Impl& m = *impl_;
   const std::int64_t resident = static_cast<std::int64_t>(m.occ.ctas_per_sm) * m.gpu.sm.count;

@@ -86,6 +86,13 @@ void append_kernel_result(SimResult& total, SimResult&& next, Tick offset);
 
 using ProgressFn = std::function<void(std::int64_t retired, std::int64_t total, Tick now)>;
 
+// How the memory side times requests (issue 13, item 3). kOff: at issue, inside the issuing event (the
+// default). Pipelined - every request through one FIFO in issue order, timed by the same calls in the same
+// order, so the result is the same bit for bit -: on this thread (kInline: for tests of the pipeline) or on a
+// worker thread of its own (kWorker: run --threads 2+). Where an l2.*_in_arrival_order switch is on, requests
+// go by departure instead and every choice runs as kOff.
+enum class Pipeline { kOff, kInline, kWorker };
+
 class Engine {
  public:
   // With `shared_memory`, the kernel runs on a memory system that outlives it (a sequence of kernels:
@@ -97,6 +104,7 @@ class Engine {
   void trace_warps_of_sm(int sm);
   // The tick the kernel starts at on a shared memory system (its result's times are relative to it).
   void set_start(Tick t);
+  void set_pipeline(Pipeline p);
   // Approximate mode (never the default): simulate the first `waves` x (CTAs resident at once) CTAs
   // and extrapolate time and every counter linearly in retired CTAs from the second half of them
   // (the steady state) to the whole grid. 0, or a grid of no more CTAs, simulates everything.

@@ -151,6 +151,8 @@ struct Engine::Impl {
   std::int64_t sample_from = 0, sample_to = 0;
   CountSnapshot sample_mid, sample_last;
   bool sample_done = false;
+  Pipeline pipeline = Pipeline::kOff;
+  bool eager_take = false;  // pipelined: take every queued request before the next event
   ProgressFn* progress = nullptr;
   std::int64_t progress_every = 1;
 

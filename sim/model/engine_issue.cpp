@@ -324,10 +324,12 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       sp.issue_free = t + kTicksPerCycle;
       w.exited = t;
       --cta.warps_left;
-      if (w.posts_pending > 0)  // its stores are still on their way: it drains when the last is taken (take_request)
+      if (w.posts_pending > 0) {  // its stores are still on their way: it drains when the last is taken (take_request)
         ++cta.draining;
-      else
+        eager_take = mem.pipelined();  // taken now, as at issue: its CTA may retire at this exit
+      } else {
         finish_exit(warp_index);
+      }
       if (cta.warps_left > 0 && cta.arrived > 0 && cta.arrived == cta.warps_left) {  // the others wait at a barrier
         cta.barrier_release = std::max(cta.barrier_release, t + kTicksPerCycle);
         release_barrier(sm, local / warps_per_cta, cta);

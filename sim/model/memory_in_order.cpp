@@ -34,32 +34,115 @@ auto MemorySystem::deferred(bool enabled, std::uint32_t owner, Issue&& issue) ->
 
 MemorySystem::Issued MemorySystem::load_in_order(const AccessCtx& ctx, const Region& region, bool bypass_l1,
                                                  EvictHint hint, std::uint32_t owner) {
-  return deferred(reads_in_order_, owner, [&] { return load(ctx, region, bypass_l1, hint); });
+  return deferred(defers_reads(), owner, [&] { return load(ctx, region, bypass_l1, hint); });
 }
 MemorySystem::Issued MemorySystem::load_in_order(const AccessCtx& ctx, const LaneAccess& lanes, bool bypass_l1,
                                                  EvictHint hint, std::uint32_t owner) {
-  return deferred(reads_in_order_, owner, [&] { return load(ctx, lanes, bypass_l1, hint); });
+  return deferred(defers_reads(), owner, [&] { return load(ctx, lanes, bypass_l1, hint); });
 }
 MemorySystem::Issued MemorySystem::tma_load_in_order(const AccessCtx& ctx, const Region& region, std::uint32_t boxes,
                                                      EvictHint hint, std::uint32_t owner) {
-  return deferred(reads_in_order_, owner, [&] { return tma_load(ctx, region, boxes, hint); });
+  return deferred(defers_reads(), owner, [&] { return tma_load(ctx, region, boxes, hint); });
 }
 MemorySystem::IssuedStore MemorySystem::store_in_order(const AccessCtx& ctx, const Region& region, bool local,
                                                        std::uint32_t owner) {
-  return deferred(writes_in_order_, owner, [&] { return local ? store_local(ctx, region) : store(ctx, region); });
+  return deferred(defers_writes(), owner, [&] { return local ? store_local(ctx, region) : store(ctx, region); });
 }
 MemorySystem::IssuedStore MemorySystem::store_in_order(const AccessCtx& ctx, const LaneAccess& lanes, bool local,
                                                        std::uint32_t owner) {
-  return deferred(writes_in_order_, owner, [&] { return local ? store_local(ctx, lanes) : store(ctx, lanes); });
+  return deferred(defers_writes(), owner, [&] { return local ? store_local(ctx, lanes) : store(ctx, lanes); });
 }
 MemorySystem::IssuedReduce MemorySystem::reduce_in_order(const AccessCtx& ctx, const Region& region, std::uint32_t owner) {
-  return deferred(writes_in_order_, owner, [&] { return reduce(ctx, region); });
+  return deferred(defers_writes(), owner, [&] { return reduce(ctx, region); });
 }
 MemorySystem::IssuedReduce MemorySystem::reduce_in_order(const AccessCtx& ctx, const LaneAccess& lanes, std::uint32_t owner) {
-  return deferred(writes_in_order_, owner, [&] { return reduce(ctx, lanes); });
+  return deferred(defers_writes(), owner, [&] { return reduce(ctx, lanes); });
+}
+
+void MemorySystem::set_pipelined(bool on) {
+  SIM_ASSERT(!on || (!reads_in_order_ && !writes_in_order_), "pipelined requests with an l2.*_in_arrival_order switch");
+  SIM_ASSERT(!requests_queued(), "pipelining switched with " << pipeline_->size() << " requests queued");
+  pipelined_ = on;
+  if (!on) {
+    pipeline_.reset();
+    l1_hold_pending_.clear();
+    return;
+  }
+  pipeline_ = std::make_unique<RequestPipeline<Queued>>();
+  pipeline_->set_time_fn([this](Queued& q, const Queued* far, const Queued* near) {
+    // The sets of a request a few ahead, then - their fingerprints in the host's cache by then - the records of
+    // a nearer one's lines: a lookup's two dependent host misses, both before it is timed.
+    if (far) prefetch_l2_sets(far->sm, far->request.line, far->depart);
+    if (near) prefetch_l2_records(near->sm, near->request.line);
+    q.done = time_request(q.sm, q.depart, q.request, &q.back);
+  });
+  l1_hold_pending_.assign(l1_ ? l1_->slots() : 0, 0);
+  l1_holds_applied_ = pipeline_->pushed();
+}
+
+void MemorySystem::start_pipeline_worker() {
+  if (pipeline_) pipeline_->start_worker();
+}
+void MemorySystem::stop_pipeline_worker() {
+  if (pipeline_) pipeline_->stop_worker();
+}
+
+void MemorySystem::publish_requests(Tick now) {
+  for (std::uint64_t s = pipeline_->published(); s < pipeline_->pushed(); ++s) pipeline_->at(s).issued = now;
+  pipeline_->publish();
+}
+
+Tick MemorySystem::oldest_queued_issue() const {
+  SIM_ASSERT(pipeline_->completed() < pipeline_->published(), "the oldest queued request is not published");
+  return pipeline_->at(pipeline_->completed()).issued;
+}
+
+Tick MemorySystem::time_request(int sm, Tick depart, const OutboundRequest& r, Tick* back) {
+  switch (r.kind) {
+    case Outbound::kRead:
+      return l2_read_line(sm, r.line, r.mask, depart, r.cta, r.hint, r.may_merge);
+    case Outbound::kWrite:
+    case Outbound::kWriteBack:
+      return l2_write_line(sm, r.line, r.mask, depart, r.input_bytes, r.local);
+    case Outbound::kReduce: {
+      Reduced red{0, 0};
+      reduce_line(sm, r.line, r.mask, r.at, red);  // at its port time, as at issue (its FIFO place may be later)
+      *back = red.back;
+      return red.taken;
+    }
+  }
+  return 0;
+}
+
+void MemorySystem::apply_l1_hold(std::uint64_t seq) {
+  const Queued& q = pipeline_->timed(seq);
+  const OutboundRequest& r = q.request;
+  if (r.l1_slot == kNoSlot) return;
+  if (l1_->holds(r.l1_slot, r.l1_line)) l1_->hold_until(r.l1_slot, r.l1_mask, q.done);
+}
+
+bool MemorySystem::take_next_queued(Completed* out) {
+  const std::uint64_t seq = pipeline_->completed();
+  const Queued& q = pipeline_->front();
+  if (seq >= l1_holds_applied_) {
+    if (l1_) apply_l1_hold(seq);
+    l1_holds_applied_ = seq + 1;
+  }
+  const OutboundRequest r = q.request;
+  const Tick done = q.done, back = q.back;
+  pipeline_->pop_front();
+  if (r.load == kNoLoad) return false;
+  OpenLoad& o = open_loads_[r.load];
+  o.done = std::max(o.done, done);
+  o.back = std::max(o.back, back);
+  if (--o.lines_left > 0) return false;
+  *out = Completed{o.owner, o.done, o.back};
+  free_loads_.push_back(r.load);
+  return true;
 }
 
 bool MemorySystem::take_next_request(Completed* out) {
+  if (pipelined_) return take_next_queued(out);
   const int sm = outbox_.next_sm();
   const Tick depart = outbox_.front_departure();
   const bool read = outbox_.front().kind == Outbound::kRead;
@@ -75,29 +158,15 @@ bool MemorySystem::take_next_request(Completed* out) {
   // ran at issue, long before).
   if (!outbox_.empty()) {
     const int next = outbox_.next_sm();
-    prefetch_l2(next, outbox_.front().line, outbox_.front_departure());
+    prefetch_l2_sets(next, outbox_.front().line, outbox_.front_departure());
     const auto n = static_cast<std::size_t>(next);
     __builtin_prefetch(&mshr_ring_[n][mshr_next_[n]]);  // the MSHR entry it will ask for
   }
-  Tick done = 0, back = 0;
-  switch (r.kind) {
-    case Outbound::kRead:
-      done = l2_read_line(sm, r.line, r.mask, depart, r.cta, r.hint, r.may_merge);
-      if (r.l1_slot != kNoSlot && l1_ && l1_->holds(r.l1_slot, r.l1_line)) l1_->hold_until(r.l1_slot, r.l1_mask, done);
-      break;
-    case Outbound::kWrite:
-    case Outbound::kWriteBack:
-      // At its departure (the way out's, or later behind a read that waited for an MSHR).
-      done = l2_write_line(sm, r.line, r.mask, depart, r.input_bytes, r.local);
-      break;
-    case Outbound::kReduce: {
-      Reduced red{0, 0};
-      reduce_line(sm, r.line, r.mask, r.at, red);  // at its port time, as at issue (its FIFO place may be later)
-      done = red.taken;
-      back = red.back;
-      break;
-    }
-  }
+  Tick back = 0;
+  // A write at its departure (the way out's, or later behind a read that waited for an MSHR).
+  const Tick done = time_request(sm, depart, r, &back);
+  if (r.kind == Outbound::kRead && r.l1_slot != kNoSlot && l1_ && l1_->holds(r.l1_slot, r.l1_line))
+    l1_->hold_until(r.l1_slot, r.l1_mask, done);
   if (r.load == kNoLoad) return false;
   OpenLoad& o = open_loads_[r.load];
   o.done = std::max(o.done, done);

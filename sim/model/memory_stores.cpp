@@ -32,6 +32,7 @@ MemorySystem::Stored MemorySystem::store_local_lines(const AccessCtx& ctx, EachL
     const std::uint32_t set = l1.set_of(line >> l1_line_shift_);
     if (local_stores_through_) {  // on to L2; the written sectors stay valid in L1 at once
       const auto a = l1.access(static_cast<std::uint32_t>(ctx.sm), set, line, mask, false, t);
+      settle_l1(a.slot);
       if (a.miss) l1.fill(a.slot, a.miss, t);
       const Tick out = sm_out(ctx.sm, t, popc(mask) * sector);
       done.left = std::max(done.left, out);
@@ -42,6 +43,7 @@ MemorySystem::Stored MemorySystem::store_local_lines(const AccessCtx& ctx, EachL
       return;
     }
     const auto a = l1.access(static_cast<std::uint32_t>(ctx.sm), set, line, mask, true, t);
+    settle_l1(a.slot);
     if (a.evicted_dirty) {  // a write-back: nobody waits
       const Tick out = sm_out(ctx.sm, t, popc(a.evicted_dirty) * sector);
       if (deferring_ != kNoLoad)

@@ -318,7 +318,7 @@ Tick MemorySystem::tma_load(const AccessCtx& ctx, const Region& region, std::uin
 Tick MemorySystem::read_batch(const AccessCtx& ctx, EvictHint hint) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   Tick done = ctx.now;
-  {  // the MSHR entries the batch's requests take, one host cache line per 8 (132 SMs' rings: 1 MB, cold)
+  if (!pipelined_) {  // the MSHR entries the batch's requests take, one host cache line per 8 (132 SMs' rings: 1 MB, cold)
     const std::vector<Tick>& ring = mshr_ring_[ctx.sm];
     const std::size_t first = mshr_next_[ctx.sm], n = std::min(ring.size(), load_batch_.size() + 8);
     for (std::size_t k = 0; k < n; k += 8) __builtin_prefetch(&ring[first + k < ring.size() ? first + k : first + k - ring.size()]);
@@ -345,15 +345,17 @@ Tick MemorySystem::load(const AccessCtx& ctx, const LaneAccess& lanes, bool bypa
 
 void MemorySystem::set_l1_bytes(std::int64_t bytes) {
   if (bytes == l1_bytes_) return;
-  SIM_ASSERT(outbox_.empty(), outbox_.size() << " reads still in the outboxes when the L1 is rebuilt");
+  SIM_ASSERT(outbox_.empty() && !requests_queued(), outbox_.size() << " reads still in the outboxes when the L1 is rebuilt");
   l1_bytes_ = bytes;
   l1_ = bytes > 0 ? std::make_unique<TagArray>(bytes, gpu_.l1.line, gpu_.l1.sector, gpu_.l1.assoc,
                                                replacement_from_name(gpu_.l1.replacement), gpu_.sm.count)
                   : nullptr;
+  if (pipelined_) l1_hold_pending_.assign(l1_ ? l1_->slots() : 0, 0);
+
 }
 
 void MemorySystem::begin_kernel(bool keep_l2, Tick at) {
-  SIM_ASSERT(outbox_.empty(), outbox_.size() << " reads still in the outboxes at a kernel boundary");
+  SIM_ASSERT(outbox_.empty() && !requests_queued(), outbox_.size() << " reads still in the outboxes at a kernel boundary");
   counters_ = MemCounters{};
   dram_->reset_counts();
   reductions_done_ = at;
@@ -380,7 +382,7 @@ void MemorySystem::copy_into_l2(Addr base, std::uint64_t bytes, Tick at, InsertP
   }
 }
 
-void MemorySystem::prefetch_l2(int sm, Addr line, Tick now) const {
+void MemorySystem::prefetch_l2_sets(int sm, Addr line, Tick now) const {
   const std::uint64_t line_index = line >> l2_line_shift_;
   const std::uint32_t home = home_slice(line_index);
   const std::uint32_t set = hashed_set(line_index, l2_->sets());
@@ -396,6 +398,13 @@ void MemorySystem::prefetch_l2(int sm, Addr line, Tick now) const {
     hint(first);
   }
   coalescer_.prefetch(first, line_index);
+}
+
+void MemorySystem::prefetch_l2_records(int sm, Addr line) const {
+  const std::uint64_t line_index = line >> l2_line_shift_;
+  const std::uint32_t home = home_slice(line_index), set = hashed_set(line_index, l2_->sets());
+  l2_->prefetch_record(home, set, line);
+  if (replicate_ && is_far(sm_partition(sm), home)) l2_->prefetch_record(replica_slice(sm_partition(sm), line_index), set, line);
 }
 
 template <class EachLine>
@@ -430,6 +439,7 @@ Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool b
     Tick t = sm_port(sm, ctx.now, popc(mask) * l1_sector);
     auto a = l1.access(static_cast<std::uint32_t>(sm), l1.set_of(line >> l1_line_shift_), line, mask,
                        false, t, priority_of(hint));
+    if (settle_l1(a.slot) && a.hit) a.ready = l1.ready_at(a.slot, a.hit, t);
     l1_sectors += popc(mask);
     l1_hits += popc(a.hit);
     counters_.l1_hit_bytes += static_cast<std::uint64_t>(popc(a.hit)) * l1_sector;

@@ -18,6 +18,7 @@
 #include "model/gpc_share.h"
 #include "model/mem_counters.h"
 #include "model/request_coalescer.h"
+#include "model/request_pipeline.h"
 #include "model/shared_copy.h"
 #include "model/tag_array.h"
 #include "model/store_sectors.h"
@@ -143,6 +144,31 @@ class MemorySystem {
   };
   using Issued = InOrder<Tick>;
   bool reads_in_arrival_order() const { return reads_in_order_; }
+  // Whether loads (stores and reductions) go through the outboxes: in arrival order, or pipelined (below).
+  bool defers_reads() const { return reads_in_order_ || pipelined_; }
+  bool defers_writes() const { return writes_in_order_ || pipelined_; }
+  // Pipelined (issue 13, item 3; where neither *_in_arrival_order switch is on): every request goes through one
+  // FIFO in issue order (model/request_pipeline.h) and is timed at L2 exactly as at issue - the same calls, in
+  // the same order, with the same ticks - only later: when the caller takes it, or ahead of it on a worker
+  // thread. The caller publishes what an event pushed (publish_requests) and takes completions in order
+  // (take_next_request) before anything they may change happens: a request issued at t is done no sooner
+  // than t + min_request_ticks().
+  void set_pipelined(bool on);
+  bool pipelined() const { return pipelined_; }
+  void start_pipeline_worker();
+  void stop_pipeline_worker();
+  // The requests pushed since the last call were issued at `now`; they may be timed from now on.
+  void publish_requests(Tick now);
+  bool requests_queued() const { return pipeline_ && !pipeline_->empty(); }
+  // When the oldest queued request was issued (published ones only).
+  Tick oldest_queued_issue() const;
+  Tick min_request_ticks() const { return icnt_ticks_; }
+  // Whether the FIFO is too full for one more event's requests: take some first.
+  bool pipeline_needs_room() const { return pipeline_ && !pipeline_->room(kEventRequestsMax); }
+  // Every queued request timed (the memory side's counters then count them all, as at issue).
+  void time_queued_requests() {
+    if (pipeline_) pipeline_->time_all();
+  }
   Issued load_in_order(const AccessCtx& ctx, const Region& region, bool bypass_l1, EvictHint hint, std::uint32_t owner);
   Issued load_in_order(const AccessCtx& ctx, const LaneAccess& lanes, bool bypass_l1, EvictHint hint, std::uint32_t owner);
   Issued tma_load_in_order(const AccessCtx& ctx, const Region& region, std::uint32_t boxes, EvictHint hint,
@@ -158,7 +184,9 @@ class MemorySystem {
   IssuedReduce reduce_in_order(const AccessCtx& ctx, const Region& region, std::uint32_t owner);
   IssuedReduce reduce_in_order(const AccessCtx& ctx, const LaneAccess& lanes, std::uint32_t owner);
   // When the earliest line in the outboxes leaves its SM (kNever: none waits).
-  Tick next_departure() const { return outbox_.next(); }
+  Tick next_departure() const {
+    return outbox_.next();
+  }
   struct Completed {
     std::uint32_t owner = 0;
     Tick done = 0;  // a load's data is back; a store's or reduction's data taken in by the slices
@@ -258,7 +286,14 @@ class MemorySystem {
   }
   // Host-cache prefetch of the L2 set(s) and slice bandwidth bucket(s) a read of `line` from `sm`
   // issued at `now` will use (no simulated effect).
-  void prefetch_l2(int sm, Addr line, Tick now) const;
+  // Not while pipelined: the sets are the worker's to fetch (time_request's lookahead), and reading their
+  // servers' state from the SM side would race with it.
+  void prefetch_l2(int sm, Addr line, Tick now) const {
+    if (!pipelined_) prefetch_l2_sets(sm, line, now);
+  }
+  void prefetch_l2_sets(int sm, Addr line, Tick now) const;
+  // The records of `line` in the slices a read of it from `sm` looks it up in (where their fingerprints match).
+  void prefetch_l2_records(int sm, Addr line) const;
   // Whether `slice` lies in another partition than `part` (the SM's near one).
   bool is_far(int part, std::uint32_t slice) const { return gpu_.l2.partitions > 1 && partition_of(slice) != part; }
   int partition_of(std::uint32_t slice) const { return slice_partition_[slice]; }
@@ -417,6 +452,35 @@ class MemorySystem {
     std::uint32_t owner = 0;
   };
   bool reads_in_order_ = false, writes_in_order_ = false;
+  bool pipelined_ = false;
+  struct Queued {
+    int sm;
+    Tick depart;
+    OutboundRequest request;
+    Tick issued = 0;  // the event that pushed it (publish_requests)
+    Tick done = 0, back = 0;  // what timing it found (time_request)
+  };
+  // The most requests one event may push (a TMA box's lines, a trace instruction's 32 lanes, a tile row set).
+  static constexpr std::size_t kEventRequestsMax = 8192;
+  std::unique_ptr<RequestPipeline<Queued>> pipeline_;
+  // Pipelined through L1: per L1 slot, 1 + the last queued request whose data raises the arrival of sectors it
+  // filled provisionally (0: none); such holds are applied in FIFO order up to l1_holds_applied_.
+  std::vector<std::uint64_t> l1_hold_pending_;
+  std::uint64_t l1_holds_applied_ = 0;
+  // After an L1 access found or allocated `slot`: the holds queued for it, applied (waiting for their timing),
+  // so that the slot reads as at issue - its data's arrival where the line is still there; and a line evicted
+  // with a hold pending cannot come back into the slot before the hold is spent. True when it applied any.
+  bool settle_l1(std::uint32_t slot) {
+    if (!pipelined_ || l1_hold_pending_[slot] <= l1_holds_applied_) return false;
+    for (const std::uint64_t last = l1_hold_pending_[slot]; l1_holds_applied_ < last; ++l1_holds_applied_)
+      apply_l1_hold(l1_holds_applied_);
+    return true;
+  }
+  void apply_l1_hold(std::uint64_t seq);
+  bool take_next_queued(Completed* out);
+  // Times one request at L2 as the access issuing it would have (memory-side state only: the worker's part);
+  // returns its completion (a reduction's `back` in `back`).
+  Tick time_request(int sm, Tick depart, const OutboundRequest& r, Tick* back);
   std::uint32_t deferring_ = kNoLoad;  // during an *_in_order call: its open access
   DepartureQueue<OutboundRequest> outbox_;
   std::vector<OpenLoad> open_loads_;
@@ -438,7 +502,12 @@ class MemorySystem {
   // (`load` kNoLoad: a write-back).
   void send(int sm, Tick depart, const OutboundRequest& r) {
     if (r.load != kNoLoad) ++open_loads_[r.load].lines_left;
-    outbox_.push(sm, depart, r);
+    if (pipelined_) {
+      pipeline_->push() = Queued{sm, depart, r};
+      if (r.l1_slot != kNoSlot) l1_hold_pending_[r.l1_slot] = pipeline_->pushed();
+    } else {
+      outbox_.push(sm, depart, r);
+    }
   }
 };
 

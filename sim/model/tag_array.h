@@ -59,6 +59,14 @@ class TagArray {
     __builtin_prefetch(&stamp_[base]);
     __builtin_prefetch(&stamp_[base + assoc_ - 1]);
   }
+  // The same for the record of `line` where a way's fingerprint matches it (the set's fingerprints should be
+  // in the host's cache already: a prefetch() some time before).
+  void prefetch_record(std::uint32_t bank, std::uint32_t set, Addr line) const {
+    const std::size_t base = first_slot(bank, set);
+    const std::uint16_t fp = fingerprint(line);
+    for (int w = 0; w < assoc_; ++w)
+      if (print_[base + w] == fp) __builtin_prefetch(state(static_cast<std::uint32_t>(base + w)));
+  }
   // The set's dirty ways as kept (dirty_ways) and as a scan of its ways finds them (count_dirty_ways: for checks).
   int dirty_ways(std::uint32_t bank, std::uint32_t set) const { return dirty_ways_[set_index(bank, set)]; }
   int count_dirty_ways(std::uint32_t bank, std::uint32_t set) const;
@@ -72,6 +80,14 @@ class TagArray {
   bool contains(std::uint32_t bank, std::uint32_t set, Addr line) const;
   // Whether `slot` still holds `line` (a slot handed out earlier may have been given to another line since).
   bool holds(std::uint32_t slot, Addr line) const { return print_[slot] != 0 && tag_of(state(slot)) == line; }
+  std::size_t slots() const { return print_.size(); }  // over all banks
+  // The latest arrival among `sectors` of the line at `slot`, no earlier than `now` (what access() says of its hits).
+  Tick ready_at(std::uint32_t slot, std::uint32_t sectors, Tick now) const {
+    std::uint32_t latest = 0;
+    const std::uint32_t* r = arrivals(state(slot));
+    for (std::uint32_t m = sectors; m; m &= m - 1) latest = std::max(latest, r[std::countr_zero(m)]);
+    return std::max(now, decode(latest));
+  }
   // Dirty sectors still held (for end-of-kernel accounting).
   std::uint64_t dirty_sectors() const;
   // Empties the cache (a kernel boundary for L1, a profiler's cache flush for L2): nothing is
