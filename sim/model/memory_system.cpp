@@ -400,13 +400,6 @@ void MemorySystem::prefetch_l2_sets(int sm, Addr line, Tick now) const {
   coalescer_.prefetch(first, line_index);
 }
 
-void MemorySystem::prefetch_l2_records(int sm, Addr line) const {
-  const std::uint64_t line_index = line >> l2_line_shift_;
-  const std::uint32_t home = home_slice(line_index), set = hashed_set(line_index, l2_->sets());
-  l2_->prefetch_record(home, set, line);
-  if (replicate_ && is_far(sm_partition(sm), home)) l2_->prefetch_record(replica_slice(sm_partition(sm), line_index), set, line);
-}
-
 template <class EachLine>
 Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool bypass_l1, EvictHint hint) {
   const int sm = ctx.sm;

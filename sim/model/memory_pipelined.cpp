@@ -1,0 +1,101 @@
+// Pipelined requests (run --threads 2+; issue 13, item 3): every request in one FIFO in issue order, timed by
+// time_request - the call the issuing access would have made at once - on a worker thread or when the engine
+// takes it, so the result is the one booked at issue (memory_system.h, set_pipelined; docs/performance.md, "The
+// memory side on a worker thread"). The worker's side is time_request and the prefetches; the rest is the SM's.
+#include <algorithm>
+
+#include "common/error.h"
+#include "model/memory_system.h"
+
+namespace gms {
+
+void MemorySystem::set_pipelined(bool on) {
+  SIM_ASSERT(!on || (!reads_in_order_ && !writes_in_order_), "pipelined requests with an l2.*_in_arrival_order switch");
+  SIM_ASSERT(!requests_queued(), "pipelining switched with " << pipeline_->size() << " requests queued");
+  pipelined_ = on;
+  if (!on) {
+    pipeline_.reset();
+    l1_hold_pending_.clear();
+    return;
+  }
+  pipeline_ = std::make_unique<RequestPipeline<Queued>>();
+  pipeline_->set_time_fn([this](Queued& q, const Queued* far, const Queued* near) {
+    // The sets of a request a few ahead, then - their fingerprints in the host's cache by then - the records of
+    // a nearer one's lines: a lookup's two dependent host misses, both before it is timed.
+    if (far) prefetch_l2_sets(far->sm, far->request.line, far->depart);
+    if (near) prefetch_l2_records(near->sm, near->request.line);
+    q.done = time_request(q.sm, q.depart, q.request, &q.back);
+  });
+  l1_hold_pending_.assign(l1_ ? l1_->slots() : 0, 0);
+  l1_holds_applied_ = pipeline_->pushed();
+}
+
+void MemorySystem::start_pipeline_worker() {
+  if (pipeline_) pipeline_->start_worker();
+}
+void MemorySystem::stop_pipeline_worker() {
+  if (pipeline_) pipeline_->stop_worker();
+}
+
+void MemorySystem::publish_requests(Tick now) {
+  for (std::uint64_t s = pipeline_->published(); s < pipeline_->pushed(); ++s) pipeline_->at(s).issued = now;
+  pipeline_->publish();
+}
+
+Tick MemorySystem::oldest_queued_issue() const {
+  SIM_ASSERT(pipeline_->completed() < pipeline_->published(), "the oldest queued request is not published");
+  return pipeline_->at(pipeline_->completed()).issued;
+}
+
+Tick MemorySystem::time_request(int sm, Tick depart, const OutboundRequest& r, Tick* back) {
+  switch (r.kind) {
+    case Outbound::kRead:
+      return l2_read_line(sm, r.line, r.mask, depart, r.cta, r.hint, r.may_merge);
+    case Outbound::kWrite:
+    case Outbound::kWriteBack:
+      return l2_write_line(sm, r.line, r.mask, depart, r.input_bytes, r.local);
+    case Outbound::kReduce: {
+      Reduced red{0, 0};
+      reduce_line(sm, r.line, r.mask, r.at, red);  // at its port time, as at issue (its FIFO place may be later)
+      *back = red.back;
+      return red.taken;
+    }
+  }
+  return 0;
+}
+
+void MemorySystem::apply_l1_hold(std::uint64_t seq) {
+  const Queued& q = pipeline_->timed(seq);
+  const OutboundRequest& r = q.request;
+  if (r.l1_slot == kNoSlot) return;
+  if (l1_->holds(r.l1_slot, r.l1_line)) l1_->hold_until(r.l1_slot, r.l1_mask, q.done);
+}
+
+bool MemorySystem::take_next_queued(Completed* out) {
+  const std::uint64_t seq = pipeline_->completed();
+  const Queued& q = pipeline_->front();
+  if (seq >= l1_holds_applied_) {
+    if (l1_) apply_l1_hold(seq);
+    l1_holds_applied_ = seq + 1;
+  }
+  const OutboundRequest r = q.request;
+  const Tick done = q.done, back = q.back;
+  pipeline_->pop_front();
+  if (r.load == kNoLoad) return false;
+  OpenLoad& o = open_loads_[r.load];
+  o.done = std::max(o.done, done);
+  o.back = std::max(o.back, back);
+  if (--o.lines_left > 0) return false;
+  *out = Completed{o.owner, o.done, o.back};
+  free_loads_.push_back(r.load);
+  return true;
+}
+
+void MemorySystem::prefetch_l2_records(int sm, Addr line) const {
+  const std::uint64_t line_index = line >> l2_line_shift_;
+  const std::uint32_t home = home_slice(line_index), set = hashed_set(line_index, l2_->sets());
+  l2_->prefetch_record(home, set, line);
+  if (replicate_ && is_far(sm_partition(sm), home)) l2_->prefetch_record(replica_slice(sm_partition(sm), line_index), set, line);
+}
+
+}  // namespace gms
