@@ -85,13 +85,17 @@ bool MemorySystem::take_next_request(Completed* out) {
   const Tick done = time_request(sm, depart, r, &back);
   if (r.kind == Outbound::kRead && r.l1_slot != kNoSlot && l1_ && l1_->holds(r.l1_slot, r.l1_line))
     l1_->hold_until(r.l1_slot, r.l1_mask, done);
-  if (r.load == kNoLoad) return false;
-  OpenLoad& o = open_loads_[r.load];
+  return request_done(r.load, done, back, out);
+}
+
+bool MemorySystem::request_done(std::uint32_t load, Tick done, Tick back, Completed* out) {
+  if (load == kNoLoad) return false;
+  OpenLoad& o = open_loads_[load];
   o.done = std::max(o.done, done);
   o.back = std::max(o.back, back);
   if (--o.lines_left > 0) return false;
   *out = Completed{o.owner, o.done, o.back};
-  free_loads_.push_back(r.load);
+  free_loads_.push_back(load);
   return true;
 }
 

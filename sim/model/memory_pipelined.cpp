@@ -78,17 +78,10 @@ bool MemorySystem::take_next_queued(Completed* out) {
     if (l1_) apply_l1_hold(seq);
     l1_holds_applied_ = seq + 1;
   }
-  const OutboundRequest r = q.request;
+  const std::uint32_t load = q.request.load;
   const Tick done = q.done, back = q.back;
   pipeline_->pop_front();
-  if (r.load == kNoLoad) return false;
-  OpenLoad& o = open_loads_[r.load];
-  o.done = std::max(o.done, done);
-  o.back = std::max(o.back, back);
-  if (--o.lines_left > 0) return false;
-  *out = Completed{o.owner, o.done, o.back};
-  free_loads_.push_back(r.load);
-  return true;
+  return request_done(load, done, back, out);
 }
 
 void MemorySystem::prefetch_l2_records(int sm, Addr line) const {

@@ -478,6 +478,9 @@ class MemorySystem {
   }
   void apply_l1_hold(std::uint64_t seq);
   bool take_next_queued(Completed* out);
+  // A request of open access `load` (kNoLoad: none) is done at `done` (`back`: a reduction's old values); true,
+  // with `out` filled in, when it was the access's last.
+  bool request_done(std::uint32_t load, Tick done, Tick back, Completed* out);
   // Times one request at L2 as the access issuing it would have (memory-side state only: the worker's part);
   // returns its completion (a reduction's `back` in `back`).
   Tick time_request(int sm, Tick depart, const OutboundRequest& r, Tick* back);
