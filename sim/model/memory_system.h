@@ -160,7 +160,9 @@ class MemorySystem {
   // The requests pushed since the last call were issued at `now`; they may be timed from now on.
   void publish_requests(Tick now);
   bool requests_queued() const { return pipeline_ && !pipeline_->empty(); }
-  // When the oldest queued request was issued (published ones only).
+  // When the oldest queued request was issued (published ones only). A request a wait inside an event had to
+  // publish early (an L1 slot's hold) reads 0: it is taken as soon as it is the oldest - sooner is always exact,
+  // and the stamps of the requests behind it are no earlier than its true one.
   Tick oldest_queued_issue() const;
   Tick min_request_ticks() const { return icnt_ticks_; }
   // Whether the FIFO is too full for one more event's requests: take some first.
