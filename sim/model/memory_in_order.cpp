@@ -83,8 +83,7 @@ bool MemorySystem::take_next_request(Completed* out) {
   Tick back = 0;
   // A write at its departure (the way out's, or later behind a read that waited for an MSHR).
   const Tick done = time_request(sm, depart, r, &back);
-  if (r.kind == Outbound::kRead && r.l1_slot != kNoSlot && l1_ && l1_->holds(r.l1_slot, r.l1_line))
-    l1_->hold_until(r.l1_slot, r.l1_mask, done);
+  raise_l1_fill(r, done);
   return request_done(r.load, done, back, out);
 }
 

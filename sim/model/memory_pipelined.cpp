@@ -65,10 +65,9 @@ Tick MemorySystem::time_request(int sm, Tick depart, const OutboundRequest& r, T
 }
 
 void MemorySystem::apply_l1_hold(std::uint64_t seq) {
+  if (pipeline_->at(seq).request.l1_slot == kNoSlot) return;  // no need to wait for its timing
   const Queued& q = pipeline_->timed(seq);
-  const OutboundRequest& r = q.request;
-  if (r.l1_slot == kNoSlot) return;
-  if (l1_->holds(r.l1_slot, r.l1_line)) l1_->hold_until(r.l1_slot, r.l1_mask, q.done);
+  raise_l1_fill(q.request, q.done);
 }
 
 bool MemorySystem::take_next_queued(Completed* out) {

@@ -38,7 +38,7 @@ MemorySystem::Reduced MemorySystem::reduce_lines(const AccessCtx& ctx, EachLine&
     if (deferring_ != kNoLoad) {  // leaves by the port alone: behind the SM's earlier requests in its outbox
       OutboundRequest r = write_request(line, mask, 0, false, ctx.cta, Outbound::kReduce);
       r.at = t;
-      send(ctx.sm, pipelined_ ? t : std::max(t, outbox_.latest(ctx.sm)), r);
+      send(ctx.sm, std::max(t, outbox_.latest(ctx.sm)), r);
     } else {
       reduce_line(ctx.sm, line, mask, t, out);
     }

@@ -351,7 +351,6 @@ void MemorySystem::set_l1_bytes(std::int64_t bytes) {
                                                replacement_from_name(gpu_.l1.replacement), gpu_.sm.count)
                   : nullptr;
   if (pipelined_) l1_hold_pending_.assign(l1_ ? l1_->slots() : 0, 0);
-
 }
 
 void MemorySystem::begin_kernel(bool keep_l2, Tick at) {

@@ -186,9 +186,7 @@ class MemorySystem {
   IssuedReduce reduce_in_order(const AccessCtx& ctx, const Region& region, std::uint32_t owner);
   IssuedReduce reduce_in_order(const AccessCtx& ctx, const LaneAccess& lanes, std::uint32_t owner);
   // When the earliest line in the outboxes leaves its SM (kNever: none waits).
-  Tick next_departure() const {
-    return outbox_.next();
-  }
+  Tick next_departure() const { return outbox_.next(); }
   struct Completed {
     std::uint32_t owner = 0;
     Tick done = 0;  // a load's data is back; a store's or reduction's data taken in by the slices
@@ -288,8 +286,8 @@ class MemorySystem {
   }
   // Host-cache prefetch of the L2 set(s) and slice bandwidth bucket(s) a read of `line` from `sm`
   // issued at `now` will use (no simulated effect).
-  // Not while pipelined: the sets are the worker's to fetch (time_request's lookahead), and reading their
-  // servers' state from the SM side would race with it.
+  // Not while pipelined: the worker times the lookups on another core and fetches their sets itself (its
+  // lookahead), so fetching them into this core's cache would only move the lines between the two.
   void prefetch_l2(int sm, Addr line, Tick now) const {
     if (!pipelined_) prefetch_l2_sets(sm, line, now);
   }
@@ -479,6 +477,11 @@ class MemorySystem {
     return true;
   }
   void apply_l1_hold(std::uint64_t seq);
+  // A read that filled L1 sectors provisionally (`r.l1_slot`) is back at `done`: they are not readable sooner,
+  // where the slot still holds its line.
+  void raise_l1_fill(const OutboundRequest& r, Tick done) {
+    if (r.l1_slot != kNoSlot && l1_ && l1_->holds(r.l1_slot, r.l1_line)) l1_->hold_until(r.l1_slot, r.l1_mask, done);
+  }
   bool take_next_queued(Completed* out);
   // A request of open access `load` (kNoLoad: none) is done at `done` (`back`: a reduction's old values); true,
   // with `out` filled in, when it was the access's last.

@@ -51,14 +51,12 @@ class RequestPipeline {
     worker_.join();
     timed_inline_ = timed_seen_ = timed_.load(std::memory_order_acquire);
   }
-  bool has_worker() const { return worker_.joinable(); }
 
   // SM side. Entries pushed and not yet completed.
   std::size_t size() const { return static_cast<std::size_t>(pushed_ - completed_); }
   bool empty() const { return pushed_ == completed_; }
   // Whether `n` more entries fit.
   bool room(std::size_t n) const { return size() + n <= ring_.size(); }
-  std::size_t capacity() const { return ring_.size(); }
   std::uint64_t pushed() const { return pushed_; }
   std::uint64_t completed() const { return completed_; }
   std::uint64_t published() const { return published_seen_; }

@@ -113,10 +113,7 @@ TagArray::Access TagArray::access(std::uint32_t bank, std::uint32_t set, Addr li
   out.valid = valid;
   out.hit = valid & sectors;
   out.miss = sectors & ~valid;
-  std::uint32_t latest = 0;  // offsets order as ticks do
-  const std::uint32_t* r = arrivals(st);
-  for (std::uint32_t m = out.hit; m; m &= m - 1) latest = std::max(latest, r[std::countr_zero(m)]);
-  out.ready = std::max(now, decode(latest));
+  out.ready = ready_at(slot, out.hit, now);
   if (write) {
     if (dirty_of(st) == 0 && sectors != 0) ++dirty_ways_[set_index(bank, set)];
     st[1] |= static_cast<std::uint64_t>(sectors) | (static_cast<std::uint64_t>(sectors) << 32);

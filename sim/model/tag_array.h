@@ -83,7 +83,7 @@ class TagArray {
   std::size_t slots() const { return print_.size(); }  // over all banks
   // The latest arrival among `sectors` of the line at `slot`, no earlier than `now` (what access() says of its hits).
   Tick ready_at(std::uint32_t slot, std::uint32_t sectors, Tick now) const {
-    std::uint32_t latest = 0;
+    std::uint32_t latest = 0;  // offsets order as ticks do
     const std::uint32_t* r = arrivals(state(slot));
     for (std::uint32_t m = sectors; m; m &= m - 1) latest = std::max(latest, r[std::countr_zero(m)]);
     return std::max(now, decode(latest));
