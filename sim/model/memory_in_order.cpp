@@ -76,7 +76,7 @@ bool MemorySystem::take_next_request(Completed* out) {
   // ran at issue, long before).
   if (!outbox_.empty()) {
     const int next = outbox_.next_sm();
-    prefetch_l2_sets(next, outbox_.front().line, outbox_.front_departure());
+    prefetch_l2_sets(placed(next, outbox_.front()), outbox_.front().line, outbox_.front_departure());
     const auto n = static_cast<std::size_t>(next);
     __builtin_prefetch(&mshr_ring_[n][mshr_next_[n]]);  // the MSHR entry it will ask for
   }

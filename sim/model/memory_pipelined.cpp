@@ -22,8 +22,8 @@ void MemorySystem::set_pipelined(bool on) {
   pipeline_->set_time_fn([this](Queued& q, const Queued* far, const Queued* near) {
     // The sets of a request a few ahead, then - their fingerprints in the host's cache by then - the records of
     // a nearer one's lines: a lookup's two dependent host misses, both before it is timed.
-    if (far) prefetch_l2_sets(far->sm, far->request.line, far->depart);
-    if (near) prefetch_l2_records(near->sm, near->request.line);
+    if (far) prefetch_l2_sets(placed(far->sm, far->request), far->request.line, far->depart);
+    if (near) prefetch_l2_records(placed(near->sm, near->request), near->request.line);
     q.done = time_request(q.sm, q.depart, q.request, &q.back);
   });
   l1_hold_pending_.assign(l1_ ? l1_->slots() : 0, 0);
@@ -50,7 +50,7 @@ Tick MemorySystem::oldest_queued_issue() const {
 Tick MemorySystem::time_request(int sm, Tick depart, const OutboundRequest& r, Tick* back) {
   switch (r.kind) {
     case Outbound::kRead:
-      return l2_read_line(sm, r.line, r.mask, depart, r.cta, r.hint, r.may_merge);
+      return l2_read_line(sm, r.line, r.place, r.mask, depart, r.cta, r.hint, r.may_merge);
     case Outbound::kWrite:
     case Outbound::kWriteBack:
       return l2_write_line(sm, r.line, r.mask, depart, r.input_bytes, r.local);
@@ -83,11 +83,9 @@ bool MemorySystem::take_next_queued(Completed* out) {
   return request_done(load, done, back, out);
 }
 
-void MemorySystem::prefetch_l2_records(int sm, Addr line) const {
-  const std::uint64_t line_index = line >> l2_line_shift_;
-  const std::uint32_t home = home_slice(line_index), set = hashed_set(line_index, l2_->sets());
-  l2_->prefetch_record(home, set, line);
-  if (replicate_ && is_far(sm_partition(sm), home)) l2_->prefetch_record(replica_slice(sm_partition(sm), line_index), set, line);
+void MemorySystem::prefetch_l2_records(const LinePlace& p, Addr line) const {
+  l2_->prefetch_record(p.home, p.set, line);
+  if (p.first != p.home) l2_->prefetch_record(p.first, p.set, line);
 }
 
 }  // namespace gms

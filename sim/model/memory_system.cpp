@@ -183,16 +183,15 @@ void MemorySystem::count_read_lookup(int sm, Tick at, std::uint32_t hits, std::u
   }
 }
 
-Tick MemorySystem::home_slice_read(std::uint32_t slice, Addr line, std::uint32_t mask, Tick arrive, int sm,
-                                   CtaMemCounts* cta, EvictHint hint, Tick* served, bool from_fabric) {
+Tick MemorySystem::home_slice_read(std::uint32_t slice, std::uint32_t set, Addr line, std::uint32_t mask, Tick arrive,
+                                   int sm, CtaMemCounts* cta, EvictHint hint, Tick* served, bool from_fabric) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   TagArray& tags = *l2_;
   const bool takes_bandwidth = !from_fabric || gpu_.l2.far_fills_take_slice_bandwidth;
   const Tick looked_up = tag_lookup(slice, arrive);
   Tick s = takes_bandwidth ? serve_start(slices_bw_[slice], looked_up, popc(mask) * sector) : looked_up;
   if (served) *served = s;
-  auto a = tags.access(slice, hashed_set(line >> l2_line_shift_, tags.sets()), line, mask, false, s,
-                       priority_of(hint));
+  auto a = tags.access(slice, set, line, mask, false, s, priority_of(hint));
   count_read_lookup(sm, s, popc(a.hit), popc(a.miss), cta, true);
   if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, s);
   Tick ready = a.hit ? a.ready : s;
@@ -200,8 +199,8 @@ Tick MemorySystem::home_slice_read(std::uint32_t slice, Addr line, std::uint32_t
   return ready;
 }
 
-Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, CtaMemCounts* cta, EvictHint hint,
-                                bool may_merge) {
+Tick MemorySystem::l2_read_line(int sm, Addr line, const LinePlace& p, std::uint32_t mask, Tick t, CtaMemCounts* cta,
+                                EvictHint hint, bool may_merge) {
   const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
   std::vector<Tick>& ring = mshr_ring_[sm];
   std::uint32_t& next = mshr_next_[sm];
@@ -214,13 +213,13 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
   };
   Tick arrive = start + icnt_ticks_;
 
-  std::uint64_t line_index = line >> l2_line_shift_;
-  std::uint32_t home = home_slice(line_index);
-  int my_part = sm_partition(sm);
-  const bool far = is_far(my_part, home);
+  const std::uint64_t line_index = line >> l2_line_shift_;
+  const std::uint32_t home = p.home;
+  const int my_part = sm_partition(sm);
+  const bool far = p.far;
   const bool via_replica = far && replicate_;
   // The replica slice answers far lines in the replicating mode, the home slice everything else.
-  const std::uint32_t first_slice = via_replica ? replica_slice(my_part, line_index) : home;
+  const std::uint32_t first_slice = p.first;
   ++counters_.l2_read_requests;
   counters_.l2_requested_sectors += popc(mask);
   if (may_merge && coalescer_.enabled()) {
@@ -246,7 +245,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
     TagArray& tags = *l2_;
     Tick s = serve_start(slices_bw_[replica], tag_lookup(replica, arrive), popc(mask) * sector);
     served = s;
-    auto a = tags.access(replica, hashed_set(line_index, tags.sets()), line, mask, false, s, priority_of(hint));
+    auto a = tags.access(replica, p.set, line, mask, false, s, priority_of(hint));
     count_read_lookup(sm, s, popc(a.hit), popc(a.miss), cta, false);
     counters_.l2_replica_hit_sectors += popc(a.hit);
     if (a.hit && gpu_.l2.far_read_hits_at_home) {
@@ -263,13 +262,13 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, C
       counters_.l2_far_sectors += popc(a.miss);
       // The home's data crosses into this partition when it is there (after the home's DRAM read on a
       // miss), on this partition's link.
-      const Tick home_ready = home_slice_read(home, line, a.miss, s, sm, cta, hint, nullptr, true);
+      const Tick home_ready = home_slice_read(home, p.set, line, a.miss, s, sm, cta, hint, nullptr, true);
       const Tick h = cross_fabric(my_part, home_ready, popc(a.miss) * sector) + far_ticks_;
       tags.fill(a.slot, a.miss, h);
       ready = std::max(ready, h);
     }
   } else {
-    ready = home_slice_read(home, line, mask, arrive, sm, cta, hint, &served);
+    ready = home_slice_read(home, p.set, line, mask, arrive, sm, cta, hint, &served);
     if (far) {
       counters_.l2_far_sectors += popc(mask);
       ready = cross_fabric(my_part, ready, popc(mask) * sector) + far_ticks_;
@@ -292,9 +291,10 @@ Tick MemorySystem::load(const AccessCtx& ctx, const Region& region, bool bypass_
   ++counters_.ld_requests;
   load_batch_.clear();
   for_each_copy_line(region, gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask, SharedCopySectors c) {
-    load_batch_.push_back({line, mask, c.twice, gpu_.l1.copy_request_per_shared_line ? c.next_shared_line : 0u});
+    const LinePlace p = place_of(ctx.sm, line);
+    load_batch_.push_back({line, mask, c.twice, gpu_.l1.copy_request_per_shared_line ? c.next_shared_line : 0u, p});
     if (l1_) counters_.l1_ld_sectors += c.written;
-    prefetch_l2(ctx.sm, line, ctx.now);
+    prefetch_l2(p, line, ctx.now);
   });
   return read_batch(ctx, hint);
 }
@@ -308,9 +308,10 @@ Tick MemorySystem::tma_load(const AccessCtx& ctx, const Region& region, std::uin
   // sectors, so every line is read once (unlike a padded cp.async, shared_copy.h).
   load_batch_.clear();
   for_each_line(region, gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
-    load_batch_.push_back({line, mask, 0});
+    const LinePlace p = place_of(ctx.sm, line);
+    load_batch_.push_back({line, mask, 0, 0, p});
     counters_.tma_sectors += popc(mask);
-    prefetch_l2(ctx.sm, line, start);
+    prefetch_l2(p, line, start);
   });
   return std::max(read_batch(AccessCtx{ctx.sm, start, ctx.cta}, hint), engine);
 }
@@ -324,17 +325,20 @@ Tick MemorySystem::read_batch(const AccessCtx& ctx, EvictHint hint) {
     for (std::size_t k = 0; k < n; k += 8) __builtin_prefetch(&ring[first + k < ring.size() ? first + k : first + k - ring.size()]);
   }
   // One request of the line's `mask` sectors: through the SM's port and its way out, then to L2.
-  auto request = [&](Addr line, std::uint32_t mask, bool may_merge) {
+  auto request = [&](Addr line, const LinePlace& p, std::uint32_t mask, bool may_merge) {
     const Tick t = sm_out(ctx.sm, sm_port(ctx.sm, ctx.now, popc(mask) * sector), 0);
-    if (deferring_ != kNoLoad)
-      send(ctx.sm, t, OutboundRequest{line, mask, deferring_, ctx.cta, hint, may_merge});
-    else
-      done = std::max(done, l2_read_line(ctx.sm, line, mask, t, ctx.cta, hint, may_merge));
+    if (deferring_ != kNoLoad) {
+      OutboundRequest r{line, mask, deferring_, ctx.cta, hint, may_merge};
+      r.place = p;
+      send(ctx.sm, t, r);
+    } else {
+      done = std::max(done, l2_read_line(ctx.sm, line, p, mask, t, ctx.cta, hint, may_merge));
+    }
   };
   for (const BatchLine& b : load_batch_) {
-    request(b.line, b.mask & ~b.split, true);
-    if (b.split) request(b.line, b.split, true);
-    if (b.twice) request(b.line, b.twice, false);  // a second fetch: silicon looks each one up
+    request(b.line, b.place, b.mask & ~b.split, true);
+    if (b.split) request(b.line, b.place, b.split, true);
+    if (b.twice) request(b.line, b.place, b.twice, false);  // a second fetch: silicon looks each one up
   }
   return done;
 }
@@ -381,22 +385,14 @@ void MemorySystem::copy_into_l2(Addr base, std::uint64_t bytes, Tick at, InsertP
   }
 }
 
-void MemorySystem::prefetch_l2_sets(int sm, Addr line, Tick now) const {
-  const std::uint64_t line_index = line >> l2_line_shift_;
-  const std::uint32_t home = home_slice(line_index);
-  const std::uint32_t set = hashed_set(line_index, l2_->sets());
+void MemorySystem::prefetch_l2_sets(const LinePlace& p, Addr line, Tick now) const {
   auto hint = [&](std::uint32_t slice) {
-    l2_->prefetch(slice, set);
+    l2_->prefetch(slice, p.set);
     slices_bw_[slice].prefetch(now + icnt_ticks_);
   };
-  hint(home);
-  const int my_part = sm_partition(sm);
-  std::uint32_t first = home;
-  if (replicate_ && is_far(my_part, home)) {
-    first = replica_slice(my_part, line_index);
-    hint(first);
-  }
-  coalescer_.prefetch(first, line_index);
+  hint(p.home);
+  if (p.first != p.home) hint(p.first);
+  coalescer_.prefetch(p.first, line >> l2_line_shift_);
 }
 
 template <class EachLine>
@@ -412,9 +408,10 @@ Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool b
     // counts the sectors though nothing is cached (ld.global.cg and LDGSTS.BYPASS on the H100).
     load_batch_.clear();
     each_line(gpu_.l2.line, gpu_.l2.sector, [&](Addr line, std::uint32_t mask) {
-      load_batch_.push_back({line, mask, 0});
+      const LinePlace p = place_of(sm, line);
+      load_batch_.push_back({line, mask, 0, 0, p});
       if (l1_) l1_sectors += popc(mask);
-      prefetch_l2(sm, line, ctx.now);
+      prefetch_l2(p, line, ctx.now);
     });
     return read_batch(ctx, hint);
   }
@@ -444,11 +441,14 @@ Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool b
       auto flush = [&] {
         if (!cur_mask) return;
         const Tick out = sm_out(sm, t, 0);
+        const LinePlace p = place_of(sm, cur_line);
         if (deferring_ == kNoLoad) {
-          d = std::max(d, l2_read_line(sm, cur_line, cur_mask, out, ctx.cta, hint));
+          d = std::max(d, l2_read_line(sm, cur_line, p, cur_mask, out, ctx.cta, hint));
           return;
         }
-        send(sm, out, OutboundRequest{cur_line, cur_mask, deferring_, ctx.cta, hint, true, a.slot, a.miss, line});
+        OutboundRequest r{cur_line, cur_mask, deferring_, ctx.cta, hint, true, a.slot, a.miss, line};
+        r.place = p;
+        send(sm, out, r);
         // Until the data's time is known, a hit on these sectors takes an unloaded L2 hit's (raised when it is).
         d = std::max(d, out + icnt_ticks_ + l2_return_ticks_);
       };

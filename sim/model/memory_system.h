@@ -284,16 +284,32 @@ class MemorySystem {
       for (const LineRequest& r : lane_scratch_) fn(r.line, r.sectors);
     };
   }
-  // Host-cache prefetch of the L2 set(s) and slice bandwidth bucket(s) a read of `line` from `sm`
+  // Where a read of a line from an SM is looked up: the line's home slice, its set (the same in every slice), and
+  // the slice that answers it first (for a far line in replicating partitions the near slice keeping its copy).
+  // Taken once per line request, where the request is made: the slice hash, the set hash and the replica's were
+  // each taken two or three times a request before (the prefetches and the timing; docs/performance.md, "Host
+  // instructions per line request"), and a pipelined run takes them on the SM's thread instead of the worker's.
+  struct LinePlace {
+    std::uint32_t home = 0, set = 0, first = 0;
+    bool far = false;
+  };
+  LinePlace place_of(int sm, Addr line) const {
+    const std::uint64_t line_index = line >> l2_line_shift_;
+    const std::uint32_t home = home_slice(line_index);
+    const int part = sm_partition(sm);
+    const bool far = is_far(part, home);
+    return {home, hashed_set(line_index, l2_->sets()), far && replicate_ ? replica_slice(part, line_index) : home, far};
+  }
+  // Host-cache prefetch of the L2 set(s) and slice bandwidth bucket(s) a read of `line` (placed at `p`)
   // issued at `now` will use (no simulated effect).
   // Not while pipelined: the worker times the lookups on another core and fetches their sets itself (its
   // lookahead), so fetching them into this core's cache would only move the lines between the two.
-  void prefetch_l2(int sm, Addr line, Tick now) const {
-    if (!pipelined_) prefetch_l2_sets(sm, line, now);
+  void prefetch_l2(const LinePlace& p, Addr line, Tick now) const {
+    if (!pipelined_) prefetch_l2_sets(p, line, now);
   }
-  void prefetch_l2_sets(int sm, Addr line, Tick now) const;
-  // The records of `line` in the slices a read of it from `sm` looks it up in (where their fingerprints match).
-  void prefetch_l2_records(int sm, Addr line) const;
+  void prefetch_l2_sets(const LinePlace& p, Addr line, Tick now) const;
+  // The records of `line` (placed at `p`) in the slices a read of it looks it up in (where their fingerprints match).
+  void prefetch_l2_records(const LinePlace& p, Addr line) const;
   // Whether `slice` lies in another partition than `part` (the SM's near one).
   bool is_far(int part, std::uint32_t slice) const { return gpu_.l2.partitions > 1 && partition_of(slice) != part; }
   int partition_of(std::uint32_t slice) const { return slice_partition_[slice]; }
@@ -304,14 +320,15 @@ class MemorySystem {
   }
   // `may_merge` false: a second fetch of sectors the same load is fetching (a copy's shared-sector
   // split) neither merges into nor opens a coalescer entry; silicon looks each one up.
-  Tick l2_read_line(int sm, Addr line, std::uint32_t mask, Tick t, CtaMemCounts* cta, EvictHint hint,
+  // `p`: place_of(sm, line).
+  Tick l2_read_line(int sm, Addr line, const LinePlace& p, std::uint32_t mask, Tick t, CtaMemCounts* cta, EvictHint hint,
                     bool may_merge = true);
   // Times the L1-bypassing reads listed in load_batch_ (lines whose sets are prefetched).
   Tick read_batch(const AccessCtx& ctx, EvictHint hint);
   // `served`, when given, receives when the slice started on the request. `from_fabric`: the near
   // partition's miss forwarded here, which takes the slice's bandwidth only where
   // l2.far_fills_take_slice_bandwidth says so.
-  Tick home_slice_read(std::uint32_t slice, Addr line, std::uint32_t mask, Tick arrive, int sm,
+  Tick home_slice_read(std::uint32_t slice, std::uint32_t set, Addr line, std::uint32_t mask, Tick arrive, int sm,
                        CtaMemCounts* cta, EvictHint hint, Tick* served = nullptr, bool from_fabric = false);
   // When a read lookup arriving at `slice` at `arrive` passes the slice's tag stage.
   Tick tag_lookup(std::uint32_t slice, Tick arrive) {
@@ -416,6 +433,7 @@ class MemorySystem {
     Addr line;
     std::uint32_t mask, twice;  // sectors read, and those read a second time (copies into shared)
     std::uint32_t split = 0;    // of `mask`, those read in a second request (l1.copy_request_per_shared_line)
+    LinePlace place{};          // place_of(the SM, line), taken once for the prefetch and the request
   };
   std::vector<BatchLine> load_batch_;  // one load's lines, reused
   std::vector<Addr> lane_addr_scratch_;
@@ -445,6 +463,7 @@ class MemorySystem {
     std::uint32_t input_bytes = 0;
     Tick at = 0;  // a reduction's own departure (its place in the FIFO may be later: it leaves by the port
                   // alone, not by the way out the reads and stores before it queued on)
+    LinePlace place{};  // a read's (place_of)
   };
   struct OpenLoad {
     Tick done = 0, back = 0;
@@ -489,6 +508,9 @@ class MemorySystem {
   // Times one request at L2 as the access issuing it would have (memory-side state only: the worker's part);
   // returns its completion (a reduction's `back` in `back`).
   Tick time_request(int sm, Tick depart, const OutboundRequest& r, Tick* back);
+  // Where a request's line is looked up: a read's place as taken at issue; for the others (their sets fetched
+  // into the host's cache as a read's would be), taken now.
+  LinePlace placed(int sm, const OutboundRequest& r) const { return r.kind == Outbound::kRead ? r.place : place_of(sm, r.line); }
   std::uint32_t deferring_ = kNoLoad;  // during an *_in_order call: its open access
   DepartureQueue<OutboundRequest> outbox_;
   std::vector<OpenLoad> open_loads_;
