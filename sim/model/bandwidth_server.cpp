@@ -25,7 +25,7 @@ BandwidthServer::BandwidthServer(double ticks_per_byte, std::uint32_t bucket_cyc
   for (std::uint32_t i = 0; i < word_id_.size(); ++i) word_id_[i] = i;
 }
 
-std::uint32_t BandwidthServer::word(std::uint32_t id) {
+inline std::uint32_t BandwidthServer::word(std::uint32_t id) {
   const std::uint32_t w = id >> 6;
   const std::uint32_t k = w & word_mask_;
   if (word_id_[k] != w) {
@@ -36,7 +36,7 @@ std::uint32_t BandwidthServer::word(std::uint32_t id) {
   return k;
 }
 
-std::uint32_t BandwidthServer::first_open(std::uint32_t id) {
+inline std::uint32_t BandwidthServer::first_open(std::uint32_t id) {
   while (true) {
     const std::uint32_t k = word(id);
     const std::uint64_t open = ~full_[k] & (~std::uint64_t{0} << (id & 63));

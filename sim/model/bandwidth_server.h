@@ -25,7 +25,7 @@ class BandwidthServer {
 
   // Serves `bytes` arriving at `arrive`; returns the tick the last byte is done.
   Tick serve(Tick arrive, std::uint32_t bytes);
-  Tick service_ticks(std::uint32_t bytes) const { return static_cast<Tick>(bytes * ticks_per_byte_ + 0.5); }
+  Tick service_ticks(std::uint32_t bytes) const { return round_ticks(bytes * ticks_per_byte_); }
   // Host-cache prefetch of the bucket a request arriving at `arrive` starts in (no simulated effect).
   void prefetch(Tick arrive) const { __builtin_prefetch(&busy_[(arrive >> bucket_shift_) & ring_mask_]); }
 

@@ -332,7 +332,7 @@ struct Engine::Impl {
     if (fill_ticks_per_byte <= 0 || !in.bypass_l1) return in.wavefronts * smem_ticks_per_wavefront;
     const double bytes = in.lanes.present() ? static_cast<double>(in.lanes.count) * in.lanes.bytes
                                             : static_cast<double>(in.region.rows) * in.region.row_bytes;
-    return static_cast<Tick>(bytes * fill_ticks_per_byte + 0.5);
+    return round_ticks(bytes * fill_ticks_per_byte);
   }
 
   // Loads whose lines wait in the memory system's outboxes (l2.reads_in_arrival_order), by the owner

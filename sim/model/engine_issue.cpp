@@ -263,7 +263,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
         break;
       }
       Tick start = std::max(t, sp.pipe_free[p]);
-      Tick end = start + static_cast<Tick>(in.flops * pipe_ticks_per_flop[p] + 0.5);
+      Tick end = start + round_ticks(in.flops * pipe_ticks_per_flop[p]);
       sp.pipe_free[p] = end;
       // A block of N instructions holds the sub-partition's issue port N cycles (one a cycle), and
       // its register-bank conflict cycles. An mma.sync holds it for its whole tensor-pipe interval

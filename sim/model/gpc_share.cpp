@@ -40,7 +40,7 @@ Tick GpcShare::shared(int sm, Tick start, Tick back) {
   // their sum (SMs of one GPC size alone: all 1).
   const double own = scale_[static_cast<std::size_t>(sm)];
   mix_ += (own - mix_) / 1024;
-  return start + unloaded_ + static_cast<Tick>(static_cast<double>(over - unloaded_) * (own / mix_) + 0.5);
+  return start + unloaded_ + round_ticks(static_cast<double>(over - unloaded_) * (own / mix_));
 }
 
 }  // namespace gms

@@ -136,7 +136,7 @@ MemorySystem::~MemorySystem() = default;
 
 Tick MemorySystem::reserve(Tick& free_at, Tick arrive, double ticks) const {
   Tick start = std::max(free_at, arrive);
-  free_at = start + static_cast<Tick>(ticks + 0.5);
+  free_at = start + round_ticks(ticks);
   return start;
 }
 
