@@ -40,7 +40,7 @@ for i in "${!bins[@]}"; do
     status=1
     continue
   fi
-  python3 - "$work/log.$i" "$work/out.$i/stats.json" "${bins[$i]}" <<'PY'
+  python3 - "$work/log.$i" "$work/out.$i/stats.json" "${bins[$i]}" <<'PY' || status=1
 import json, re, sys
 log = open(sys.argv[1]).read()
 def total(name):
@@ -50,6 +50,8 @@ ir, d1, ll = total("I +refs"), total("D1 +misses"), total("LL misses")
 stats = json.load(open(sys.argv[2]))
 metrics = stats.get("metrics", stats)
 req = metrics["lts__t_requests_srcunit_tex_op_read.sum"]
+if not req:
+    sys.exit(f"{sys.argv[3]}: the run made no L2 read requests (a workload without global loads?)")
 print(f"{sys.argv[3][-40:]:<40} {ir:>14,} {d1:>12,} {ll:>12,} {ir / req:>10.0f} {d1 / req:>10.2f} {ll / req:>10.2f}")
 PY
 done
