@@ -50,9 +50,11 @@ __device__ inline void cp_async_wait() {
 #endif
 }
 
+// One CTA's tile: the body of both kernels below, inlined into each (the plain kernel's code is what it was
+// before the stamped one existed).
 template <int BM, int BN, int BK, int TCM, int TCN, int VEC, bool ASYNC, int STAGES, int PAD, int RV>
-__global__ void __launch_bounds__(TCM * TCN) sgemm_ladder(int M, int N, int K, const float* __restrict__ A,
-                                                          const float* __restrict__ B, float* __restrict__ C) {
+__device__ __forceinline__ void sgemm_ladder_cta(int M, int N, int K, const float* __restrict__ A,
+                                                 const float* __restrict__ B, float* __restrict__ C) {
   using P = SgemmLadder<BM, BN, BK, TCM, TCN, VEC, ASYNC, STAGES, PAD, RV>;
   constexpr int T = P::kThreads, TM = P::TM, TN = P::TN, LDA = P::LDA, LDB = P::LDB;
   extern __shared__ __align__(16) float smem[];
@@ -138,6 +140,47 @@ __global__ void __launch_bounds__(TCM * TCN) sgemm_ladder(int M, int N, int K, c
   for (int i = 0; i < TM; ++i)
 #pragma unroll
     for (int j = 0; j < TN; ++j) C[(m0 + row(i)) + static_cast<size_t>(n0 + col(j)) * M] = acc[i][j];
+}
+
+template <int BM, int BN, int BK, int TCM, int TCN, int VEC, bool ASYNC, int STAGES, int PAD, int RV>
+__global__ void __launch_bounds__(TCM * TCN) sgemm_ladder(int M, int N, int K, const float* __restrict__ A,
+                                                          const float* __restrict__ B, float* __restrict__ C) {
+  sgemm_ladder_cta<BM, BN, BK, TCM, TCN, VEC, ASYNC, STAGES, PAD, RV>(M, N, K, A, B, C);
+}
+
+// The same CTA with its start and end stamped (gms-ladder --stamps): thread 0 writes stamps[5 x CTA ..]
+// (CTA = blockIdx.x + gridDim.x * blockIdx.y, the launch order): %globaltimer at entry and once every
+// thread has stored, clock64 at the same two points, %smid - when and where each CTA ran, so that the
+// co-resident CTAs of one SM can be told apart by age (docs/co-resident-ctas.md).
+// CUDA only (%globaltimer, %smid); on HIP it runs the tile unstamped.
+template <int BM, int BN, int BK, int TCM, int TCN, int VEC, bool ASYNC, int STAGES, int PAD, int RV>
+__global__ void __launch_bounds__(TCM * TCN) ladder_cta_stamps(int M, int N, int K, const float* __restrict__ A,
+                                                               const float* __restrict__ B, float* __restrict__ C,
+                                                               unsigned long long* stamps) {
+#if !defined(__HIPCC__)
+  // The start is stored at once, so that nothing of the stamps is kept in registers across the tile (the
+  // stamped kernel allocates what the plain one does).
+  unsigned long long* s = stamps + 5ull * (blockIdx.x + static_cast<size_t>(gridDim.x) * blockIdx.y);
+  if (threadIdx.x == 0) {
+    unsigned long long gt0;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(gt0));
+    s[0] = gt0, s[2] = clock64();
+  }
+#endif
+  sgemm_ladder_cta<BM, BN, BK, TCM, TCN, VEC, ASYNC, STAGES, PAD, RV>(M, N, K, A, B, C);
+#if !defined(__HIPCC__)
+  __syncthreads();  // the CTA ends when its last thread has stored
+  if (threadIdx.x == 0) {
+    unsigned long long gt1, clk1 = clock64();
+    unsigned smid;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(gt1));
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+    s = stamps + 5ull * (blockIdx.x + static_cast<size_t>(gridDim.x) * blockIdx.y);
+    s[1] = gt1, s[3] = clk1, s[4] = smid;
+  }
+#else
+  (void)stamps;
+#endif
 }
 
 // The reference: one thread per output, k in the same order.

@@ -3,11 +3,15 @@
 // `--profile` runs each rung once for Nsight Compute instead ("profiled seed002_<rung>" per launch).
 // `--rounds N` does either N times over, rung after rung (silicon's run-to-run spread:
 // validate/scripts/device_repeat.sh). Prints one JSON object per rung and round.
-//   gms-ladder [--size 4096] [--profile] [--only NAME] [--rounds N]
+// `--stamps DIR` (CUDA only) times each rung plain and stamped, then runs the stamped kernel three times
+// and writes DIR/seed002_<rung>_run<r>.csv: cta (launch order), sm, gt_start_ns, gt_end_ns, clk_start,
+// clk_end - the columns validate/scripts/cta_stamps.py reads (cta_spread.py, cta_ranks.py).
+//   gms-ladder [--size 4096] [--profile] [--only NAME] [--rounds N] [--stamps DIR]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -21,14 +25,31 @@ struct Rung {
   const char* name;
   const char* params;  // the workload keys this rung corresponds to (for the records)
   void (*launch)(int, const float*, const float*, float*);
+  void (*launch_stamped)(int, const float*, const float*, float*, unsigned long long*);
+  int bm, bn;  // the CTA tile: (n / bm) x (n / bn) CTAs
 };
+
+// The launch configuration of a rung's kernel (both variants: same grid, block and shared memory).
+template <typename P, typename Kernel>
+void prepare(Kernel k) {
+  if (P::smem_bytes() > 48 * 1024) GPU_CHECK(gpuFuncSetAttribute(k, gpuFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(P::smem_bytes())));
+}
 
 template <int BM, int BN, int BK, int TCM, int TCN, int VEC, bool ASYNC, int STAGES, int PAD, int RV>
 void launch_rung(int n, const float* A, const float* B, float* C) {
   using P = gmsv::SgemmLadder<BM, BN, BK, TCM, TCN, VEC, ASYNC, STAGES, PAD, RV>;
   auto k = gmsv::sgemm_ladder<BM, BN, BK, TCM, TCN, VEC, ASYNC, STAGES, PAD, RV>;
-  if (P::smem_bytes() > 48 * 1024) GPU_CHECK(gpuFuncSetAttribute(k, gpuFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(P::smem_bytes())));
+  prepare<P>(k);
   k<<<dim3(n / BM, n / BN), P::kThreads, P::smem_bytes()>>>(n, n, n, A, B, C);
+  GPU_CHECK_LAUNCH();
+}
+
+template <int BM, int BN, int BK, int TCM, int TCN, int VEC, bool ASYNC, int STAGES, int PAD, int RV>
+void launch_rung_stamped(int n, const float* A, const float* B, float* C, unsigned long long* stamps) {
+  using P = gmsv::SgemmLadder<BM, BN, BK, TCM, TCN, VEC, ASYNC, STAGES, PAD, RV>;
+  auto k = gmsv::ladder_cta_stamps<BM, BN, BK, TCM, TCN, VEC, ASYNC, STAGES, PAD, RV>;
+  prepare<P>(k);
+  k<<<dim3(n / BM, n / BN), P::kThreads, P::smem_bytes()>>>(n, n, n, A, B, C, stamps);
   GPU_CHECK_LAUNCH();
 }
 
@@ -37,7 +58,8 @@ void launch_rung(int n, const float* A, const float* B, float* C) {
     name,                                                                                                              \
         "\"tile\": [" #BM ", " #BN ", " #BK "], \"threads\": [" #TCM ", " #TCN "], \"copy_vec\": " #VEC                \
         ", \"async\": " #ASYNC ", \"stages\": " #ST ", \"pad\": " #PAD ", \"read_vec\": " #RV,                          \
-        launch_rung<BM, BN, BK, TCM, TCN, VEC, ASYNC, ST, PAD, RV>                                                     \
+        launch_rung<BM, BN, BK, TCM, TCN, VEC, ASYNC, ST, PAD, RV>,                                                    \
+        launch_rung_stamped<BM, BN, BK, TCM, TCN, VEC, ASYNC, ST, PAD, RV>, BM, BN                                     \
   }
 
 const Rung kRungs[] = {
@@ -52,6 +74,58 @@ const Rung kRungs[] = {
     RUNG("r6_register_blocking", 128, 128, 32, 16, 16, 4, true, 2, 0, 4),
 };
 
+float median_ms(std::vector<float> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// --stamps: the plain and the stamped kernel timed alternately (the stamps' cost on record), then three
+// stamped runs written out. Returns false if a run left a CTA unstamped.
+bool stamp_rung(const Rung& r, int n, const float* A, const float* B, float* C, const std::string& dir) {
+  const size_t ctas = static_cast<size_t>(n / r.bm) * (n / r.bn);
+  unsigned long long* stamps;
+  GPU_CHECK(gpuMalloc(&stamps, ctas * 5 * sizeof(unsigned long long)));
+  gpuEvent_t e0, e1;
+  GPU_CHECK(gpuEventCreate(&e0));
+  GPU_CHECK(gpuEventCreate(&e1));
+  auto timed = [&](bool stamped) {
+    GPU_CHECK(gpuEventRecord(e0));
+    if (stamped) r.launch_stamped(n, A, B, C, stamps);
+    else r.launch(n, A, B, C);
+    GPU_CHECK(gpuEventRecord(e1));
+    GPU_CHECK(gpuEventSynchronize(e1));
+    float t = 0;
+    GPU_CHECK(gpuEventElapsedTime(&t, e0, e1));
+    return t;
+  };
+  timed(false), timed(true);  // warm-up
+  std::vector<float> plain, stamped;
+  for (int rep = 0; rep < 7; ++rep) plain.push_back(timed(false)), stamped.push_back(timed(true));
+  bool ok = true;
+  std::vector<unsigned long long> h(ctas * 5);
+  for (int run = 0; run < 3; ++run) {
+    GPU_CHECK(gpuMemset(stamps, 0, ctas * 5 * sizeof(unsigned long long)));
+    r.launch_stamped(n, A, B, C, stamps);
+    GPU_CHECK(gpuDeviceSynchronize());
+    GPU_CHECK(gpuMemcpy(h.data(), stamps, h.size() * sizeof(unsigned long long), gpuMemcpyDeviceToHost));
+    const std::string path = dir + "/seed002_" + r.name + "_run" + std::to_string(run) + ".csv";
+    std::ofstream f(path);
+    if (!f) throw std::runtime_error("cannot write " + path);
+    f << "cta,sm,gt_start_ns,gt_end_ns,clk_start,clk_end\n";
+    for (size_t c = 0; c < ctas; ++c) {
+      const unsigned long long* s = &h[5 * c];
+      ok &= s[1] != 0;
+      f << c << ',' << s[4] << ',' << s[0] << ',' << s[1] << ',' << s[2] << ',' << s[3] << '\n';
+    }
+  }
+  std::printf("{\"rung\": \"%s\", \"size\": %d, \"ctas\": %zu, \"stamps\": \"%s\", \"time_us_median_plain\": %.2f, "
+              "\"time_us_median_stamped\": %.2f}\n",
+              r.name, n, ctas, ok ? "ok" : "MISSING", median_ms(plain) * 1e3, median_ms(stamped) * 1e3);
+  std::fflush(stdout);
+  GPU_CHECK(gpuFree(stamps));
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -59,18 +133,30 @@ int main(int argc, char** argv) {
   bool profile = false;
   std::string only;
   int rounds = 1;
+  std::string stamps_dir;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--size") && i + 1 < argc) n = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--profile")) profile = true;
     else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     else if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--stamps") && i + 1 < argc) stamps_dir = argv[++i];
     else {
-      std::fprintf(stderr, "usage: gms-ladder [--size N] [--profile] [--only NAME] [--rounds N]\n");
+      std::fprintf(stderr, "usage: gms-ladder [--size N] [--profile] [--only NAME] [--rounds N] [--stamps DIR]\n");
       return 2;
     }
   }
   if (n % 128 != 0 || n <= 0) {
     std::fprintf(stderr, "gms-ladder: --size must be a positive multiple of 128\n");
+    return 2;
+  }
+#if defined(__HIPCC__)
+  if (!stamps_dir.empty()) {
+    std::fprintf(stderr, "gms-ladder: --stamps needs %%globaltimer and %%smid (CUDA only)\n");
+    return 2;
+  }
+#endif
+  if (!stamps_dir.empty() && profile) {
+    std::fprintf(stderr, "gms-ladder: --stamps and --profile are separate runs\n");
     return 2;
   }
   if (rounds < 1) {
@@ -125,6 +211,10 @@ int main(int argc, char** argv) {
       double rel = std::sqrt(num / den);
       bool ok = !nan && rel < 1e-5;
       failed += !ok;
+      if (!stamps_dir.empty()) {
+        failed += !stamp_rung(r, n, A, B, C, stamps_dir);
+        continue;
+      }
       for (int w = 0; w < 3; ++w) r.launch(n, A, B, C);
       std::vector<float> ms;
       for (int rep = 0; rep < 15; ++rep) {
