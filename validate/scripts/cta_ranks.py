@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Do the CTAs resident on one SM run alike, or does the oldest go first? Silicon's stamps (gms-ladder
+--stamps, gms-cta-times) beside the model's replay (`gpumemsim run ... -o DIR`).
+
+  cta_ranks.py SILICON_DIR [--model CASE=DIR ...] [--case CASE ...] [--check]
+
+Per case and source, the first wave (every CTA started before the first one ended): its CTAs ranked on
+their SM by dispatch order (0 = the SM's first CTA), and per rank the median duration over the median of
+rank 0. A warp scheduler that favours the oldest warps (greedy-then-oldest) lets rank 0 finish first and
+the youngest last (ratios rising with rank); one that takes the SM's warps in turn keeps them near 1.00.
+How far the co-resident CTAs' progress differs sets how far apart the CTAs that share a row or column
+panel read it, and with it the L2's hits (docs/shared-memory.md, "Co-resident CTAs").
+
+Also per source: the CTA durations' coefficient of variation over the whole grid, and `youngest/oldest`,
+the last rank's ratio. `--check`: exit 1 unless every case's silicon runs agree on youngest/oldest within
+0.05 (the order the hardware gives co-resident CTAs repeats run to run) and each shows two ranks or more.
+"""
+import argparse
+import csv
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cta_stamps import stamp_runs  # noqa: E402
+
+AGREE = 0.05  # --check: how far apart two runs' youngest/oldest may be
+
+
+def model_rows(directory):
+    """A `gpumemsim run -o DIR` replay's CTAs as stamp rows (cycles stand for ns: only ratios are taken)."""
+    path = os.path.join(directory, "ctas.csv")
+    if not os.path.isfile(path):
+        raise ValueError(f"{directory}: no ctas.csv (a `gpumemsim run -o DIR` output?)")
+    with open(path) as f:
+        return [{"cta": r["launch_index"], "sm": r["sm"], "gt_start_ns": r["start_cycle"], "gt_end_ns": r["end_cycle"]}
+                for r in csv.DictReader(f)]
+
+
+def rank_ratios(rows):
+    """(ratios per rank of the first wave, CTAs per rank, CV of all durations) of one run's stamp rows."""
+    ctas = [(int(r["cta"]), int(r["sm"]), int(r["gt_start_ns"]), int(r["gt_end_ns"])) for r in rows]
+    if not ctas:
+        raise ValueError("no CTAs")
+    first_end = min(c[3] for c in ctas)
+    by_sm = {}
+    for c in ctas:
+        if c[2] < first_end:
+            by_sm.setdefault(c[1], []).append(c)
+    per_rank = {}
+    for sm_ctas in by_sm.values():
+        for rank, c in enumerate(sorted(sm_ctas, key=lambda c: (c[2], c[0]))):
+            per_rank.setdefault(rank, []).append(c[3] - c[2])
+    base = statistics.median(per_rank[0])
+    ratios = [statistics.median(per_rank[k]) / base for k in sorted(per_rank)]
+    counts = [len(per_rank[k]) for k in sorted(per_rank)]
+    durations = [c[3] - c[2] for c in ctas]
+    cv = statistics.pstdev(durations) / statistics.fmean(durations)
+    return ratios, counts, cv
+
+
+def row(label, ratios, counts, cv, width):
+    cells = [f"{r:.3f} ({n})" for r, n in zip(ratios, counts)] + [""] * (width - len(ratios))
+    return f"| {label} | " + " | ".join(cells) + f" | {ratios[-1]:.3f} | {100 * cv:.1f} % |"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("silicon_dir")
+    ap.add_argument("--model", action="append", default=[], metavar="CASE=DIR")
+    ap.add_argument("--case", action="append", default=[], help="only these cases (default: every stamped one)")
+    ap.add_argument("--check", action="store_true",
+                    help=f"exit 1 unless each case's silicon runs agree on youngest/oldest within {AGREE}")
+    args = ap.parse_args()
+    runs = stamp_runs(args.silicon_dir)
+    if not runs:
+        sys.exit(f"cta_ranks: no <case>_run<r>.csv[.gz] in {args.silicon_dir}")
+    models = {}
+    for m in args.model:
+        case, _, d = m.partition("=")
+        if not d:
+            sys.exit(f"cta_ranks: --model wants CASE=DIR, got '{m}'")
+        try:
+            models.setdefault(case, []).append((d, model_rows(d)))
+        except ValueError as e:
+            sys.exit(f"cta_ranks: {e}")
+    table, bad, cases = [], [], 0
+    for case, stamped in runs.items():
+        if args.case and case not in args.case:
+            continue
+        cases += 1
+        youngest = []
+        for i, rows in enumerate(stamped):
+            table.append((f"{case} silicon run {i}", *rank_ratios(rows)))
+            youngest.append(table[-1][1][-1])
+            if len(table[-1][1]) < 2:
+                bad.append(f"{case} run {i}: one CTA per SM, no ranks to compare")
+        if max(youngest) - min(youngest) > AGREE:
+            bad.append(f"{case}: youngest/oldest " + " / ".join(f"{y:.3f}" for y in youngest) + " run to run")
+        for d, rows in models.get(case, []):
+            table.append((f"{case} model {os.path.basename(os.path.normpath(d))}", *rank_ratios(rows)))
+    if not table:
+        sys.exit("cta_ranks: no case left (--case)")
+    width = max(len(t[1]) for t in table)
+    print("| case / source | " + " | ".join(f"rank {k}" for k in range(width)) + " | youngest/oldest | CV |")
+    print("|---|" + "---|" * (width + 2))
+    for label, ratios, counts, cv in table:
+        print(row(label, ratios, counts, cv, width))
+    if args.check:
+        if bad:
+            sys.exit("cta_ranks: silicon's runs do not repeat:\n  " + "\n  ".join(bad))
+        print(f"check: the {cases} cases' silicon runs agree on youngest/oldest within {AGREE}")
+
+
+if __name__ == "__main__":
+    main()
