@@ -8,6 +8,7 @@
 // val (4,1), LDG.128 + STS.128 or cp.async.cg 16 B when ASYNC). STAGES 2 = double buffering.
 // PAD floats of padding per shared column.
 #include "../include/gpu_port.h"
+#include "cta_stamp.cuh"
 
 namespace gmsv {
 
@@ -161,22 +162,15 @@ __global__ void __launch_bounds__(TCM * TCN) ladder_cta_stamps(int M, int N, int
   // The start is stored at once, so that nothing of the stamps is kept in registers across the tile (the
   // stamped kernel allocates what the plain one does).
   unsigned long long* s = stamps + 5ull * (blockIdx.x + static_cast<size_t>(gridDim.x) * blockIdx.y);
-  if (threadIdx.x == 0) {
-    unsigned long long gt0;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(gt0));
-    s[0] = gt0, s[2] = clock64();
-  }
+  if (threadIdx.x == 0) s[0] = global_timer_ns(), s[2] = clock64();
 #endif
   sgemm_ladder_cta<BM, BN, BK, TCM, TCN, VEC, ASYNC, STAGES, PAD, RV>(M, N, K, A, B, C);
 #if !defined(__HIPCC__)
   __syncthreads();  // the CTA ends when its last thread has stored
   if (threadIdx.x == 0) {
-    unsigned long long gt1, clk1 = clock64();
-    unsigned smid;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(gt1));
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+    const unsigned long long clk1 = clock64();
     s = stamps + 5ull * (blockIdx.x + static_cast<size_t>(gridDim.x) * blockIdx.y);
-    s[1] = gt1, s[3] = clk1, s[4] = smid;
+    s[1] = global_timer_ns(), s[3] = clk1, s[4] = sm_id();
   }
 #else
   (void)stamps;

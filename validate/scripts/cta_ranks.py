@@ -22,7 +22,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cta_stamps import stamp_runs  # noqa: E402
+from cta_stamps import model_pairs, stamp_runs  # noqa: E402
 
 AGREE = 0.05  # --check: how far apart two runs' youngest/oldest may be
 
@@ -76,10 +76,7 @@ def main():
     if not runs:
         sys.exit(f"cta_ranks: no <case>_run<r>.csv[.gz] in {args.silicon_dir}")
     models = {}
-    for m in args.model:
-        case, _, d = m.partition("=")
-        if not d:
-            sys.exit(f"cta_ranks: --model wants CASE=DIR, got '{m}'")
+    for case, d in model_pairs(args.model, "cta_ranks"):
         try:
             models.setdefault(case, []).append((d, model_rows(d)))
         except ValueError as e:

@@ -23,7 +23,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cta_stamps import stamp_runs  # noqa: E402
+from cta_stamps import model_pairs, stamp_runs  # noqa: E402
 
 
 def spread(starts, ends, per_wave):
@@ -92,12 +92,7 @@ def main():
     runs = silicon_runs(args.silicon_dir)
     if not runs:
         sys.exit(f"cta_spread: no <case>_run<r>.csv[.gz] in {args.silicon_dir}")
-    models = {}
-    for m in args.model:
-        case, _, d = m.partition("=")
-        if not d:
-            sys.exit(f"cta_spread: --model wants CASE=DIR, got '{m}'")
-        models[case] = model_run(d)
+    models = {case: model_run(d) for case, d in model_pairs(args.model, "cta_spread")}
     print("| case / source | CTA duration median (us) | CV | p90/p10 | start std wave 1 (us) | wave 5 | wave 10 | pull-back |")
     print("|---|---|---|---|---|---|---|---|")
     for case, stats in runs.items():

@@ -38,3 +38,15 @@ def model_stamps(directory):
     return [{"cta": r["launch_index"], "sm": r["sm"], "gt_start_ns": at(r["start_cycle"]), "gt_end_ns": at(r["end_cycle"]),
              "gt_first_tile_ns": at(r["first_barrier_cycle"]), "gt_loop_end_ns": at(r["first_store_cycle"])}
             for r in rows]
+
+
+def model_pairs(values, tool):
+    """The (case, directory) pairs of a script's `--model CASE=DIR` options; exits with a message naming the tool on
+    one without a directory."""
+    pairs = []
+    for v in values:
+        case, _, d = v.partition("=")
+        if not d:
+            raise SystemExit(f"{tool}: --model wants CASE=DIR, got '{v}'")
+        pairs.append((case, d))
+    return pairs
