@@ -122,6 +122,8 @@ bool stamp_rung(const Rung& r, int n, const float* A, const float* B, float* C, 
               "\"time_us_median_stamped\": %.2f}\n",
               r.name, n, ctas, ok ? "ok" : "MISSING", median_ms(plain) * 1e3, median_ms(stamped) * 1e3);
   std::fflush(stdout);
+  GPU_CHECK(gpuEventDestroy(e0));
+  GPU_CHECK(gpuEventDestroy(e1));
   GPU_CHECK(gpuFree(stamps));
   return ok;
 }
@@ -155,8 +157,8 @@ int main(int argc, char** argv) {
     return 2;
   }
 #endif
-  if (!stamps_dir.empty() && profile) {
-    std::fprintf(stderr, "gms-ladder: --stamps and --profile are separate runs\n");
+  if (!stamps_dir.empty() && (profile || rounds > 1)) {
+    std::fprintf(stderr, "gms-ladder: --stamps is a run of its own (three stamped runs per rung; not with --profile or --rounds)\n");
     return 2;
   }
   if (rounds < 1) {
