@@ -7,10 +7,15 @@
 //   ctas_per_sm x threads  warps per sub-partition; chains 16: one warp alone can issue every cycle,
 //   chains 2 / 1: a warp issues every 2nd / 4th cycle at most (the FFMA's dependent latency), so the
 //   port is only full with several warps.
+// --wake: the same loop interrupted every PERIOD iterations by an event each warp waits for - a
+// __syncthreads (barrier) or a dependent L2 load (long scoreboard) - to see whether a warp keeps its age's
+// priority after it wakes (the ladder's synchronous K tiles wake every warp twice per tile).
 // Prints one JSON object per configuration. CUDA only (clock64, %smid).
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "../include/gpu_port.h"
@@ -42,6 +47,38 @@ __global__ void issue_share(long long* stamps) {
   }
 }
 
+enum Wake { kNone = 0, kBarrier = 1, kLoad = 2 };
+const char* const kWakeNames[] = {"none", "barrier", "load"};
+
+// The loop in blocks of `period` iterations, each followed by the wake event. The load's address depends on
+// the first chain (mask 0 at run time: every warp reads the same line, an L2 hit, __ldcg skips the L1) and
+// its value feeds that chain times zero, so the warp stalls on it.
+template <int CHAINS, int WAKE>
+__global__ void issue_share_wake(long long* stamps, int period, const float* line, int mask, float zero) {
+  float a[CHAINS];
+#pragma unroll
+  for (int j = 0; j < CHAINS; ++j) a[j] = threadIdx.x + j;
+  unsigned smid;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+  __syncthreads();
+  const long long t0 = clock64();
+  for (int b = 0; b < kFfmasPerWarp / CHAINS / period; ++b) {
+    for (int i = 0; i < period; ++i)
+#pragma unroll
+      for (int j = 0; j < CHAINS; ++j) a[j] = fmaf(a[j], 0.9999f, 0.0001f);
+    if (WAKE == kBarrier) __syncthreads();
+    if (WAKE == kLoad) a[0] = fmaf(__ldcg(line + ((__float_as_int(a[0]) & mask) + (threadIdx.x & 31))), zero, a[0]);
+  }
+  const long long t1 = clock64();
+  float s = 0;
+#pragma unroll
+  for (int j = 0; j < CHAINS; ++j) s += a[j];
+  if ((threadIdx.x & 31) == 0) {
+    long long* o = stamps + 5 * (blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32);
+    o[0] = smid, o[1] = threadIdx.x / 32, o[2] = blockIdx.x, o[3] = t0, o[4] = s == 1.2345f ? 0 : t1;
+  }
+}
+
 using ubench::median;
 
 struct Cta {
@@ -49,12 +86,13 @@ struct Cta {
   int block = 0;
 };
 
-template <int CHAINS>
-void measure(int sms, int ctas_per_sm, int threads) {
+// Runs `launch(ctas, threads, stamps)` and prints the configuration's line (`extra`: more JSON fields).
+template <class Launch>
+void measure_with(int sms, int ctas_per_sm, int threads, int chains, const char* extra, Launch launch) {
   const int ctas = ctas_per_sm * sms, warps_per_cta = threads / 32, warps = ctas * warps_per_cta;
   long long* stamps;
   GPU_CHECK(gpuMalloc(&stamps, sizeof(long long) * 5 * warps));
-  issue_share<CHAINS><<<ctas, threads>>>(stamps);
+  launch(ctas, threads, stamps);
   GPU_CHECK_LAUNCH();
   std::vector<long long> h(5 * static_cast<size_t>(warps));
   GPU_CHECK(gpuMemcpy(h.data(), stamps, sizeof(long long) * h.size(), gpuMemcpyDeviceToHost));
@@ -93,8 +131,8 @@ void measure(int sms, int ctas_per_sm, int threads) {
     for (int r = 0; r < ctas_per_sm; ++r) std::printf("%s%.3f", r ? ", " : "", median(x[r]));
     std::printf("]");
   };
-  std::printf("{\"measure\": \"issue_share\", \"ctas_per_sm\": %d, \"threads\": %d, \"chains\": %d, \"sms_used\": %d, "
-              "\"span_cycles\": %.0f, \"end_fraction_by_age\": ", ctas_per_sm, threads, CHAINS, used, median(spans));
+  std::printf("{\"measure\": \"issue_share\", %s\"ctas_per_sm\": %d, \"threads\": %d, \"chains\": %d, \"sms_used\": %d, "
+              "\"span_cycles\": %.0f, \"end_fraction_by_age\": ", extra, ctas_per_sm, threads, chains, used, median(spans));
   list(end_frac);
   std::printf(", \"start_fraction_by_age\": ");
   list(start_frac);
@@ -103,11 +141,56 @@ void measure(int sms, int ctas_per_sm, int threads) {
   std::printf("}\n");
 }
 
+template <int CHAINS>
+void measure(int sms, int ctas_per_sm, int threads) {
+  measure_with(sms, ctas_per_sm, threads, CHAINS, "", [](int ctas, int thr, long long* st) { issue_share<CHAINS><<<ctas, thr>>>(st); });
+}
+
+template <int CHAINS, int WAKE>
+void measure_wake(int sms, int ctas_per_sm, int threads, int period, const float* line) {
+  char extra[96];
+  std::snprintf(extra, sizeof extra, "\"wake\": \"%s\", \"period\": %d, ", kWakeNames[WAKE], period);
+  measure_with(sms, ctas_per_sm, threads, CHAINS, extra, [&](int ctas, int thr, long long* st) {
+    issue_share_wake<CHAINS, WAKE><<<ctas, thr>>>(st, period, line, 0, 0.0f);
+  });
+}
+
+// --wake: each layout without an event, then with barriers and with loads every `period` iterations.
+void measure_wakes(int sms) {
+  float* line;
+  GPU_CHECK(gpuMalloc(&line, 64 * sizeof(float)));
+  GPU_CHECK(gpuMemset(line, 0, 64 * sizeof(float)));
+  for (const auto& [ctas, threads] : {std::pair{4, 128}, std::pair{2, 256}}) {
+    measure_wake<2, kNone>(sms, ctas, threads, 512, line);
+    for (int period : {64, 512, 4096}) {
+      measure_wake<2, kBarrier>(sms, ctas, threads, period, line);
+      measure_wake<2, kLoad>(sms, ctas, threads, period, line);
+    }
+  }
+  for (int period : {128, 256}) measure_wake<2, kBarrier>(sms, 4, 128, period, line);  // where the order goes
+  // What a barrier costs a CTA alone on its SM: one warp (no one to wait for) and one per sub-partition.
+  for (int threads : {32, 128}) {
+    measure_wake<2, kNone>(sms, 1, threads, 512, line);
+    measure_wake<2, kBarrier>(sms, 1, threads, 64, line);
+    measure_wake<2, kBarrier>(sms, 1, threads, 512, line);
+  }
+  measure_wake<16, kBarrier>(sms, 2, 256, 64, line);  // warps that could issue every cycle
+  measure_wake<16, kLoad>(sms, 2, 256, 64, line);
+  measure_wake<1, kBarrier>(sms, 8, 128, 512, line);  // every 4th cycle, two warps a sub-partition apart in age
+  measure_wake<1, kLoad>(sms, 8, 128, 512, line);
+  GPU_CHECK(gpuFree(line));
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   try {
     const int sms = gpu_sm_count();
+    if (argc > 1 && std::string(argv[1]) == "--wake") {
+      measure_wakes(sms);
+      GPU_CHECK(gpuDeviceSynchronize());
+      return 0;
+    }
     for (int k : {2, 3, 4, 8}) measure<16>(sms, k, 128);  // one warp of each CTA per sub-partition
     measure<16>(sms, 2, 256);                              // the smem ubench's issue_order case
     measure<16>(sms, 4, 256);
