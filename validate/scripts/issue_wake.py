@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Does a warp keep its age's priority for the issue port after it waits? Silicon's `gms-issue-ubench --wake`
+(validate/scripts/device_issue_wake.sh) beside the model's replay of the same loops.
+
+  issue_wake.py SILICON_DIR [--model GPUMEMSIM --gpu YAML [--set KEY=VALUE ...]] [--only WAKE[:PERIOD]]
+                [--scale N] [--check]
+
+Per configuration (CTAs x threads per SM, FFMA chains per warp, the event after every PERIOD iterations: none, a
+__syncthreads, or a dependent L2 load): the SM's CTAs ranked by age and each one's end as a fraction of the SM's
+span (medians over the SMs), run 1 of the record, and how far the record's runs differ. Under the table: what a
+barrier costs a CTA alone on its SM (the lone CTA's span with a barrier every PERIOD iterations less its span
+without, over the barriers).
+
+--model: each configuration replayed by `GPUMEMSIM run` on one SM of YAML as an Accel-Sim trace of the loop the
+compiler made of it (validate/results/h200/issue_wake/issue_wake_sass.txt.xz): the FFMA chains, the unrolled
+loop's counter, compare and branch every 16 iterations, the block's constant load, compare and branch, the event;
+1/SCALE of the iterations (default 16). `--set` goes to the run (e.g. gpu.sm.warp_scheduler=lrr).
+
+--check: exit 1 unless (a) the record's runs agree within 0.02 on every configuration but those with a barrier
+every 64 iterations (their order changes from run to run), (b) wherever a warp waits only for L2 loads or for a
+barrier every 512 or more iterations, the youngest CTA ends last and the older half by 0.7 of the span (the
+priority is the warps' age and survives the wait), and (c) a lone CTA's barrier costs 20-100 cycles.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+AGREE = 0.02
+UNSTABLE_PERIOD = 64
+SILICON_ITERATIONS = {1: 1 << 18, 2: 1 << 17, 16: 1 << 14}  # kFfmasPerWarp / chains
+
+
+def key(d):
+    return (d.get("wake", "none"), d.get("period", 0), d["ctas_per_sm"], d["threads"], d["chains"])
+
+
+def label(k):
+    wake, period, ctas, threads, chains = k
+    return f"{wake} {period}, {ctas} x {threads}, {chains} ch"
+
+
+def read_record(directory):
+    path = os.path.join(directory, "issue_wake.jsonl")
+    if not os.path.isfile(path):
+        raise ValueError(f"{directory}: no issue_wake.jsonl (validate/scripts/device_issue_wake.sh writes it)")
+    runs = {}
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            try:
+                d = json.loads(line)
+                runs.setdefault(d["run"], {})[key(d)] = d
+            except (ValueError, KeyError) as e:
+                raise ValueError(f"{path}:{n}: not a gms-issue-ubench line ({e})")
+    if 1 not in runs:
+        raise ValueError(f"{path}: no run 1")
+    return runs
+
+
+def barrier_costs(first):
+    """Per lone-CTA layout: cycles a barrier adds, from the barrier-every-P span less the span without."""
+    out = []
+    for (wake, period, ctas, threads, chains), d in sorted(first.items()):
+        if wake != "barrier" or ctas != 1:
+            continue
+        none = first.get(("none", 512, 1, threads, chains))
+        if none:
+            barriers = SILICON_ITERATIONS[chains] // period
+            out.append((threads, period, (d["span_cycles"] - none["span_cycles"]) / barriers))
+    return out
+
+
+def trace_lines(wake, period, chains, iterations):
+    """One warp's instructions, as sm_90 compiled the ubench's loop (its SASS, shortened to what issues)."""
+    lines = ["ffffffff 0 BAR.SYNC 0 0 0"]
+    for block in range(iterations // period):
+        lines += ["ffffffff 1 R4 LDC 0 0 0", "ffffffff 0 ISETP.GE.AND 1 R4 0 0", "ffffffff 0 BRA 0 0 0"]
+        for i in range(period):
+            if i % 16 == 0:
+                lines += ["ffffffff 1 R5 HFMA2.MMA 0 0 0", "ffffffff 1 R8 IADD3 1 R8 0 0", "ffffffff 0 ISETP.GT.AND 1 R8 0 0"]
+            lines += [f"ffffffff 1 R{10 + j} FFMA 2 R{10 + j} R5 0 0" for j in range(chains)]
+            if i % 16 == 15 or i == period - 1:
+                lines.append("ffffffff 0 BRA 0 0 0")
+        if wake == "barrier":
+            lines.append("ffffffff 0 BAR.SYNC 0 0 0")
+        elif wake == "load":
+            lines += ["ffffffff 1 R40 LDG.E.CG 1 R10 4 1 0x7f0000000000 4 0", "ffffffff 1 R10 FFMA 2 R40 R10 0 0"]
+    lines.append("ffffffff 0 EXIT 0 0 0")
+    return [f"{16 * n:04x} {s}" for n, s in enumerate(lines)]
+
+
+def write_trace(directory, k, scale):
+    wake, period, ctas, threads, chains = k
+    iterations = max(period, SILICON_ITERATIONS[chains] // scale // period * period)
+    body = "\n".join(trace_lines(wake, period, chains, iterations))
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "kernel-1.traceg"), "w") as f:
+        f.write(f"-kernel name = issue_wake\n-kernel id = 1\n-grid dim = ({ctas},1,1)\n-block dim = ({threads},1,1)\n"
+                "-shmem = 0\n-nregs = 32\n-binary version = 90\n-cuda stream id = 0\n"
+                "-shmem base_addr = 0x00007f5e00000000\n-local mem base_addr = 0x00007f5ddd000000\n"
+                "-nvbit version = 1.7.4\n-accelsim tracer version = 5\n-enable lineinfo = 0\n\n")
+        for c in range(ctas):
+            f.write(f"#BEGIN_TB\n\nthread block = {c},0,0\n\n")
+            for w in range(threads // 32):
+                f.write(f"warp = {w}\ninsts = {body.count(chr(10)) + 1}\n{body}\n\n")
+            f.write("#END_TB\n\n")
+    with open(os.path.join(directory, "kernelslist.g"), "w") as f:
+        f.write("kernel-1.traceg\n")
+    return iterations
+
+
+def model_ends(binary, gpu, sets, k, scale, work):
+    """The model's end fractions by age and its span scaled to the silicon loop's iterations."""
+    name = "_".join(str(x) for x in k)
+    trace = os.path.join(work, name)
+    iterations = write_trace(trace, k, scale)
+    workload = os.path.join(work, name + ".yaml")
+    with open(workload, "w") as f:
+        f.write(f"kind: trace\nname: issue-wake\npath: {trace}\n")
+    out = os.path.join(work, name + "-out")
+    cmd = [binary, "run", "-g", gpu, "-w", workload, "--set", "gpu.sm.count=1", "--set", "gpu.l2.sm_partitions=0",
+           "--set", "gpu.icnt.gpc_sms=", "--threads", "1", "-o", out]
+    for s in sets:
+        cmd += ["--set", s]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise ValueError(f"{' '.join(cmd)}: {r.stderr.strip()}")
+    with open(os.path.join(out, "ctas.csv")) as f:
+        rows = [line.strip().split(",") for line in f][1:]
+    starts = [float(r[4]) for r in rows]
+    ends = [float(r[5]) for r in rows]  # launch order: the oldest first
+    lo, hi = min(starts), max(ends)
+    return [(e - lo) / (hi - lo) for e in ends], (hi - lo) * SILICON_ITERATIONS[k[4]] / iterations
+
+
+def check(runs):
+    first, problems = runs[1], []
+    for r, other in runs.items():
+        for k, d in other.items():
+            if k[1] == UNSTABLE_PERIOD and k[0] == "barrier" or k not in first:
+                continue
+            diff = max(abs(a - b) for a, b in zip(d["end_fraction_by_age"], first[k]["end_fraction_by_age"]))
+            if diff > AGREE:
+                problems.append(f"{label(k)}: run {r} differs from run 1 by {diff:.3f}")
+    for k, d in first.items():
+        wake, period, ctas, threads, chains = k
+        if ctas < 2 or chains != 2 or wake == "none" or period < 512:  # a load every 64: no longer port-bound
+            continue
+        ends = d["end_fraction_by_age"]
+        if ends[-1] < max(ends) or max(ends[: ctas // 2]) > 0.7:
+            problems.append(f"{label(k)}: ends {ends} - the age order did not survive the wait")
+    costs = barrier_costs(first)
+    if not costs:
+        problems.append("no lone-CTA barrier configurations")
+    for threads, period, c in costs:
+        if not 20 <= c <= 100 and period >= 512:
+            problems.append(f"a lone {threads}-thread CTA's barrier (every {period}) costs {c:.0f} cycles")
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("silicon")
+    ap.add_argument("--model", help="a gpumemsim binary: replay every configuration")
+    ap.add_argument("--gpu", default="configs/gpus/h200.yaml")
+    ap.add_argument("--set", action="append", default=[], dest="sets")
+    ap.add_argument("--only", action="append", default=[], help="WAKE or WAKE:PERIOD (repeatable)")
+    ap.add_argument("--scale", type=int, default=16)
+    ap.add_argument("--check", action="store_true")
+    a = ap.parse_args()
+    try:
+        runs = read_record(a.silicon)
+        if a.scale < 1:
+            raise ValueError("--scale must be at least 1")
+        first = runs[1]
+        wanted = [o.split(":") for o in a.only]
+        print("| configuration | silicon: ends by age (run 1) | runs differ | span (k cycles) |"
+              + (" model: ends | model span |" if a.model else ""))
+        print("|---|---|---|---|" + ("---|---|" if a.model else ""))
+        with tempfile.TemporaryDirectory() as work:
+            for k in sorted(first, key=lambda k: (k[2] * k[3], k[4], k[0], k[1])):
+                if wanted and not any(w[0] == k[0] and (len(w) == 1 or int(w[1]) == k[1]) for w in wanted):
+                    continue
+                d = first[k]
+                diff = max((max(abs(x - y) for x, y in zip(o[k]["end_fraction_by_age"], d["end_fraction_by_age"]))
+                            for o in runs.values() if k in o), default=0)
+                row = (f"| {label(k)} | {' '.join(f'{e:.3f}' for e in d['end_fraction_by_age'])} | {diff:.3f} | "
+                       f"{d['span_cycles'] / 1000:.0f} |")
+                if a.model:
+                    ends, span = model_ends(a.model, a.gpu, a.sets, k, a.scale, work)
+                    row += f" {' '.join(f'{e:.3f}' for e in ends)} | {span / 1000:.0f} |"
+                print(row)
+        for threads, period, c in barrier_costs(first):
+            print(f"a lone {threads}-thread CTA, a barrier every {period} iterations: {c:.0f} cycles each")
+    except (ValueError, OSError) as e:
+        print(f"issue_wake.py: {e}", file=sys.stderr)
+        return 2
+    if a.check:
+        problems = check(runs)
+        for p in problems:
+            print("check:", p)
+        return 1 if problems else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
