@@ -25,8 +25,10 @@ namespace {
 
 constexpr int kFfmasPerWarp = 1 << 18;
 
-template <int CHAINS>
-__global__ void issue_share(long long* stamps) {
+// Every warp: its chains set, a barrier, clock64, `loop(a)`, clock64; lane 0 stores SM, warp, CTA and both stamps
+// (the end zeroed if the chains' sum is a value they never take, so the loop is not optimised away).
+template <int CHAINS, class Loop>
+__device__ __forceinline__ void stamped(long long* stamps, Loop loop) {
   float a[CHAINS];
 #pragma unroll
   for (int j = 0; j < CHAINS; ++j) a[j] = threadIdx.x + j;
@@ -34,9 +36,7 @@ __global__ void issue_share(long long* stamps) {
   asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
   __syncthreads();
   const long long t0 = clock64();
-  for (int i = 0; i < kFfmasPerWarp / CHAINS; ++i)
-#pragma unroll
-    for (int j = 0; j < CHAINS; ++j) a[j] = fmaf(a[j], 0.9999f, 0.0001f);
+  loop(a);
   const long long t1 = clock64();
   float s = 0;
 #pragma unroll
@@ -47,6 +47,15 @@ __global__ void issue_share(long long* stamps) {
   }
 }
 
+template <int CHAINS>
+__global__ void issue_share(long long* stamps) {
+  stamped<CHAINS>(stamps, [](float* a) {
+    for (int i = 0; i < kFfmasPerWarp / CHAINS; ++i)
+#pragma unroll
+      for (int j = 0; j < CHAINS; ++j) a[j] = fmaf(a[j], 0.9999f, 0.0001f);
+  });
+}
+
 enum Wake { kNone = 0, kBarrier = 1, kLoad = 2 };
 const char* const kWakeNames[] = {"none", "barrier", "load"};
 
@@ -55,28 +64,15 @@ const char* const kWakeNames[] = {"none", "barrier", "load"};
 // its value feeds that chain times zero, so the warp stalls on it.
 template <int CHAINS, int WAKE>
 __global__ void issue_share_wake(long long* stamps, int period, const float* line, int mask, float zero) {
-  float a[CHAINS];
+  stamped<CHAINS>(stamps, [=](float* a) {
+    for (int b = 0; b < kFfmasPerWarp / CHAINS / period; ++b) {
+      for (int i = 0; i < period; ++i)
 #pragma unroll
-  for (int j = 0; j < CHAINS; ++j) a[j] = threadIdx.x + j;
-  unsigned smid;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-  __syncthreads();
-  const long long t0 = clock64();
-  for (int b = 0; b < kFfmasPerWarp / CHAINS / period; ++b) {
-    for (int i = 0; i < period; ++i)
-#pragma unroll
-      for (int j = 0; j < CHAINS; ++j) a[j] = fmaf(a[j], 0.9999f, 0.0001f);
-    if (WAKE == kBarrier) __syncthreads();
-    if (WAKE == kLoad) a[0] = fmaf(__ldcg(line + ((__float_as_int(a[0]) & mask) + (threadIdx.x & 31))), zero, a[0]);
-  }
-  const long long t1 = clock64();
-  float s = 0;
-#pragma unroll
-  for (int j = 0; j < CHAINS; ++j) s += a[j];
-  if ((threadIdx.x & 31) == 0) {
-    long long* o = stamps + 5 * (blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32);
-    o[0] = smid, o[1] = threadIdx.x / 32, o[2] = blockIdx.x, o[3] = t0, o[4] = s == 1.2345f ? 0 : t1;
-  }
+        for (int j = 0; j < CHAINS; ++j) a[j] = fmaf(a[j], 0.9999f, 0.0001f);
+      if (WAKE == kBarrier) __syncthreads();
+      if (WAKE == kLoad) a[0] = fmaf(__ldcg(line + ((__float_as_int(a[0]) & mask) + (threadIdx.x & 31))), zero, a[0]);
+    }
+  });
 }
 
 using ubench::median;
