@@ -19,9 +19,11 @@ loop's counter, compare and branch every 16 iterations, the block's constant loa
 --check: exit 1 unless (a) the record's runs agree within 0.02 on every configuration but those with a barrier
 every 64 iterations (their order changes from run to run), (b) wherever a warp waits only for L2 loads or for a
 barrier every 512 or more iterations, the youngest CTA ends last and the older half by 0.7 of the span (the
-priority is the warps' age and survives the wait), and (c) a lone CTA's barrier costs 20-100 cycles.
+priority is the warps' age and survives the wait), and (c) a lone CTA's barrier every 512 or more iterations costs
+20-100 cycles.
 """
 import argparse
+import csv
 import json
 import os
 import subprocess
@@ -128,9 +130,9 @@ def model_ends(binary, gpu, sets, k, scale, work):
     if r.returncode != 0:
         raise ValueError(f"{' '.join(cmd)}: {r.stderr.strip()}")
     with open(os.path.join(out, "ctas.csv")) as f:
-        rows = [line.strip().split(",") for line in f][1:]
-    starts = [float(r[4]) for r in rows]
-    ends = [float(r[5]) for r in rows]  # launch order: the oldest first
+        rows = list(csv.DictReader(f))
+    starts = [float(r["start_cycle"]) for r in rows]
+    ends = [float(r["end_cycle"]) for r in rows]  # launch order: the oldest first
     lo, hi = min(starts), max(ends)
     return [(e - lo) / (hi - lo) for e in ends], (hi - lo) * SILICON_ITERATIONS[k[4]] / iterations
 
