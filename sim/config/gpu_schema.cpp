@@ -184,6 +184,11 @@ Schema<GpuConfig> make_schema() {
                                 "cycles from the data path finishing a shared instruction to its MIO queue entry "
                                 "being free (its data's way back to the warp); 0 = free when the path is through",
                                 [](G& c) -> auto& { return c.sm.mio_release_latency; }));
+  p.push_back(quantity_param<G>("sm.barrier_latency", Q::kCycles, "0cycles", 0, 100000,
+                                "cycles from the last warp of a CTA arriving at a barrier (BAR.SYNC) to its warps going "
+                                "on; what a barrier costs a CTA alone on its SM (gms-issue-ubench --wake); 0 = they go "
+                                "on the cycle after",
+                                [](G& c) -> auto& { return c.sm.barrier_latency; }));
   p.push_back(quantity_param<G>("sm.copy_fill_bytes_per_cycle", Q::kBytesPerCycle, "0", 0, 1e6,
                                 "bytes of a cp.async that bypasses L1 (LDGSTS.BYPASS) written into shared memory per "
                                 "cycle of the data path, whatever the destination's banks; 0 = the copy costs the "

@@ -313,8 +313,10 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       if (++cta.arrived < cta.warps_left) {
         w.at_barrier = true;
         sync_gate(w);
-      } else
+      } else {
+        cta.barrier_release += cycles_to_ticks(gpu.sm.barrier_latency);
         release_barrier(sm, local / warps_per_cta, cta);
+      }
       break;
     }
     case Op::kExit: {
@@ -331,7 +333,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
         finish_exit(warp_index);
       }
       if (cta.warps_left > 0 && cta.arrived > 0 && cta.arrived == cta.warps_left) {  // the others wait at a barrier
-        cta.barrier_release = std::max(cta.barrier_release, t + kTicksPerCycle);
+        cta.barrier_release = std::max(cta.barrier_release, t + kTicksPerCycle) + cycles_to_ticks(gpu.sm.barrier_latency);
         release_barrier(sm, local / warps_per_cta, cta);
       }
       return;
