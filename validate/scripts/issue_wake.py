@@ -9,7 +9,7 @@ Per configuration (CTAs x threads per SM, FFMA chains per warp, the event after 
 __syncthreads, or a dependent L2 load): the SM's CTAs ranked by age and each one's end as a fraction of the SM's
 span (medians over the SMs), run 1 of the record, and how far the record's runs differ. Under the table: what a
 barrier costs a CTA alone on its SM (the lone CTA's span with a barrier every PERIOD iterations less its span
-without, over the barriers).
+without, over the barriers), with --model the model's beside it.
 
 --model: each configuration replayed by `GPUMEMSIM run` on one SM of YAML as an Accel-Sim trace of the loop the
 compiler made of it (validate/results/h200/issue_wake/issue_wake_sass.txt.xz): the FFMA chains, the unrolled
@@ -61,16 +61,14 @@ def read_record(directory):
     return runs
 
 
-def barrier_costs(first):
-    """Per lone-CTA layout: cycles a barrier adds, from the barrier-every-P span less the span without."""
+def barrier_costs(spans):
+    """Per lone-CTA layout: cycles a barrier adds, from the barrier-every-P span less the span without
+    (`spans`: configuration -> span in cycles, at the silicon loop's iterations)."""
     out = []
-    for (wake, period, ctas, threads, chains), d in sorted(first.items()):
-        if wake != "barrier" or ctas != 1:
-            continue
-        none = first.get(("none", 512, 1, threads, chains))
-        if none:
-            barriers = SILICON_ITERATIONS[chains] // period
-            out.append((threads, period, (d["span_cycles"] - none["span_cycles"]) / barriers))
+    for (wake, period, ctas, threads, chains), span in sorted(spans.items()):
+        none = spans.get(("none", 512, 1, threads, chains))
+        if wake == "barrier" and ctas == 1 and none is not None:
+            out.append((threads, period, (span - none) / (SILICON_ITERATIONS[chains] // period)))
     return out
 
 
@@ -153,7 +151,7 @@ def check(runs):
         ends = d["end_fraction_by_age"]
         if ends[-1] < max(ends) or max(ends[: ctas // 2]) > 0.7:
             problems.append(f"{label(k)}: ends {ends} - the age order did not survive the wait")
-    costs = barrier_costs(first)
+    costs = barrier_costs({k: d["span_cycles"] for k, d in first.items()})
     if not costs:
         problems.append("no lone-CTA barrier configurations")
     for threads, period, c in costs:
@@ -178,6 +176,7 @@ def main():
             raise ValueError("--scale must be at least 1")
         first = runs[1]
         wanted = [o.split(":") for o in a.only]
+        model_spans = {}
         print("| configuration | silicon: ends by age (run 1) | runs differ | span (k cycles) |"
               + (" model: ends | model span |" if a.model else ""))
         print("|---|---|---|---|" + ("---|---|" if a.model else ""))
@@ -192,10 +191,14 @@ def main():
                        f"{d['span_cycles'] / 1000:.0f} |")
                 if a.model:
                     ends, span = model_ends(a.model, a.gpu, a.sets, k, a.scale, work)
+                    model_spans[k] = span
                     row += f" {' '.join(f'{e:.3f}' for e in ends)} | {span / 1000:.0f} |"
                 print(row)
-        for threads, period, c in barrier_costs(first):
-            print(f"a lone {threads}-thread CTA, a barrier every {period} iterations: {c:.0f} cycles each")
+        model_costs = {(t, p): c for t, p, c in barrier_costs(model_spans)}
+        for threads, period, c in barrier_costs({k: d["span_cycles"] for k, d in first.items()}):
+            m = model_costs.get((threads, period))
+            print(f"a lone {threads}-thread CTA, a barrier every {period} iterations: {c:.0f} cycles each"
+                  + (f" (model {m:.0f})" if m is not None else ""))
     except (ValueError, OSError) as e:
         print(f"issue_wake.py: {e}", file=sys.stderr)
         return 2
