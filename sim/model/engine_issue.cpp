@@ -313,7 +313,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       if (++cta.arrived < cta.warps_left) {
         w.at_barrier = true;
         sync_gate(w);
-      } else {
+      } else {  // the last arrival: all go on sm.barrier_latency later (a lone CTA's barrier costs 43-49 cycles on an H200)
         cta.barrier_release += cycles_to_ticks(gpu.sm.barrier_latency);
         release_barrier(sm, local / warps_per_cta, cta);
       }
