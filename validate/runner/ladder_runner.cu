@@ -6,7 +6,9 @@
 // `--stamps DIR` (CUDA only) times each rung plain and stamped, then runs the stamped kernel three times
 // and writes DIR/seed002_<rung>_run<r>.csv: cta (launch order), sm, gt_start_ns, gt_end_ns, clk_start,
 // clk_end - the columns validate/scripts/cta_stamps.py reads (cta_spread.py, cta_ranks.py).
-//   gms-ladder [--size 4096] [--profile] [--only NAME] [--rounds N] [--stamps DIR]
+// `--alone` (with --stamps) launches every kernel with dynamic shared memory that lets one CTA fit an SM
+// (116 KiB, more than half of an H100/H200 SM's 228 KiB): each CTA's duration without co-resident CTAs.
+//   gms-ladder [--size 4096] [--profile] [--only NAME] [--rounds N] [--stamps DIR [--alone]]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -29,18 +31,25 @@ struct Rung {
   int bm, bn;  // the CTA tile: (n / bm) x (n / bn) CTAs
 };
 
-// The launch configuration of a rung's kernel (both variants: same grid, block and shared memory).
+// --alone: the dynamic shared memory every launch asks for at least (0: what the rung uses).
+int g_smem_floor = 0;
+constexpr int kOneCtaSmem = 116 * 1024;  // two such CTAs cannot share an H100/H200 SM (228 KiB, 1 KiB reserved each)
+
+// The launch configuration of a rung's kernel (both variants: same grid, block and shared memory); returns the
+// dynamic shared memory to launch with.
 template <typename P, typename Kernel>
-void prepare(Kernel k) {
-  if (P::smem_bytes() > 48 * 1024) GPU_CHECK(gpuFuncSetAttribute(k, gpuFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(P::smem_bytes())));
+int prepare(Kernel k) {
+  const int smem = std::max(static_cast<int>(P::smem_bytes()), g_smem_floor);
+  if (smem > 48 * 1024) GPU_CHECK(gpuFuncSetAttribute(k, gpuFuncAttributeMaxDynamicSharedMemorySize, smem));
+  return smem;
 }
 
 template <int BM, int BN, int BK, int TCM, int TCN, int VEC, bool ASYNC, int STAGES, int PAD, int RV>
 void launch_rung(int n, const float* A, const float* B, float* C) {
   using P = gmsv::SgemmLadder<BM, BN, BK, TCM, TCN, VEC, ASYNC, STAGES, PAD, RV>;
   auto k = gmsv::sgemm_ladder<BM, BN, BK, TCM, TCN, VEC, ASYNC, STAGES, PAD, RV>;
-  prepare<P>(k);
-  k<<<dim3(n / BM, n / BN), P::kThreads, P::smem_bytes()>>>(n, n, n, A, B, C);
+  const int smem = prepare<P>(k);
+  k<<<dim3(n / BM, n / BN), P::kThreads, smem>>>(n, n, n, A, B, C);
   GPU_CHECK_LAUNCH();
 }
 
@@ -48,8 +57,8 @@ template <int BM, int BN, int BK, int TCM, int TCN, int VEC, bool ASYNC, int STA
 void launch_rung_stamped(int n, const float* A, const float* B, float* C, unsigned long long* stamps) {
   using P = gmsv::SgemmLadder<BM, BN, BK, TCM, TCN, VEC, ASYNC, STAGES, PAD, RV>;
   auto k = gmsv::ladder_cta_stamps<BM, BN, BK, TCM, TCN, VEC, ASYNC, STAGES, PAD, RV>;
-  prepare<P>(k);
-  k<<<dim3(n / BM, n / BN), P::kThreads, P::smem_bytes()>>>(n, n, n, A, B, C, stamps);
+  const int smem = prepare<P>(k);
+  k<<<dim3(n / BM, n / BN), P::kThreads, smem>>>(n, n, n, A, B, C, stamps);
   GPU_CHECK_LAUNCH();
 }
 
@@ -119,8 +128,8 @@ bool stamp_rung(const Rung& r, int n, const float* A, const float* B, float* C, 
     }
   }
   std::printf("{\"rung\": \"%s\", \"size\": %d, \"ctas\": %zu, \"stamps\": \"%s\", \"time_us_median_plain\": %.2f, "
-              "\"time_us_median_stamped\": %.2f}\n",
-              r.name, n, ctas, ok ? "ok" : "MISSING", median_ms(plain) * 1e3, median_ms(stamped) * 1e3);
+              "\"time_us_median_stamped\": %.2f, \"dynamic_smem_floor\": %d}\n",
+              r.name, n, ctas, ok ? "ok" : "MISSING", median_ms(plain) * 1e3, median_ms(stamped) * 1e3, g_smem_floor);
   std::fflush(stdout);
   GPU_CHECK(gpuEventDestroy(e0));
   GPU_CHECK(gpuEventDestroy(e1));
@@ -142,8 +151,9 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     else if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--stamps") && i + 1 < argc) stamps_dir = argv[++i];
+    else if (!std::strcmp(argv[i], "--alone")) g_smem_floor = kOneCtaSmem;
     else {
-      std::fprintf(stderr, "usage: gms-ladder [--size N] [--profile] [--only NAME] [--rounds N] [--stamps DIR]\n");
+      std::fprintf(stderr, "usage: gms-ladder [--size N] [--profile] [--only NAME] [--rounds N] [--stamps DIR [--alone]]\n");
       return 2;
     }
   }
@@ -159,6 +169,10 @@ int main(int argc, char** argv) {
 #endif
   if (!stamps_dir.empty() && (profile || rounds > 1)) {
     std::fprintf(stderr, "gms-ladder: --stamps is a run of its own (three stamped runs per rung; not with --profile or --rounds)\n");
+    return 2;
+  }
+  if (g_smem_floor > 0 && stamps_dir.empty()) {
+    std::fprintf(stderr, "gms-ladder: --alone goes with --stamps (each CTA's duration alone on its SM)\n");
     return 2;
   }
   if (rounds < 1) {

@@ -6,13 +6,13 @@
 #   ladder_stamps_env.txt                                   GPU, driver, clocks, nvcc, command, the build
 # Then, on the workstation: validate/scripts/cta_ranks.py DIR --model seed002_<rung>=RUN_DIR
 # (RUN_DIR: `gpumemsim run -g configs/gpus/GPU.yaml --record validate/results/GPU/seed002/seed002_<rung>.json -o RUN_DIR`).
-#   validate/scripts/device_ladder_stamps.sh [--only RUNG]
+#   validate/scripts/device_ladder_stamps.sh [--only RUNG] [--alone]   (--alone: one CTA an SM, each CTA's duration alone)
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 source "$(dirname "$0")/device_env.sh"
 BIN=/tmp/gms-ladder
-device_env device_ladder_stamps.sh validate/runner/ladder_runner.cu "$BIN" > "$OUT/ladder_stamps_env.txt" 2>&1
+device_env "device_ladder_stamps.sh $*" validate/runner/ladder_runner.cu "$BIN" > "$OUT/ladder_stamps_env.txt" 2>&1
 [ -x "$BIN" ] || { echo "build failed"; cat "$OUT/ladder_stamps_env.txt"; exit 1; }
 # Registers per kernel, plain (sgemm_ladder) and stamped (ladder_cta_stamps): equal, or the stamped
 # kernel's occupancy is not the plain one's.
