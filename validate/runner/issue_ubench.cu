@@ -10,6 +10,9 @@
 // --wake: the same loop interrupted every PERIOD iterations by an event each warp waits for - a
 // __syncthreads (barrier) or a dependent L2 load (long scoreboard) - to see whether a warp keeps its age's
 // priority after it wakes (the ladder's synchronous K tiles wake every warp twice per tile).
+// --shared: every iteration a shared load (LDS.32, one wavefront) whose value each of the CHAINS FFMAs adds - the
+// seed-002 ladder's inner loop in miniature (12 loads to 32 FFMAs there) - to see whether warps that wait on the
+// shared-memory path keep their age's priority.
 // Prints one JSON object per configuration. CUDA only (clock64, %smid).
 #include <algorithm>
 #include <cstdio>
@@ -71,6 +74,20 @@ __global__ void issue_share_wake(long long* stamps, int period, const float* lin
         for (int j = 0; j < CHAINS; ++j) a[j] = fmaf(a[j], 0.9999f, 0.0001f);
       if (WAKE == kBarrier) __syncthreads();
       if (WAKE == kLoad) a[0] = fmaf(__ldcg(line + ((__float_as_int(a[0]) & mask) + (threadIdx.x & 31))), zero, a[0]);
+    }
+  });
+}
+
+template <int CHAINS>
+__global__ void issue_share_lds(long long* stamps) {
+  __shared__ float tile[1024];
+  for (int i = threadIdx.x; i < 1024; i += blockDim.x) tile[i] = 1e-7f * i;
+  stamped<CHAINS>(stamps, [&](float* a) {
+    const int lane = threadIdx.x & 31;
+    for (int i = 0; i < kFfmasPerWarp / CHAINS; ++i) {
+      const float v = tile[(i * 32 + lane) & 1023];
+#pragma unroll
+      for (int j = 0; j < CHAINS; ++j) a[j] = fmaf(a[j], 0.9999f, v);
     }
   });
 }
@@ -177,11 +194,31 @@ void measure_wakes(int sms) {
   GPU_CHECK(gpuFree(line));
 }
 
+template <int CHAINS>
+void measure_lds(int sms, int ctas_per_sm, int threads) {
+  measure_with(sms, ctas_per_sm, threads, CHAINS, "\"wake\": \"lds\", \"period\": 1, ",
+               [](int ctas, int thr, long long* st) { issue_share_lds<CHAINS><<<ctas, thr>>>(st); });
+}
+
+// --shared: one warp of each CTA per sub-partition (4 and 7 CTAs of 128 threads: r2_threads128 runs 7), two per
+// sub-partition (2 x 256), and a CTA alone; a shared load to every 4 or 8 FFMAs.
+void measure_ldss(int sms) {
+  for (const auto& [ctas, threads] : {std::pair{1, 128}, std::pair{4, 128}, std::pair{7, 128}, std::pair{2, 256}}) {
+    measure_lds<4>(sms, ctas, threads);
+    measure_lds<8>(sms, ctas, threads);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
     const int sms = gpu_sm_count();
+    if (argc > 1 && std::string(argv[1]) == "--shared") {
+      measure_ldss(sms);
+      GPU_CHECK(gpuDeviceSynchronize());
+      return 0;
+    }
     if (argc > 1 && std::string(argv[1]) == "--wake") {
       measure_wakes(sms);
       GPU_CHECK(gpuDeviceSynchronize());
