@@ -6,7 +6,7 @@
                 [--scale N] [--check]
 
 Per configuration (CTAs x threads per SM, FFMA chains per warp, the event after every PERIOD iterations: none, a
-__syncthreads, or a dependent L2 load): the SM's CTAs ranked by age and each one's end as a fraction of the SM's
+__syncthreads, or a dependent L2 load; or `lds`, a shared load every iteration whose value each chain adds): the SM's CTAs ranked by age and each one's end as a fraction of the SM's
 span (medians over the SMs), run 1 of the record, and how far the record's runs differ. Under the table: what a
 barrier costs a CTA alone on its SM (the lone CTA's span with a barrier every PERIOD iterations less its span
 without, over the barriers), with --model the model's beside it.
@@ -16,8 +16,8 @@ compiler made of it (validate/results/h200/issue_wake/issue_wake_sass.txt.xz): t
 loop's counter, compare and branch every 16 iterations, the block's constant load, compare and branch, the event;
 1/SCALE of the iterations (default 16). `--set` goes to the run (e.g. gpu.sm.warp_scheduler=lrr).
 
---check: exit 1 unless (a) the record's runs agree within 0.02 on every configuration but those with a barrier
-every 64 iterations (their order changes from run to run), (b) wherever a warp waits only for L2 loads or for a
+--check: exit 1 unless (a) the record's runs agree within 0.02 on every configuration but two whose first ranks
+change places from run to run (a barrier every 64 iterations, 4 x 128; a shared load to every 4 FFMAs, 4 x 128), (b) wherever a warp waits only for L2 loads or for a
 barrier every 512 or more iterations, the youngest CTA ends last and the older half by 0.7 of the span (the
 priority is the warps' age and survives the wait), and (c) a lone CTA's barrier every 512 or more iterations costs
 20-100 cycles.
@@ -31,8 +31,9 @@ import sys
 import tempfile
 
 AGREE = 0.02
-UNSTABLE_PERIOD = 64
-SILICON_ITERATIONS = {1: 1 << 18, 2: 1 << 17, 16: 1 << 14}  # kFfmasPerWarp / chains
+# Configurations whose first ranks change places from run to run (their SMs split between two orders).
+UNSTABLE = {("barrier", 64, 4, 128, 2), ("lds", 1, 4, 128, 4)}
+SILICON_ITERATIONS = {1: 1 << 18, 2: 1 << 17, 4: 1 << 16, 8: 1 << 15, 16: 1 << 14}  # kFfmasPerWarp / chains
 
 
 def key(d):
@@ -45,17 +46,22 @@ def label(k):
 
 
 def read_record(directory):
+    """Run -> configuration -> line, from issue_wake.jsonl (device_issue_wake.sh) and, where the directory has it,
+    issue_lds.jsonl (device_issue_lds.sh: the `lds` configurations)."""
     path = os.path.join(directory, "issue_wake.jsonl")
     if not os.path.isfile(path):
         raise ValueError(f"{directory}: no issue_wake.jsonl (validate/scripts/device_issue_wake.sh writes it)")
     runs = {}
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            try:
-                d = json.loads(line)
-                runs.setdefault(d["run"], {})[key(d)] = d
-            except (ValueError, KeyError) as e:
-                raise ValueError(f"{path}:{n}: not a gms-issue-ubench line ({e})")
+    for p in (path, os.path.join(directory, "issue_lds.jsonl")):
+        if not os.path.isfile(p):
+            continue
+        with open(p) as f:
+            for n, line in enumerate(f, 1):
+                try:
+                    d = json.loads(line)
+                    runs.setdefault(d["run"], {})[key(d)] = d
+                except (ValueError, KeyError) as e:
+                    raise ValueError(f"{p}:{n}: not a gms-issue-ubench line ({e})")
     if 1 not in runs:
         raise ValueError(f"{path}: no run 1")
     return runs
@@ -72,8 +78,26 @@ def barrier_costs(spans):
     return out
 
 
+def lds_lines(chains, iterations):
+    """The `lds` loop as sm_90 compiled it: per iteration an IADD3 and a LOP3 for the address, the LDS, and the
+    FFMAs adding the value loaded three iterations before (the compiler's software pipelining); a compare and
+    branch every 8 iterations (its unrolling)."""
+    lines = ["ffffffff 0 BAR.SYNC 0 0 0"]
+    for i in range(iterations):
+        lines += ["ffffffff 1 R30 IADD3 1 R6 0 0", "ffffffff 1 R31 LOP3.LUT 1 R30 0 0",
+                  f"ffffffff 1 R{40 + i % 8} LDS 1 R31 4 1 0x{0x7f5e00000000 + (i * 128) % 4096:x} 4 0"]
+        if i >= 3:
+            lines += [f"ffffffff 1 R{10 + j} FFMA 2 R{10 + j} R{40 + (i - 3) % 8} 0 0" for j in range(chains)]
+        if i % 8 == 7:
+            lines += ["ffffffff 0 ISETP.NE.AND 1 R19 0 0", "ffffffff 0 BRA 0 0 0"]
+    lines.append("ffffffff 0 EXIT 0 0 0")
+    return [f"{16 * n:04x} {s}" for n, s in enumerate(lines)]
+
+
 def trace_lines(wake, period, chains, iterations):
     """One warp's instructions, as sm_90 compiled the ubench's loop (its SASS, shortened to what issues)."""
+    if wake == "lds":
+        return lds_lines(chains, iterations)
     lines = ["ffffffff 0 BAR.SYNC 0 0 0"]
     for block in range(iterations // period):
         lines += ["ffffffff 1 R4 LDC 0 0 0", "ffffffff 0 ISETP.GE.AND 1 R4 0 0", "ffffffff 0 BRA 0 0 0"]
@@ -139,7 +163,7 @@ def check(runs):
     first, problems = runs[1], []
     for r, other in runs.items():
         for k, d in other.items():
-            if k[1] == UNSTABLE_PERIOD and k[0] == "barrier" or k not in first:
+            if k in UNSTABLE or k not in first:
                 continue
             diff = max(abs(a - b) for a, b in zip(d["end_fraction_by_age"], first[k]["end_fraction_by_age"]))
             if diff > AGREE:
