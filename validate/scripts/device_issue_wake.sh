@@ -5,10 +5,15 @@
 # __syncthreads or a dependent load; warps of 16 and 1 chains beside them. Twice.
 #   issue_wake.jsonl        one line per configuration and run
 #   issue_wake_env.txt      GPU, driver, clocks, ncu, command, the build, the loop's SASS
+#   issue_wake_sass.txt.xz  every kernel's SASS, for the trace that replays the loops (issue_wake.py --model)
+# With --shared, gms-issue-ubench --shared instead (a shared load to every 4 or 8 FFMAs, 1-7 CTAs an SM), into
+# issue_lds.jsonl, issue_lds_env.txt and issue_lds_sass.txt.xz.
 set -uo pipefail
 BIN=/tmp/gms-issue-ubench
+mode=--wake name=issue_wake
+[ "${1:-}" = --shared ] && mode=--shared name=issue_lds
 source "$(dirname "$0")/device_env.sh"
-device_build_env issue_wake device_issue_wake.sh validate/runner/issue_ubench.cu "$BIN" "Function|BAR|LDG|BRA|ISETP|IADD"
-for run in 1 2; do "$BIN" --wake | sed "s/^{/{\"run\": $run, /"; done | tee "$OUT/issue_wake.jsonl"
-nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >> "$OUT/issue_wake_env.txt"
-cuobjdump -sass "$BIN" | xz > "$OUT/issue_wake_sass.txt.xz"  # every kernel's loop, for the trace that replays it
+device_build_env "$name" "device_issue_wake.sh $mode" validate/runner/issue_ubench.cu "$BIN" "Function|BAR|LDG|LDS|BRA"
+for run in 1 2; do "$BIN" "$mode" | sed "s/^{/{\"run\": $run, /"; done | tee "$OUT/$name.jsonl"
+nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >> "$OUT/${name}_env.txt"
+cuobjdump -sass "$BIN" | xz > "$OUT/${name}_sass.txt.xz"

@@ -47,7 +47,7 @@ def label(k):
 
 def read_record(directory):
     """Run -> configuration -> line, from issue_wake.jsonl (device_issue_wake.sh) and, where the directory has it,
-    issue_lds.jsonl (device_issue_lds.sh: the `lds` configurations)."""
+    issue_lds.jsonl (device_issue_wake.sh --shared: the `lds` configurations)."""
     path = os.path.join(directory, "issue_wake.jsonl")
     if not os.path.isfile(path):
         raise ValueError(f"{directory}: no issue_wake.jsonl (validate/scripts/device_issue_wake.sh writes it)")
