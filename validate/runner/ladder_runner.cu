@@ -6,9 +6,10 @@
 // `--stamps DIR` (CUDA only) times each rung plain and stamped, then runs the stamped kernel three times
 // and writes DIR/seed002_<rung>_run<r>.csv: cta (launch order), sm, gt_start_ns, gt_end_ns, clk_start,
 // clk_end - the columns validate/scripts/cta_stamps.py reads (cta_spread.py, cta_ranks.py).
-// `--alone` (with --stamps) launches every kernel with dynamic shared memory that lets one CTA fit an SM
-// (116 KiB, more than half of an H100/H200 SM's 228 KiB): each CTA's duration without co-resident CTAs.
-//   gms-ladder [--size 4096] [--profile] [--only NAME] [--rounds N] [--stamps DIR [--alone]]
+// `--alone` (with --stamps or --profile) launches every kernel with dynamic shared memory that lets one CTA fit an
+// SM (116 KiB, more than half of an H100/H200 SM's 228 KiB): each CTA's duration, or its profile, without
+// co-resident CTAs.
+//   gms-ladder [--size 4096] [--profile] [--only NAME] [--rounds N] [--stamps DIR] [--alone]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -153,7 +154,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--stamps") && i + 1 < argc) stamps_dir = argv[++i];
     else if (!std::strcmp(argv[i], "--alone")) g_smem_floor = kOneCtaSmem;
     else {
-      std::fprintf(stderr, "usage: gms-ladder [--size N] [--profile] [--only NAME] [--rounds N] [--stamps DIR [--alone]]\n");
+      std::fprintf(stderr, "usage: gms-ladder [--size N] [--profile] [--only NAME] [--rounds N] [--stamps DIR] [--alone]\n");
       return 2;
     }
   }
@@ -171,8 +172,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "gms-ladder: --stamps is a run of its own (three stamped runs per rung; not with --profile or --rounds)\n");
     return 2;
   }
-  if (g_smem_floor > 0 && stamps_dir.empty()) {
-    std::fprintf(stderr, "gms-ladder: --alone goes with --stamps (each CTA's duration alone on its SM)\n");
+  if (g_smem_floor > 0 && stamps_dir.empty() && !profile) {
+    std::fprintf(stderr, "gms-ladder: --alone goes with --stamps or --profile (one CTA an SM)\n");
     return 2;
   }
   if (rounds < 1) {
