@@ -6,7 +6,11 @@ cycle, in percent of the cycles). A dispatch stall is a cycle the scheduler pick
 dispatch; it costs the port a slot only if no other warp issued then, so the cycles the port did not issue
 bound the dispatch stalls that emptied it.
 
-    validate/scripts/ladder_issue.py validate/results/h200/ladder_issue [--check]
+    validate/scripts/ladder_issue.py validate/results/h200/ladder_issue [--check] [--alone FOLDER]
+
+--alone FOLDER: the same profile with one CTA an SM (device_ladder_issue.sh SIZE --alone) beside it - per rung
+and warp state the cycles a warp spends in it per issued instruction (the state's share over `selected`'s),
+alone / shared: what the co-resident CTAs add to each warp's own instructions.
 
 --check: exit 1 unless every rung of the ladder is there and Nsight's two views of the issue slots agree -
 the summed `selected` share within 2 points of smsp__issue_active on every rung.
@@ -25,6 +29,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("folder", type=Path)
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--alone", type=Path, help="a folder with the same profile, one CTA an SM")
     a = ap.parse_args()
     path = a.folder / "ladder_issue_ncu.csv"
     if not path.exists():
@@ -46,7 +51,33 @@ def main():
               f"{idle:5.1f}% {selected:11.1f}% {dispatch:11.1f}% {min(dispatch, idle):33.1f}%")
         if abs(selected - issued) > 2:
             failures.append(f"{name}: summed selected {selected:.1f} % against issue_active {issued:.1f} %")
+    if a.alone:
+        failures += per_instruction(names, launches, a.alone)
     report(failures, a.check)
+
+
+STATES = ("wait", "dispatch_stall", "short_scoreboard", "long_scoreboard", "barrier", "not_selected",
+          "math_pipe_throttle", "mio_throttle")
+
+
+def per_instruction(names, shared, folder):
+    """Prints each warp state's cycles per issued instruction, alone / shared; returns problems with the folder."""
+    path = folder / "ladder_issue_ncu.csv"
+    if not path.exists():
+        return [f"{path} is missing"]
+    alone = raw_launches(path)
+    if len(alone) != len(shared):
+        return [f"{path}: {len(alone)} profiled launches against {len(shared)}"]
+
+    def cpi(m, state):
+        return m[f"smsp__warp_issue_stalled_{state}_per_warp_active.pct"] / m["smsp__warp_issue_stalled_selected_per_warp_active.pct"]
+    print("\ncycles per issued instruction, alone / shared (one CTA an SM / the kernel's occupancy)")
+    print("| rung | " + " | ".join(STATES) + " | time (us) |")
+    print("|---|" + "---|" * (len(STATES) + 1))
+    for name, s, a in zip(names, shared, alone):
+        print(f"| {name} | " + " | ".join(f"{cpi(a, st):.2f} / {cpi(s, st):.2f}" for st in STATES)
+              + f" | {a['gpu__time_duration.sum'] / 1000:.0f} / {s['gpu__time_duration.sum'] / 1000:.0f} |")
+    return []
 
 
 if __name__ == "__main__":
