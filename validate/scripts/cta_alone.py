@@ -20,6 +20,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_result import report  # noqa: E402
 from cta_stamps import model_stamps, stamp_runs  # noqa: E402
 
 AGREE = 0.02
@@ -92,10 +93,7 @@ def main():
     except (ValueError, OSError, KeyError) as e:
         print(f"cta_alone.py: {e}", file=sys.stderr)
         return 2
-    if a.check:
-        for b in bad:
-            print("check:", b)
-        return 1 if bad else 0
+    report(bad, a.check)
     return 0
 
 

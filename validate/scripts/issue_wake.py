@@ -30,6 +30,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_result import report  # noqa: E402
+
 AGREE = 0.02
 # Configurations whose first ranks change places from run to run (their SMs split between two orders).
 UNSTABLE = {("barrier", 64, 4, 128, 2), ("lds", 1, 4, 128, 4)}
@@ -227,10 +230,7 @@ def main():
         print(f"issue_wake.py: {e}", file=sys.stderr)
         return 2
     if a.check:
-        problems = check(runs)
-        for p in problems:
-            print("check:", p)
-        return 1 if problems else 0
+        report(check(runs), True)
     return 0
 
 
