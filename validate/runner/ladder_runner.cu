@@ -6,10 +6,10 @@
 // `--stamps DIR` (CUDA only) times each rung plain and stamped, then runs the stamped kernel three times
 // and writes DIR/seed002_<rung>_run<r>.csv: cta (launch order), sm, gt_start_ns, gt_end_ns, clk_start,
 // clk_end - the columns validate/scripts/cta_stamps.py reads (cta_spread.py, cta_ranks.py).
-// `--alone` (with --stamps or --profile) launches every kernel with dynamic shared memory that lets one CTA fit an
-// SM (116 KiB, more than half of an H100/H200 SM's 228 KiB): each CTA's duration, or its profile, without
-// co-resident CTAs.
-//   gms-ladder [--size 4096] [--profile] [--only NAME] [--rounds N] [--stamps DIR] [--alone]
+// `--ctas-per-sm N` (with --stamps or --profile) launches every kernel with dynamic shared memory it does not use,
+// so that at most N CTAs fit an SM (an H100/H200 SM's 228 KiB, 1 KiB reserved a CTA; the carveout asked at its
+// largest): N = 1 (`--alone`) gives each CTA's duration, or its profile, without co-resident CTAs.
+//   gms-ladder [--size 4096] [--profile] [--only NAME] [--rounds N] [--stamps DIR] [--alone | --ctas-per-sm N]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -32,9 +32,14 @@ struct Rung {
   int bm, bn;  // the CTA tile: (n / bm) x (n / bn) CTAs
 };
 
-// --alone: the dynamic shared memory every launch asks for at least (0: what the rung uses).
+// --ctas-per-sm: the dynamic shared memory every launch asks for at least (0: what the rung uses).
 int g_smem_floor = 0;
-constexpr int kOneCtaSmem = 116 * 1024;  // two such CTAs cannot share an H100/H200 SM (228 KiB, 1 KiB reserved each)
+constexpr int kSmSharedBytes = 228 * 1024, kReservedPerCta = 1024;  // H100 / H200
+// The least a CTA must ask for so that N + 1 cannot share an SM: N = 1 gives 116 KiB (the --alone records' 118,784).
+int smem_floor_for(int ctas_per_sm) {
+  const int over = kSmSharedBytes / (ctas_per_sm + 1) - kReservedPerCta + 1;
+  return (over + 4095) / 4096 * 4096;
+}
 
 // The launch configuration of a rung's kernel (both variants: same grid, block and shared memory); returns the
 // dynamic shared memory to launch with.
@@ -42,6 +47,10 @@ template <typename P, typename Kernel>
 int prepare(Kernel k) {
   const int smem = std::max(static_cast<int>(P::smem_bytes()), g_smem_floor);
   if (smem > 48 * 1024) GPU_CHECK(gpuFuncSetAttribute(k, gpuFuncAttributeMaxDynamicSharedMemorySize, smem));
+#if !defined(__HIPCC__)
+  // N CTAs of the floor must fit: the carveout at its largest (the driver may pick less shared memory otherwise)
+  if (g_smem_floor > 0) GPU_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, 100));
+#endif
   return smem;
 }
 
@@ -152,9 +161,18 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     else if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--stamps") && i + 1 < argc) stamps_dir = argv[++i];
-    else if (!std::strcmp(argv[i], "--alone")) g_smem_floor = kOneCtaSmem;
+    else if (!std::strcmp(argv[i], "--alone")) g_smem_floor = smem_floor_for(1);
+    else if (!std::strcmp(argv[i], "--ctas-per-sm") && i + 1 < argc) {
+      const int ctas = std::atoi(argv[++i]);
+      if (ctas < 1 || ctas > 7) {  // 8 CTAs of the floor would not fit 228 KiB
+        std::fprintf(stderr, "gms-ladder: --ctas-per-sm takes 1 .. 7\n");
+        return 2;
+      }
+      g_smem_floor = smem_floor_for(ctas);
+    }
     else {
-      std::fprintf(stderr, "usage: gms-ladder [--size N] [--profile] [--only NAME] [--rounds N] [--stamps DIR] [--alone]\n");
+      std::fprintf(stderr, "usage: gms-ladder [--size N] [--profile] [--only NAME] [--rounds N] [--stamps DIR] "
+                           "[--alone | --ctas-per-sm N]\n");
       return 2;
     }
   }
@@ -173,7 +191,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (g_smem_floor > 0 && stamps_dir.empty() && !profile) {
-    std::fprintf(stderr, "gms-ladder: --alone goes with --stamps or --profile (one CTA an SM)\n");
+    std::fprintf(stderr, "gms-ladder: --alone and --ctas-per-sm go with --stamps or --profile\n");
     return 2;
   }
   if (rounds < 1) {

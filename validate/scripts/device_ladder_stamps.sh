@@ -6,7 +6,7 @@
 #   ladder_stamps_env.txt                                   GPU, driver, clocks, nvcc, command, the build
 # Then, on the workstation: validate/scripts/cta_ranks.py DIR --model seed002_<rung>=RUN_DIR
 # (RUN_DIR: `gpumemsim run -g configs/gpus/GPU.yaml --record validate/results/GPU/seed002/seed002_<rung>.json -o RUN_DIR`).
-#   validate/scripts/device_ladder_stamps.sh [--only RUNG] [--alone]   (--alone: one CTA an SM, each CTA's duration alone)
+#   validate/scripts/device_ladder_stamps.sh [--only RUNG] [--alone | --ctas-per-sm N]   (at most N CTAs an SM; --alone: one)
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
