@@ -78,10 +78,11 @@ def main():
         print("| case / source | alone (us) | runs' spread | oldest shared (us) | youngest shared (us) | oldest / alone "
               "| youngest / alone |")
         print("|---|---|---|---|---|---|---|")
-        for case, runs in alone.items():
-            if case not in shared:
-                bad.append(f"{case}: no shared stamps in {a.shared_dir}")
-                continue
+        cases = [c for c in alone if c in shared]
+        if not cases:
+            raise ValueError(f"no case of {a.alone_dir} has stamps in {a.shared_dir}")
+        for case in cases:  # the cases both folders hold (a folder of some rungs at another occupancy)
+            runs = alone[case]
             medians = [statistics.median(durations(rows)) for rows in runs]
             spread = (max(medians) - min(medians)) / min(medians)
             if spread > AGREE:
