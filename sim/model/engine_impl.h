@@ -279,7 +279,7 @@ struct Engine::Impl {
     account(w, state, until);
     fetch_next(w);
   }
-  // Every warp of the CTA has arrived (or exited): all go on from the barrier's release.
+  // Every warp of the CTA has arrived (or exited): all go on from the barrier's release, sm.barrier_latency after.
   void release_barrier(int sm, int cta_slot, Cta& cta);
 
   // A scoreboard slot takes the later of its pending data and `done`; its kind names the stall a
