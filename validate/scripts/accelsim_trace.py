@@ -1,6 +1,6 @@
 """The Accel-Sim (v5) kernel-trace header the validate scripts write for the model's side of a
-microbenchmark (lrc_trace.py, launch_model_check.py): one kernel, 1-D grid and block; and the replay of
-such a trace (lrc_model_check.py, launch_model_check.py)."""
+microbenchmark (lrc_trace.py, launch_model_check.py, issue_wake.py): one kernel, 1-D grid and block; and the
+replay of such a trace (lrc_model_check.py, launch_model_check.py, issue_wake.py)."""
 import json
 import os
 import subprocess
@@ -15,16 +15,22 @@ def kernel_header(name, grid, threads, nregs):
             "[adrrescompress?] [mem_addresses] immediate\n\n")
 
 
-def trace_metrics(gpumemsim, preset, kernelslist, work_dir, sets=()):
+def run_trace(gpumemsim, preset, kernelslist, work_dir, sets=(), name="run"):
     """Replays the trace list `kernelslist` (a `kind: trace` workload written into `work_dir`) on `preset`
-    with `--set` overrides `sets`; returns the run's stats.json metrics."""
-    workload = os.path.join(work_dir, "trace_workload.yaml")
+    with `--set` overrides `sets`; returns the run's output folder, `work_dir`/`name` (stats.json, ctas.csv).
+    A failed run raises subprocess.CalledProcessError with the run's stderr."""
+    workload = os.path.join(work_dir, name + "_workload.yaml")
     with open(workload, "w") as f:
         f.write(f"kind: trace\npath: {os.path.abspath(kernelslist)}\n")
-    out = os.path.join(work_dir, "run")
+    out = os.path.join(work_dir, name)
     cmd = [gpumemsim, "run", "-g", preset, "-w", workload, "-q", "-o", out]
     for kv in sets:
         cmd += ["--set", kv]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    with open(os.path.join(out, "stats.json")) as f:
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return out
+
+
+def trace_metrics(gpumemsim, preset, kernelslist, work_dir, sets=()):
+    """run_trace's stats.json metrics."""
+    with open(os.path.join(run_trace(gpumemsim, preset, kernelslist, work_dir, sets), "stats.json")) as f:
         return json.load(f)["metrics"]

@@ -21,7 +21,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_result import report  # noqa: E402
-from cta_stamps import model_stamps, stamp_runs  # noqa: E402
+from cta_stamps import first_wave_by_sm, model_stamps, stamp_runs  # noqa: E402
 
 AGREE = 0.02
 
@@ -32,19 +32,12 @@ def durations(rows):
 
 def oldest_youngest(rows):
     """Median durations of the first wave's oldest and youngest CTA of each SM (ranked by start, then launch)."""
-    ctas = [(int(r["cta"]), r["sm"], int(r["gt_start_ns"]), int(r["gt_end_ns"])) for r in rows]
-    first_end = min(c[3] for c in ctas)
-    by_sm = {}
-    for c in ctas:
-        if c[2] < first_end:
-            by_sm.setdefault(c[1], []).append(c)
     oldest, youngest = [], []
-    for sm_ctas in by_sm.values():
-        if len(sm_ctas) < 2:
+    for ranked in first_wave_by_sm(rows):
+        if len(ranked) < 2:
             continue
-        ranked = sorted(sm_ctas, key=lambda c: (c[2], c[0]))
-        oldest.append(ranked[0][3] - ranked[0][2])
-        youngest.append(ranked[-1][3] - ranked[-1][2])
+        oldest.append(ranked[0][2] - ranked[0][1])
+        youngest.append(ranked[-1][2] - ranked[-1][1])
     if not oldest:
         raise ValueError("no SM with two CTAs or more in the first wave")
     return statistics.median(oldest), statistics.median(youngest)

@@ -22,7 +22,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cta_stamps import model_pairs, stamp_runs  # noqa: E402
+from cta_stamps import first_wave_by_sm, model_pairs, stamp_runs  # noqa: E402
 
 AGREE = 0.05  # --check: how far apart two runs' youngest/oldest may be
 
@@ -39,22 +39,14 @@ def model_rows(directory):
 
 def rank_ratios(rows):
     """(ratios per rank of the first wave, CTAs per rank, CV of all durations) of one run's stamp rows."""
-    ctas = [(int(r["cta"]), int(r["sm"]), int(r["gt_start_ns"]), int(r["gt_end_ns"])) for r in rows]
-    if not ctas:
-        raise ValueError("no CTAs")
-    first_end = min(c[3] for c in ctas)
-    by_sm = {}
-    for c in ctas:
-        if c[2] < first_end:
-            by_sm.setdefault(c[1], []).append(c)
     per_rank = {}
-    for sm_ctas in by_sm.values():
-        for rank, c in enumerate(sorted(sm_ctas, key=lambda c: (c[2], c[0]))):
-            per_rank.setdefault(rank, []).append(c[3] - c[2])
+    for ranked in first_wave_by_sm(rows):
+        for rank, (_, start, end) in enumerate(ranked):
+            per_rank.setdefault(rank, []).append(end - start)
     base = statistics.median(per_rank[0])
     ratios = [statistics.median(per_rank[k]) / base for k in sorted(per_rank)]
     counts = [len(per_rank[k]) for k in sorted(per_rank)]
-    durations = [c[3] - c[2] for c in ctas]
+    durations = [int(r["gt_end_ns"]) - int(r["gt_start_ns"]) for r in rows]
     cv = statistics.pstdev(durations) / statistics.fmean(durations)
     return ratios, counts, cv
 

@@ -19,6 +19,20 @@ def stamp_runs(directory):
     return runs
 
 
+def first_wave_by_sm(rows):
+    """The first wave's CTAs (every CTA started before the first one ended) of one run's stamp rows, per SM ranked
+    by dispatch (start, then launch order): a list per SM of (cta, start_ns, end_ns), oldest first."""
+    ctas = [(int(r["cta"]), int(r["sm"]), int(r["gt_start_ns"]), int(r["gt_end_ns"])) for r in rows]
+    if not ctas:
+        raise ValueError("no CTAs")
+    first_end = min(c[3] for c in ctas)
+    by_sm = {}
+    for cta, sm, start, end in ctas:
+        if start < first_end:
+            by_sm.setdefault(sm, []).append((cta, start, end))
+    return [sorted(v, key=lambda c: (c[1], c[0])) for v in by_sm.values()]
+
+
 def model_stamps(directory):
     """A `gpumemsim run -o DIR` replay's CTAs as stamp rows: its ctas.csv in ns of the clock stats.json gives
     its time at, the first barrier's release as gt_first_tile_ns and the first global store as

@@ -31,11 +31,13 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from accelsim_trace import kernel_header, run_trace  # noqa: E402
 from check_result import report  # noqa: E402
 
 AGREE = 0.02
 # Configurations whose first ranks change places from run to run (their SMs split between two orders).
 UNSTABLE = {("barrier", 64, 4, 128, 2), ("lds", 1, 4, 128, 4)}
+SHARED_BASE = 0x7FB139000000  # accelsim_trace.kernel_header's shared window
 SILICON_ITERATIONS = {1: 1 << 18, 2: 1 << 17, 4: 1 << 16, 8: 1 << 15, 16: 1 << 14}  # kFfmasPerWarp / chains
 
 
@@ -88,7 +90,7 @@ def lds_lines(chains, iterations):
     lines = ["ffffffff 0 BAR.SYNC 0 0 0"]
     for i in range(iterations):
         lines += ["ffffffff 1 R30 IADD3 1 R6 0 0", "ffffffff 1 R31 LOP3.LUT 1 R30 0 0",
-                  f"ffffffff 1 R{40 + i % 8} LDS 1 R31 4 1 0x{0x7f5e00000000 + (i * 128) % 4096:x} 4 0"]
+                  f"ffffffff 1 R{40 + i % 8} LDS 1 R31 4 1 0x{SHARED_BASE + (i * 128) % 4096:x} 4 0"]
         if i >= 3:
             lines += [f"ffffffff 1 R{10 + j} FFMA 2 R{10 + j} R{40 + (i - 3) % 8} 0 0" for j in range(chains)]
         if i % 8 == 7:
@@ -124,10 +126,7 @@ def write_trace(directory, k, scale):
     body = "\n".join(trace_lines(wake, period, chains, iterations))
     os.makedirs(directory, exist_ok=True)
     with open(os.path.join(directory, "kernel-1.traceg"), "w") as f:
-        f.write(f"-kernel name = issue_wake\n-kernel id = 1\n-grid dim = ({ctas},1,1)\n-block dim = ({threads},1,1)\n"
-                "-shmem = 0\n-nregs = 32\n-binary version = 90\n-cuda stream id = 0\n"
-                "-shmem base_addr = 0x00007f5e00000000\n-local mem base_addr = 0x00007f5ddd000000\n"
-                "-nvbit version = 1.7.4\n-accelsim tracer version = 5\n-enable lineinfo = 0\n\n")
+        f.write(kernel_header("issue_wake", ctas, threads, 32))
         for c in range(ctas):
             f.write(f"#BEGIN_TB\n\nthread block = {c},0,0\n\n")
             for w in range(threads // 32):
@@ -143,17 +142,11 @@ def model_ends(binary, gpu, sets, k, scale, work):
     name = "_".join(str(x) for x in k)
     trace = os.path.join(work, name)
     iterations = write_trace(trace, k, scale)
-    workload = os.path.join(work, name + ".yaml")
-    with open(workload, "w") as f:
-        f.write(f"kind: trace\nname: issue-wake\npath: {trace}\n")
-    out = os.path.join(work, name + "-out")
-    cmd = [binary, "run", "-g", gpu, "-w", workload, "--set", "gpu.sm.count=1", "--set", "gpu.l2.sm_partitions=0",
-           "--set", "gpu.icnt.gpc_sms=", "--threads", "1", "-o", out]
-    for s in sets:
-        cmd += ["--set", s]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        raise ValueError(f"{' '.join(cmd)}: {r.stderr.strip()}")
+    one_sm = ["gpu.sm.count=1", "gpu.l2.sm_partitions=0", "gpu.icnt.gpc_sms=", *sets]
+    try:
+        out = run_trace(binary, gpu, os.path.join(trace, "kernelslist.g"), work, one_sm, name + "-out")
+    except subprocess.CalledProcessError as e:
+        raise ValueError(f"{' '.join(e.cmd)}: {e.stderr.strip()}")
     with open(os.path.join(out, "ctas.csv")) as f:
         rows = list(csv.DictReader(f))
     starts = [float(r["start_cycle"]) for r in rows]
