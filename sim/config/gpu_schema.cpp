@@ -94,6 +94,12 @@ Schema<GpuConfig> make_schema() {
                            "no other warp of the sub-partition issues meanwhile, but between two HMMAs one instruction of "
                            "another warp may (false = one issue cycle, as any instruction)",
                            [](G& c) -> auto& { return c.sm.mma_sync_holds_dispatch; }));
+  p.push_back(bool_param<G>("sm.dispatch_stall_follows_residents", false,
+                           "a workload's measured dispatch_stall (issue.measured.dispatch_stall, taken at the kernel's "
+                           "occupancy) follows the warps resident on the issuing warp's sub-partition: the lone profile's "
+                           "(issue.measured.alone.*) with as many as one CTA an SM leaves there, the kernel's with as many "
+                           "as its profile had, linear between (false = the kernel's for every warp)",
+                           [](G& c) -> auto& { return c.sm.dispatch_stall_follows_residents; }));
   p.push_back(bool_param<G>("sm.copies_wait_for_shared_queue", false,
                            "a cp.async (LDGSTS) enters the LSU behind the shared-memory instructions already booked on "
                            "the SM's data path: its line requests leave, and its warp's next instruction (which rewrites "

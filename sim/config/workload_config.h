@@ -20,6 +20,12 @@ struct IssueProfileConfig {
   double measured_wait_cycles = 0;
   double dispatch_stall_cycles = 0;
   double branch_resolving_cycles = 0;
+  // The profile's warps resident per scheduler (Nsight's smsp__warps_active per active cycle), and the
+  // same binary's dispatch_stall and warps with one CTA an SM (0 = not measured): the measured stall
+  // then follows the warps resident beside a warp (sm.dispatch_stall_follows_residents).
+  double profiled_warps_per_scheduler = 0;
+  double alone_dispatch_stall_cycles = 0;
+  double alone_warps_per_scheduler = 0;
   // The loop's own wait on shared reads (gpumemsim issue: sim/asm/shared_read_exposure.h): reads per
   // K tile whose wait is exposed, and the part of each one's latency the instruction order hides.
   double shared_reads_exposed = 0;

@@ -384,8 +384,21 @@ void add_issue_profile_params(std::vector<Param<WorkloadConfig>>& params,
                                      [profile](W& c) -> auto& { return profile(c).measured_wait_cycles; }));
   params.push_back(quantity_param<W>("issue.measured.dispatch_stall", Q::kCycles, "0cycles", 0, 1 << 24,
                                      "measured: Nsight's dispatch_stall per K tile and warp (gpumemsim issue --executed), "
-                                     "spread over the loop's instructions; the model has no mechanism for it",
+                                     "spread over the loop's instructions; the model has no mechanism for it (with a lone profile, "
+                                     "issue.measured.alone.*, it follows the warps resident beside each warp: "
+                                     "sm.dispatch_stall_follows_residents)",
                                      [profile](W& c) -> auto& { return profile(c).dispatch_stall_cycles; }));
+  params.push_back(quantity_param<W>("issue.measured.warps_per_scheduler", Q::kReal, "0", 0, 64,
+                                     "measured: the warps resident per scheduler on that profile (Nsight's "
+                                     "smsp__warps_active.avg.per_cycle_active)",
+                                     [profile](W& c) -> auto& { return profile(c).profiled_warps_per_scheduler; }));
+  params.push_back(quantity_param<W>("issue.measured.alone.dispatch_stall", Q::kCycles, "0cycles", 0, 1 << 24,
+                                     "measured: Nsight's dispatch_stall per K tile and warp with one CTA an SM (the same "
+                                     "binary, the SM's other CTA slots left empty); 0 = not measured",
+                                     [profile](W& c) -> auto& { return profile(c).alone_dispatch_stall_cycles; }));
+  params.push_back(quantity_param<W>("issue.measured.alone.warps_per_scheduler", Q::kReal, "0", 0, 64,
+                                     "measured: the warps resident per scheduler on the lone profile",
+                                     [profile](W& c) -> auto& { return profile(c).alone_warps_per_scheduler; }));
   params.push_back(quantity_param<W>("issue.measured.branch_resolving", Q::kCycles, "0cycles", 0, 1 << 24,
                                      "measured: Nsight's branch_resolving per K tile and warp (gpumemsim issue --executed), "
                                      "spread over the loop's instructions",
@@ -426,11 +439,20 @@ void validate_issue_profile(const IssueProfileConfig& issue,
                                                    {"issue.measured.wait", issue.measured_wait_cycles},
                                                    {"issue.measured.dispatch_stall", issue.dispatch_stall_cycles},
                                                    {"issue.measured.branch_resolving", issue.branch_resolving_cycles},
+                                                   {"issue.measured.alone.dispatch_stall", issue.alone_dispatch_stall_cycles},
                                                    {"issue.shared_reads.exposed", issue.shared_reads_exposed},
                                                    {"issue.special_reads.exposed", issue.special_reads_exposed},
                                                    {"issue.register_bank_conflicts", issue.register_bank_conflict_cycles}};
   for (const auto& [key, cycles] : spread)
     if (cycles > 0 && issue.instructions == 0) fail(key, "needs issue.instructions (the count its cycles are spread over)");
+  if (issue.alone_dispatch_stall_cycles > 0) {
+    if (issue.dispatch_stall_cycles <= 0)
+      fail("issue.measured.alone.dispatch_stall", "needs issue.measured.dispatch_stall (the kernel's, at its occupancy)");
+    else if (issue.alone_warps_per_scheduler <= 0 || issue.profiled_warps_per_scheduler <= issue.alone_warps_per_scheduler)
+      fail("issue.measured.alone.dispatch_stall",
+           "needs issue.measured.alone.warps_per_scheduler and more issue.measured.warps_per_scheduler than it (now " +
+               std::to_string(issue.alone_warps_per_scheduler) + " and " + std::to_string(issue.profiled_warps_per_scheduler) + ")");
+  }
 }
 
 std::vector<std::string> workload_kinds() { return {"gemm", "gemv", "tiled_gemm", "trace"}; }

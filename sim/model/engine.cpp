@@ -22,6 +22,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   fills_when_idle = g.sm.shared_fills == "idle";
   stores_wait_for_way_out = g.icnt.stores_wait_for_way_out;
   mma_holds_dispatch = g.sm.mma_sync_holds_dispatch;
+  dispatch_follows_residents = g.sm.dispatch_stall_follows_residents && shape.alone_warps_per_scheduler > 0;
   reads_in_order = mem.reads_in_arrival_order();
   writes_in_order = mem.writes_in_arrival_order();
   copies_queue = g.sm.copies_wait_for_shared_queue;
@@ -106,6 +107,7 @@ void Engine::Impl::launch(int sm, Tick t) {
     warp.started = t;
     warp.age = age_counter++;
     SubPart& sp = sps[sub_partition(g)];
+    ++sp.resident;
     const auto position = static_cast<std::size_t>(g % warps_per_sm / nsp);
     sp.views[position].age = warp.age;
     warp.gate = &sp.gate[position];

@@ -96,6 +96,7 @@ struct Engine::Impl {
     Tick hmma_until = 0, hmma_ticks = 0, open_from = 0;
     std::array<Tick, kPipeCount> pipe_free{};
     int tensor_warp = -1;  // the warp whose mma.sync the tensor pipe holds until pipe_free[kTensor] (-1: a wgmma's)
+    int resident = 0;      // warps resident on it (launched, not exited)
     int last = -1;
     Tick scheduled = kNever;
   };
@@ -129,6 +130,7 @@ struct Engine::Impl {
   bool fills_at_arrival = false, fills_when_idle = false, fills_between = false;
   bool stores_wait_for_way_out = false;  // icnt.stores_wait_for_way_out
   bool mma_holds_dispatch = false;       // sm.mma_sync_holds_dispatch
+  bool dispatch_follows_residents = false;  // sm.dispatch_stall_follows_residents, for a kernel with a lone profile
   bool copies_queue = false;             // sm.copies_wait_for_shared_queue
   std::uint32_t copy_waits_per_warp = 0;  // sm.copy_waits_per_warp (0: behind the whole booked path)
   // Whether `in` holds its sub-partition's dispatch while in the tensor pipe: an mma.sync where the GPU
@@ -260,6 +262,16 @@ struct Engine::Impl {
   static void hold(SubPart& sp, Warp& w, const Instr& in, Tick t) {
     sp.issue_free = t + cycles_to_ticks(in.issue_cycles + in.other_instructions) + in.port_ticks;
     w.ready = floor_end(sp, in, t);
+  }
+  // The block's dispatch stall for the warps resident on its sub-partition now (sm.dispatch_stall_follows_residents):
+  // the lone profile's with as many as it had, the kernel's profile's with as many as that had, linear between.
+  void dispatch_for_residents(const SubPart& sp, Instr& in) const {
+    if (!dispatch_follows_residents || in.dispatch_alone_ticks == in.dispatch_ticks) return;
+    const double share = std::clamp((sp.resident - shape.alone_warps_per_scheduler) /
+                                        (shape.profiled_warps_per_scheduler - shape.alone_warps_per_scheduler), 0.0, 1.0);
+    in.dispatch_ticks = in.dispatch_alone_ticks +
+                        static_cast<std::uint32_t>(std::lround(share * (static_cast<double>(in.dispatch_ticks) - in.dispatch_alone_ticks)));
+    in.dispatch_alone_ticks = in.dispatch_ticks;  // set once: a block issues once
   }
   // When the warp may issue again after a block issued at `t`: its floor, the loop's own shared-read
   // wait, then the measured issue-stage stalls (dispatch, branch resolution), never before the issue

@@ -53,6 +53,7 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
   if (pick >= 0) {
     sp.last = pick;
     Warp& w = warps[sp.warps[pick]];
+    dispatch_for_residents(sp, w.instr);
     const Tick held_until = sp.issue_free;
     if (t >= held_until) {
       issue(sp, w, sp.warps[pick], t);
@@ -319,6 +320,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
     }
     case Op::kExit: {
       w.active = false;
+      --sp.resident;
       sync_gate(w);
       account(w, WarpState::kSelected, t + kTicksPerCycle);
       sp.issue_free = t + kTicksPerCycle;

@@ -49,6 +49,10 @@ struct Instr {
   // (workload issue.measured.*): Nsight's dispatch_stall and branch_resolving, in ticks.
   std::uint32_t dispatch_ticks = 0;
   std::uint32_t branch_ticks = 0;
+  // The dispatch stall of the same block with one CTA an SM (issue.measured.alone.*); dispatch_ticks
+  // without a lone profile. The engine sets dispatch_ticks between the two by the warps resident beside
+  // the warp where sm.dispatch_stall_follows_residents says so.
+  std::uint32_t dispatch_alone_ticks = 0;
   // The compiled order's own wait on shared reads among the block's instructions (issue.shared_reads),
   // in ticks: Nsight's short_scoreboard, after the floor.
   std::uint32_t short_ticks = 0;
@@ -98,6 +102,7 @@ struct Instr {
 // profile.
 struct IssueHold {
   double floor = 0, shared = 0, dispatch = 0, branch = 0, port = 0;
+  double dispatch_alone = 0;  // issue.measured.alone.dispatch_stall's (dispatch without a lone profile)
 };
 // `special_latency_cycles`: sm.special_register_latency (0: special-register reads cost nothing beyond
 // their stall counts).
@@ -114,6 +119,7 @@ inline IssueHold issue_hold_per_instruction(const IssueProfileConfig& issue, dou
   const double special = std::max(0.0, special_latency_cycles - issue.special_reads_hidden_cycles);
   h.shared = (issue.shared_reads_exposed * exposed + issue.special_reads_exposed * special) * per_cycle / n;
   h.dispatch = issue.dispatch_stall_cycles * per_cycle / n;
+  h.dispatch_alone = issue.alone_dispatch_stall_cycles > 0 ? issue.alone_dispatch_stall_cycles * per_cycle / n : h.dispatch;
   h.branch = issue.branch_resolving_cycles * per_cycle / n;
   h.port = issue.register_bank_conflict_cycles * per_cycle / n;
   return h;
@@ -127,6 +133,7 @@ inline void hold_for_issue(Instr& out, const IssueHold& h) {
   out.short_ticks = static_cast<std::uint32_t>(n * h.shared + 0.5);
   out.port_ticks = static_cast<std::uint32_t>(n * h.port + 0.5);
   out.dispatch_ticks = static_cast<std::uint32_t>(n * h.dispatch + 0.5);
+  out.dispatch_alone_ticks = static_cast<std::uint32_t>(n * h.dispatch_alone + 0.5);
   out.branch_ticks = static_cast<std::uint32_t>(n * h.branch + 0.5);
 }
 
@@ -161,6 +168,9 @@ struct LaunchShape {
   bool simt_math = false;                 // FFMA on the FMA pipe (kind tiled_gemm): its peak, not the tensor cores'
   double tensor_rate = 0;                 // FLOP/cycle/SM of the kernel's MMA class (0: the dtype's tensor rate)
   std::string mma_class;                  // "", "mma_sync" or "wgmma": which tensor instructions it counts
+  // The warps resident per scheduler on the kernel's issue profile and on its lone profile
+  // (issue.measured.warps_per_scheduler, issue.measured.alone.warps_per_scheduler; 0 = no lone profile).
+  double profiled_warps_per_scheduler = 0, alone_warps_per_scheduler = 0;
 };
 
 class Kernel {

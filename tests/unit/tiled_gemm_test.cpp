@@ -244,6 +244,34 @@ TEST(TiledGemm, MeasuredIssueStallsHoldTheWarpInTheirOwnStates) {
   EXPECT_GE(metric(measured, c, "sm__cycles_elapsed.max"), 32 * (2841 + 400 + 100));
 }
 
+// A lone profile (issue.measured.alone.*): with sm.dispatch_stall_follows_residents a CTA alone on its SM (264 CTAs
+// of r0's 2 warps on 132 SMs: one warp a scheduler, as the lone profile had) pays the lone dispatch stall, not the
+// kernel's; without the switch, or with the SM full, the kernel's. Half-given lone profiles are refused.
+TEST(TiledGemm, ALoneProfileHoldsALoneCtaOnlyWhereTheSwitchSaysSo) {
+  const std::vector<std::string> base = {"workload.cta_limit=264", "workload.k=512", "workload.issue.instructions=1947",
+                                         "workload.issue.stall_cycles=2841cycles", "workload.issue.measured.dispatch_stall=1381cycles"};
+  const std::vector<std::string> lone = {"workload.issue.measured.warps_per_scheduler=3.78",
+                                         "workload.issue.measured.alone.dispatch_stall=408cycles",
+                                         "workload.issue.measured.alone.warps_per_scheduler=1"};
+  auto shared_only = rung_with(base, {});
+  auto with_lone = rung_with(base, lone);
+  std::vector<std::string> on = lone;
+  on.push_back("gpu.sm.dispatch_stall_follows_residents=true");
+  auto follows = rung_with(base, on);
+  auto a = simulate(shared_only), b = simulate(with_lone), c = simulate(follows);
+  EXPECT_EQ(a.result.end, b.result.end);  // carried, not used
+  // Dispatch stall cycles per issued instruction (its share of the warps' time over `selected`'s).
+  auto per_instruction = [](const LoadedConfigs& cfg, const auto& out) {
+    return metric(cfg, out, "smsp__warp_issue_stalled_dispatch_stall_per_warp_active.pct") /
+           metric(cfg, out, "smsp__warp_issue_stalled_selected_per_warp_active.pct");
+  };
+  EXPECT_LT(c.result.end, a.result.end);
+  EXPECT_NEAR(per_instruction(follows, c) / per_instruction(shared_only, a), 408.0 / 1381.0, 0.01);
+  EXPECT_THROW(rung_with(base, {"workload.issue.measured.alone.dispatch_stall=408cycles"}), ConfigError);  // no warps
+  EXPECT_THROW(rung_with(base, {"workload.issue.measured.warps_per_scheduler=1", "workload.issue.measured.alone.dispatch_stall=408cycles",
+                                "workload.issue.measured.alone.warps_per_scheduler=1"}), ConfigError);  // no more warps than alone
+}
+
 // The compiled loop's own wait on shared reads (issue.shared_reads): each exposed read holds the warp
 // the GPU's shared latency less the hidden part, as short_scoreboard; a GPU with a longer latency
 // waits longer on the same loop, and a hidden part beyond the latency costs nothing.

@@ -13,7 +13,10 @@ K tile (issue.measured: inputs taken from silicon, as registers are taken from t
 GEMM from its profile with one CTA per SM, validate/results/h100/cta_occupancy, the warp's own stalls without
 what a second CTA's warps add - the model produces that part); and the
 loop's own wait on shared reads and on the special registers it re-reads (S2R, S2UR), walked from the control
-codes (issue.shared_reads, issue.special_reads), and the issue
+codes (issue.shared_reads, issue.special_reads); for the ladder's rungs the warps resident per scheduler on its
+profile and the same loop's dispatch_stall with one CTA an SM (issue.measured.warps_per_scheduler,
+issue.measured.alone.*: the loop's measured stall scaled by the lone / shared ratio of an H200's back-to-back
+profiles, validate/results/h200/ladder_issue_alone); and the issue
 cycles its register-bank conflicts cost (issue.register_bank_conflicts). The
 measured and ncu sections of a record are left as they are. Both GPUs run the same sm_90 code (nvcc 13.0 and
 Triton 3.6.0 on both machines), so the H100's profile holds for the H200's records.
@@ -28,10 +31,35 @@ import subprocess
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from ncu_launches import raw_launches  # noqa: E402
 from record_files import finish_check, records, save  # noqa: E402
 
 ISSUE = pathlib.Path("validate/results/h100/issue")
 OCCUPANCY = pathlib.Path("validate/results/h100/cta_occupancy")
+# The ladder profiled at its occupancy (shared/) and with one CTA an SM, back to back on an H200
+# (device_ladder_issue.sh 4096 [--alone]): per rung the warps resident per scheduler and what a lone CTA's
+# warps stall in dispatch per issued instruction against the shared run's.
+LADDER_ALONE = pathlib.Path("validate/results/h200/ladder_issue_alone")
+
+
+def ladder_alone():
+    """{case: (warps per scheduler shared, alone, alone / shared dispatch_stall per issued instruction)}."""
+    out = {}
+    runs = []
+    for folder in (LADDER_ALONE / "shared", LADDER_ALONE):
+        path = folder / "ladder_issue_ncu.csv"
+        names = [l.split()[1] for l in open(path) if l.startswith("profiled ")]
+        runs.append(dict(zip(names, raw_launches(path))))
+
+    def per_instruction(m):
+        return (m["smsp__warp_issue_stalled_dispatch_stall_per_warp_active.pct"] /
+                m["smsp__warp_issue_stalled_selected_per_warp_active.pct"])
+    for case, shared in runs[0].items():
+        alone = runs[1].get(case)
+        if alone:
+            out[case] = (shared["smsp__warps_active.avg.per_cycle_active"], alone["smsp__warps_active.avg.per_cycle_active"],
+                         per_instruction(alone) / per_instruction(shared))
+    return out
 
 
 def profile(gms, sass, kernel, executed, section=None):
@@ -75,6 +103,7 @@ def main():
     ap.add_argument("dirs", nargs="+")
     a = ap.parse_args()
     cache, changed, stale, checked = {}, 0, 0, 0
+    alone_of = ladder_alone()
     for path, text, rec in records(a.dirs):
         src = source_of(rec.get("workload") or {})
         if src is None:
@@ -98,6 +127,11 @@ def main():
         sampled = p.get("measured_per_k_tile")
         if sampled:
             issue["measured"] = {k: f"{round(sampled[k])}cycles" for k in ("wait", "dispatch_stall", "branch_resolving")}
+            if rec.get("case") in alone_of:  # the lone profile's share of it (sm.dispatch_stall_follows_residents)
+                warps, warps_alone, ratio = alone_of[rec["case"]]
+                issue["measured"]["warps_per_scheduler"] = round(warps, 2)
+                issue["measured"]["alone"] = {"dispatch_stall": f"{round(sampled['dispatch_stall'] * ratio)}cycles",
+                                              "warps_per_scheduler": round(warps_alone, 2)}
         if a.check:
             if rec["workload"].get("issue") != issue:
                 print(f"{path}: issue {rec['workload'].get('issue')}, its code gives {issue}")
