@@ -10,7 +10,8 @@ bound the dispatch stalls that emptied it.
 
 --alone FOLDER: the same profile with one CTA an SM (device_ladder_issue.sh SIZE --alone) beside it - per rung
 and warp state the cycles a warp spends in it per issued instruction (the state's share over `selected`'s),
-alone / shared: what the co-resident CTAs add to each warp's own instructions.
+alone / shared: what the co-resident CTAs add to each warp's own instructions; `every state` sums all the states
+Nsight samples (`selected` too): the warp's cycles per issued instruction.
 
 --check: exit 1 unless every rung of the ladder is there and Nsight's two views of the issue slots agree -
 the summed `selected` share within 2 points of smsp__issue_active on every rung.
@@ -57,7 +58,7 @@ def main():
 
 
 STATES = ("wait", "dispatch_stall", "short_scoreboard", "long_scoreboard", "barrier", "not_selected",
-          "math_pipe_throttle", "mio_throttle")
+          "math_pipe_throttle", "mio_throttle", "no_instruction")
 
 
 def per_instruction(names, shared, folder):
@@ -72,11 +73,15 @@ def per_instruction(names, shared, folder):
     def cpi(m, state):
         return m[f"smsp__warp_issue_stalled_{state}_per_warp_active.pct"] / m["smsp__warp_issue_stalled_selected_per_warp_active.pct"]
     print("\ncycles per issued instruction, alone / shared (one CTA an SM / the kernel's occupancy)")
-    print("| rung | " + " | ".join(STATES) + " | time (us) |")
-    print("|---|" + "---|" * (len(STATES) + 1))
+    print("| rung | " + " | ".join(STATES) + " | every state | time (us) |")
+    print("|---|" + "---|" * (len(STATES) + 2))
+
+    def every(m):  # every state Nsight samples, `selected` too: the warp's cycles per issued instruction
+        return sum(v for k, v in m.items() if k.startswith("smsp__warp_issue_stalled_")) / \
+            m["smsp__warp_issue_stalled_selected_per_warp_active.pct"]
     for name, s, a in zip(names, shared, alone):
         print(f"| {name} | " + " | ".join(f"{cpi(a, st):.2f} / {cpi(s, st):.2f}" for st in STATES)
-              + f" | {a['gpu__time_duration.sum'] / 1000:.0f} / {s['gpu__time_duration.sum'] / 1000:.0f} |")
+              + f" | {every(a):.2f} / {every(s):.2f} | {a['gpu__time_duration.sum'] / 1000:.0f} / {s['gpu__time_duration.sum'] / 1000:.0f} |")
     return []
 
 
