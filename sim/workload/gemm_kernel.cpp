@@ -85,10 +85,7 @@ GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::s
   shape_.math_dtype = cfg.dtype;
   shape_.registers_per_thread = cfg.registers_per_thread > 0 ? cfg.registers_per_thread : estimate_registers(cfg);
   shape_.shared_carveout = cfg.shared_carveout;
-  if (cfg.issue.alone_dispatch_stall_cycles > 0) {
-    shape_.profiled_warps_per_scheduler = cfg.issue.profiled_warps_per_scheduler;
-    shape_.alone_warps_per_scheduler = cfg.issue.alone_warps_per_scheduler;
-  }
+  take_lone_profile(shape_, cfg.issue);
   shape_.shared_mem_per_cta =
       static_cast<std::int64_t>(cfg.stages) * (cfg.tile.m + cfg.tile.n) * cfg.tile.k * ea_;
 

@@ -34,13 +34,13 @@ struct Instr {
   Pipe pipe = Pipe::kTensor;
   bool bypass_l1 = false;
   EvictHint hint = EvictHint::kNormal;
+  // A block of shared loads or stores the compiled code issues back to back: the MIO queue counts
+  // its instructions (a block without it stands for ones spread over a loop, which it does not).
+  bool mio_burst = false;
   std::uint32_t issue_cycles = 1;  // issue-port cycles (a load group counts its warp instructions)
   // Other warp instructions (address arithmetic, loop control) issued among this block's: each takes
   // an issue cycle and counts as executed, none of them touches memory or a modelled pipe.
   std::uint32_t other_instructions = 0;
-  // A block of shared loads or stores the compiled code issues back to back: the MIO queue counts
-  // its instructions (a block without it stands for ones spread over a loop, which it does not).
-  bool mio_burst = false;
   // The warp's own issue floor for the block: ticks from its first issue until the warp may issue
   // again, from the compiler's stall counts (sass_issue.h); 0 = one cycle per instruction. The time
   // beyond the issue cycles is Nsight's `wait` (fixed-latency dependencies).
@@ -172,6 +172,13 @@ struct LaunchShape {
   // (issue.measured.warps_per_scheduler, issue.measured.alone.warps_per_scheduler; 0 = no lone profile).
   double profiled_warps_per_scheduler = 0, alone_warps_per_scheduler = 0;
 };
+
+// A kernel with a lone profile (issue.measured.alone.dispatch_stall) passes both profiles' warps per scheduler on.
+inline void take_lone_profile(LaunchShape& s, const IssueProfileConfig& issue) {
+  if (issue.alone_dispatch_stall_cycles <= 0) return;
+  s.profiled_warps_per_scheduler = issue.profiled_warps_per_scheduler;
+  s.alone_warps_per_scheduler = issue.alone_warps_per_scheduler;
+}
 
 class Kernel {
  public:

@@ -105,10 +105,7 @@ TiledGemmKernel::TiledGemmKernel(const TiledGemmConfig& cfg, const GpuConfig& gp
   shape_.simt_math = true;
   shape_.registers_per_thread = cfg.registers_per_thread > 0 ? cfg.registers_per_thread : estimate_registers(cfg);
   shape_.shared_carveout = cfg.shared_carveout;
-  if (cfg.issue.alone_dispatch_stall_cycles > 0) {
-    shape_.profiled_warps_per_scheduler = cfg.issue.profiled_warps_per_scheduler;
-    shape_.alone_warps_per_scheduler = cfg.issue.alone_warps_per_scheduler;
-  }
+  take_lone_profile(shape_, cfg.issue);
   shape_.shared_mem_per_cta = static_cast<std::int64_t>(cfg.stages) * cfg.tile.k * (lda_ + ldb_) * kElem;
 }
 
