@@ -6,17 +6,22 @@ cycle, in percent of the cycles). A dispatch stall is a cycle the scheduler pick
 dispatch; it costs the port a slot only if no other warp issued then, so the cycles the port did not issue
 bound the dispatch stalls that emptied it.
 
-    validate/scripts/ladder_issue.py validate/results/h200/ladder_issue [--check] [--alone FOLDER]
+    validate/scripts/ladder_issue.py validate/results/h200/ladder_issue [--check] [--alone FOLDER] [--model CASE=RUN ...]
 
 --alone FOLDER: the same profile with one CTA an SM (device_ladder_issue.sh SIZE --alone) beside it - per rung
 and warp state the cycles a warp spends in it per issued instruction (the state's share over `selected`'s),
 alone / shared: what the co-resident CTAs add to each warp's own instructions; `every state` sums all the states
 Nsight samples (`selected` too): the warp's cycles per issued instruction.
 
+--model CASE=RUN: a model run of the rung's record (`gpumemsim run --record ... -o RUN`) beside the profile - per warp
+state the cycles a warp spends in it per issued instruction, silicon's and the model's, every state's sum and the issue
+port's busy share: where the model's time per instruction sits against silicon's.
+
 --check: exit 1 unless every rung of the ladder is there and Nsight's two views of the issue slots agree -
 the summed `selected` share within 2 points of smsp__issue_active on every rung.
 """
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -31,6 +36,7 @@ def main():
     ap.add_argument("folder", type=Path)
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--alone", type=Path, help="a folder with the same profile, one CTA an SM")
+    ap.add_argument("--model", action="append", default=[], metavar="CASE=RUN", help="a model run of a rung's record")
     a = ap.parse_args()
     path = a.folder / "ladder_issue_ncu.csv"
     if not path.exists():
@@ -54,11 +60,38 @@ def main():
             failures.append(f"{name}: summed selected {selected:.1f} % against issue_active {issued:.1f} %")
     if a.alone:
         failures += per_instruction(names, launches, a.alone)
+    if a.model:
+        failures += beside_the_model(dict(zip(names, launches)), a.model)
     report(failures, a.check)
+
+
+def beside_the_model(silicon, runs):
+    """Prints silicon's and each model run's cycles per issued instruction by warp state; returns problems."""
+    failures = []
+    print("\ncycles per issued instruction with the SM shared, silicon / model")
+    print("| rung | source | " + " | ".join(MODEL_STATES) + " | every state | issue active (%) |")
+    print("|---|---|" + "---|" * (len(MODEL_STATES) + 2))
+
+    def row(name, source, m):
+        sel = m["smsp__warp_issue_stalled_selected_per_warp_active.pct"]
+        stalls = {k: v for k, v in m.items() if k.startswith("smsp__warp_issue_stalled_") and k.endswith("_per_warp_active.pct")}
+        cpi = [stalls.get(f"smsp__warp_issue_stalled_{st}_per_warp_active.pct", 0.0) / sel for st in MODEL_STATES]
+        print(f"| {name} | {source} | " + " | ".join(f"{c:.2f}" for c in cpi) +
+              f" | {sum(stalls.values()) / sel:.2f} | {m['smsp__issue_active.avg.pct_of_peak_sustained_active']:.1f} |")
+    for spec in runs:
+        case, _, run = spec.partition("=")
+        stats = Path(run) / "stats.json"
+        if case not in silicon or not stats.exists():
+            failures.append(f"--model {spec}: no profiled rung '{case}'" if case not in silicon else f"{stats} is missing")
+            continue
+        row(case, "silicon", silicon[case])
+        row(case, f"model {Path(run).name}", json.load(open(stats))["metrics"])
+    return failures
 
 
 STATES = ("wait", "dispatch_stall", "short_scoreboard", "long_scoreboard", "barrier", "not_selected",
           "math_pipe_throttle", "mio_throttle", "no_instruction")
+MODEL_STATES = STATES + ("branch_resolving", "lg_throttle", "drain")
 
 
 def per_instruction(names, shared, folder):
