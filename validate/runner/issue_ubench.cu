@@ -13,6 +13,9 @@
 // --shared: every iteration a shared load (LDS.32, one wavefront) whose value each of the CHAINS FFMAs adds - the
 // seed-002 ladder's inner loop in miniature (12 loads to 32 FFMAs there) - to see whether warps that wait on the
 // shared-memory path keep their age's priority.
+// --rate: warps of 3 chains (an FFMA 3 cycles of every 4: two such warps want more than the port) without events,
+// one and two warps a sub-partition per CTA - how the port is split between warps that each want most of it, the
+// rate the model's instruction blocks hold it at.
 // Prints one JSON object per configuration. CUDA only (clock64, %smid).
 #include <algorithm>
 #include <cstdio>
@@ -194,6 +197,15 @@ void measure_wakes(int sms) {
   GPU_CHECK(gpuFree(line));
 }
 
+// --rate: 3 chains, 2 and 4 CTAs of 128 threads (one warp of each a sub-partition) and 2 of 256 (two).
+void measure_rates(int sms) {
+  float* line;
+  GPU_CHECK(gpuMalloc(&line, 64 * sizeof(float)));
+  for (const auto& [ctas, threads] : {std::pair{2, 128}, std::pair{4, 128}, std::pair{2, 256}})
+    measure_wake<3, kNone>(sms, ctas, threads, 512, line);
+  GPU_CHECK(gpuFree(line));
+}
+
 template <int CHAINS>
 void measure_lds(int sms, int ctas_per_sm, int threads) {
   measure_with(sms, ctas_per_sm, threads, CHAINS, "\"wake\": \"lds\", \"period\": 1, ",
@@ -216,6 +228,11 @@ int main(int argc, char** argv) {
     const int sms = gpu_sm_count();
     if (argc > 1 && std::string(argv[1]) == "--shared") {
       measure_ldss(sms);
+      GPU_CHECK(gpuDeviceSynchronize());
+      return 0;
+    }
+    if (argc > 1 && std::string(argv[1]) == "--rate") {
+      measure_rates(sms);
       GPU_CHECK(gpuDeviceSynchronize());
       return 0;
     }

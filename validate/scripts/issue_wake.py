@@ -38,7 +38,8 @@ AGREE = 0.02
 # Configurations whose first ranks change places from run to run (their SMs split between two orders).
 UNSTABLE = {("barrier", 64, 4, 128, 2), ("lds", 1, 4, 128, 4)}
 SHARED_BASE = 0x7FB139000000  # accelsim_trace.kernel_header's shared window
-SILICON_ITERATIONS = {1: 1 << 18, 2: 1 << 17, 4: 1 << 16, 8: 1 << 15, 16: 1 << 14}  # kFfmasPerWarp / chains
+# kFfmasPerWarp / chains (3 chains: the loop's 170 blocks of 512 iterations)
+SILICON_ITERATIONS = {1: 1 << 18, 2: 1 << 17, 3: 170 * 512, 4: 1 << 16, 8: 1 << 15, 16: 1 << 14}
 
 
 def key(d):
@@ -51,13 +52,13 @@ def label(k):
 
 
 def read_record(directory):
-    """Run -> configuration -> line, from issue_wake.jsonl (device_issue_wake.sh) and, where the directory has it,
-    issue_lds.jsonl (device_issue_wake.sh --shared: the `lds` configurations)."""
+    """Run -> configuration -> line, from issue_wake.jsonl (device_issue_wake.sh) and, where the directory has them,
+    issue_lds.jsonl (device_issue_wake.sh --shared: the `lds` configurations) and issue_rate.jsonl (--rate: 3 chains)."""
     path = os.path.join(directory, "issue_wake.jsonl")
     if not os.path.isfile(path):
         raise ValueError(f"{directory}: no issue_wake.jsonl (validate/scripts/device_issue_wake.sh writes it)")
     runs = {}
-    for p in (path, os.path.join(directory, "issue_lds.jsonl")):
+    for p in (path, os.path.join(directory, "issue_lds.jsonl"), os.path.join(directory, "issue_rate.jsonl")):
         if not os.path.isfile(p):
             continue
         with open(p) as f:
