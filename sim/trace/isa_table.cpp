@@ -74,7 +74,7 @@ struct IsaHeader {
 
 struct ClassSpec {
   std::string kind, pipe, l1;
-  std::uint32_t latency = 0, interval = 1;
+  std::uint32_t latency = 0, interval = 1, taken = 0;
   double flops_per_lane = 0, flops_per_instruction = 0;
 };
 
@@ -113,6 +113,10 @@ const Schema<ClassSpec>& class_schema() {
     s.params.push_back(quantity_param<C>("flops_per_instruction", Quantity::kReal, "0", 0, 1e7,
                                          "tensor: FLOP per warp instruction (0 = from the opcode's shape)",
                                          [](C& c) -> auto& { return c.flops_per_instruction; }));
+    s.params.push_back(quantity_param<C>("taken", Quantity::kCycles, "0cycles", 0, 10000,
+                                         "control: cycles a taken branch keeps its warp from its next instruction (the "
+                                         "fetch from the branch target; other warps issue meanwhile), Nsight's branch_resolving",
+                                         [](C& c) -> auto& { return c.taken; }));
     s.params.push_back(choice_param<C>("l1", {"cache", "bypass"}, "cache", "global loads: through L1 or around it",
                                        [](C& c) -> auto& { return c.l1; }));
     return s;
@@ -136,6 +140,9 @@ OpClass read_class(const std::string& name, const ConfigNode& n) {
   c.interval = spec.interval;
   c.flops_per_lane = spec.flops_per_lane;
   c.flops_per_instruction = spec.flops_per_instruction;
+  if (spec.taken > 0 && c.kind != OpKind::kControl)
+    throw ConfigError(n.mark.where() + ": class '" + name + "': 'taken' is for control classes (branches)");
+  c.taken = spec.taken;
   c.bypass_l1 = spec.l1 == "bypass";
   return c;
 }

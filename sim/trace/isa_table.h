@@ -53,6 +53,8 @@ struct OpClass {
   // warpgroup shape divided by its 4 warps).
   double flops_per_instruction = 0;
   bool bypass_l1 = false;      // global loads of this class skip L1 (.CG-like)
+  // Control: cycles a taken branch keeps its warp from its next instruction (the fetch from the new address).
+  std::uint32_t taken = 0;
 };
 
 class IsaTable {

@@ -259,6 +259,10 @@ std::unique_ptr<CtaProgram> TraceKernel::decode(const TraceCta& cta, std::int64_
           x.pipe_cycles = static_cast<std::uint16_t>(std::max<std::uint32_t>(cls->interval, 1));
           x.latency = static_cast<std::uint16_t>(std::max<std::uint32_t>(cls->latency, 1));
           x.flops = cls->kind == OpKind::kAlu && !predicated_off ? cls->flops_per_lane * active : 0;
+          // A branch its warp took (the next instruction is not the one after it) holds the warp while the
+          // target is fetched (the class's `taken`); one that fell through costs its issue cycle.
+          if (cls->kind == OpKind::kControl && cls->taken > 0 && k + 1 < w.instrs.size() && w.instrs[k + 1].pc != in.pc + 16)
+            x.hold_ticks = static_cast<std::uint32_t>(cycles_to_ticks(cls->taken));
           if (!in.dests.empty()) {
             x.writes_slot = true;
             x.slot = static_cast<std::uint8_t>(sb.next_fixed());
