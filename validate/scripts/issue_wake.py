@@ -101,24 +101,31 @@ def lds_lines(chains, iterations):
 
 
 def trace_lines(wake, period, chains, iterations):
-    """One warp's instructions, as sm_90 compiled the ubench's loop (its SASS, shortened to what issues)."""
+    """One warp's instructions, as sm_90 compiled the ubench's loop (its SASS, shortened to what issues), each at its
+    address in the loop's code: the unrolled 16 iterations' back-edge BRA is taken but on a block's last pass, the
+    block's BRA after its event jumps back to the block's head (a taken branch costs its warp the ISA table's
+    `taken`); the end of the last block falls through to the EXIT."""
     if wake == "lds":
         return lds_lines(chains, iterations)
-    lines = ["ffffffff 0 BAR.SYNC 0 0 0"]
-    for block in range(iterations // period):
-        lines += ["ffffffff 1 R4 LDC 0 0 0", "ffffffff 0 ISETP.GE.AND 1 R4 0 0", "ffffffff 0 BRA 0 0 0"]
-        for i in range(period):
-            if i % 16 == 0:
-                lines += ["ffffffff 1 R5 HFMA2.MMA 0 0 0", "ffffffff 1 R8 IADD3 1 R8 0 0", "ffffffff 0 ISETP.GT.AND 1 R8 0 0"]
-            lines += [f"ffffffff 1 R{10 + j} FFMA 2 R{10 + j} R5 0 0" for j in range(chains)]
-            if i % 16 == 15 or i == period - 1:
-                lines.append("ffffffff 0 BRA 0 0 0")
-        if wake == "barrier":
-            lines.append("ffffffff 0 BAR.SYNC 0 0 0")
-        elif wake == "load":
-            lines += ["ffffffff 1 R40 LDG.E.CG 1 R10 4 1 0x7f0000000000 4 0", "ffffffff 1 R10 FFMA 2 R40 R10 0 0"]
-    lines.append("ffffffff 0 EXIT 0 0 0")
-    return [f"{16 * n:04x} {s}" for n, s in enumerate(lines)]
+    head = ["ffffffff 1 R4 LDC 0 0 0", "ffffffff 0 ISETP.GE.AND 1 R4 0 0", "ffffffff 0 BRA 0 0 0"]
+    body = ["ffffffff 1 R5 HFMA2.MMA 0 0 0", "ffffffff 1 R8 IADD3 1 R8 0 0", "ffffffff 0 ISETP.GT.AND 1 R8 0 0"]
+    body += [f"ffffffff 1 R{10 + j} FFMA 2 R{10 + j} R5 0 0" for j in range(chains)] * 16
+    body.append("ffffffff 0 BRA 0 0 0")
+    event = {"barrier": ["ffffffff 0 BAR.SYNC 0 0 0"],
+             "load": ["ffffffff 1 R40 LDG.E.CG 1 R10 4 1 0x7f0000000000 4 0", "ffffffff 1 R10 FFMA 2 R40 R10 0 0"]}.get(wake, [])
+    event.append("ffffffff 0 BRA 0 0 0")  # back to the block's head
+    at_head, at_body = 1, 1 + len(head)
+    at_event = at_body + len(body)
+    lines = [(0, "ffffffff 0 BAR.SYNC 0 0 0")]
+    blocks = iterations // period
+    for block in range(blocks):
+        lines += [(at_head + n, s) for n, s in enumerate(head)]
+        for _ in range(period // 16):
+            lines += [(at_body + n, s) for n, s in enumerate(body)]
+        last = block == blocks - 1
+        lines += [(at_event + n, s) for n, s in enumerate(event[:-1] if last else event)]
+    lines.append((at_event + len(event), "ffffffff 0 EXIT 0 0 0"))
+    return [f"{16 * n:04x} {s}" for n, s in lines]
 
 
 def write_trace(directory, k, scale):
