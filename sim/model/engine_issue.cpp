@@ -256,7 +256,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
         if (in.writes_slot) fill_slot(w, in.slot, start + cycles_to_ticks(in.latency), SlotKind::kFixed);
         account(w, WarpState::kMathPipeThrottle, start);
         account(w, WarpState::kSelected, w.ready);
-        if (in.hold_ticks > kTicksPerCycle) {  // a taken branch: its warp waits for the target's fetch
+        if (in.hold_ticks > kTicksPerCycle) {  // a taken branch (program.h): its warp waits for the target's fetch
           w.ready = start + in.hold_ticks;
           account(w, WarpState::kBranchResolving, w.ready);
         }

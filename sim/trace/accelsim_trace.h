@@ -24,6 +24,9 @@ struct TraceRegister {
   bool operator==(const TraceRegister&) const = default;
 };
 
+// SASS instructions of sm_70 and later are 16 bytes: a warp's next instruction at any other address followed a taken branch.
+inline constexpr std::uint64_t kSassInstructionBytes = 16;
+
 struct TraceInstr {
   std::uint64_t pc = 0;
   std::uint32_t mask = 0;  // active lanes

@@ -43,7 +43,8 @@ struct Instr {
   std::uint32_t other_instructions = 0;
   // The warp's own issue floor for the block: ticks from its first issue until the warp may issue
   // again, from the compiler's stall counts (sass_issue.h); 0 = one cycle per instruction. The time
-  // beyond the issue cycles is Nsight's `wait` (fixed-latency dependencies).
+  // beyond the issue cycles is Nsight's `wait` (fixed-latency dependencies). A traced instruction (pipe_cycles > 0):
+  // 0, or a taken branch's hold while its target is fetched (the ISA table's `taken`), Nsight's branch_resolving.
   std::uint32_t hold_ticks = 0;
   // Beyond the floor, the issue-stage stalls a profile measured and the model has no mechanism for
   // (workload issue.measured.*): Nsight's dispatch_stall and branch_resolving, in ticks.

@@ -261,7 +261,8 @@ std::unique_ptr<CtaProgram> TraceKernel::decode(const TraceCta& cta, std::int64_
           x.flops = cls->kind == OpKind::kAlu && !predicated_off ? cls->flops_per_lane * active : 0;
           // A branch its warp took (the next instruction is not the one after it) holds the warp while the
           // target is fetched (the class's `taken`); one that fell through costs its issue cycle.
-          if (cls->kind == OpKind::kControl && cls->taken > 0 && k + 1 < w.instrs.size() && w.instrs[k + 1].pc != in.pc + 16)
+          if (cls->kind == OpKind::kControl && cls->taken > 0 && k + 1 < w.instrs.size() &&
+              w.instrs[k + 1].pc != in.pc + kSassInstructionBytes)
             x.hold_ticks = static_cast<std::uint32_t>(cycles_to_ticks(cls->taken));
           if (!in.dests.empty()) {
             x.writes_slot = true;

@@ -197,7 +197,8 @@ void measure_wakes(int sms) {
   GPU_CHECK(gpuFree(line));
 }
 
-// --rate: 3 chains, 2 and 4 CTAs of 128 threads (one warp of each a sub-partition) and 2 of 256 (two).
+// --rate: 3 chains, 2 and 4 CTAs of 128 threads (one warp of each a sub-partition) and 2 of 256 (two); no events, so
+// the wake kernel's line is never loaded.
 void measure_rates(int sms) {
   float* line;
   GPU_CHECK(gpuMalloc(&line, 64 * sizeof(float)));
@@ -226,21 +227,13 @@ void measure_ldss(int sms) {
 int main(int argc, char** argv) {
   try {
     const int sms = gpu_sm_count();
-    if (argc > 1 && std::string(argv[1]) == "--shared") {
-      measure_ldss(sms);
-      GPU_CHECK(gpuDeviceSynchronize());
-      return 0;
-    }
-    if (argc > 1 && std::string(argv[1]) == "--rate") {
-      measure_rates(sms);
-      GPU_CHECK(gpuDeviceSynchronize());
-      return 0;
-    }
-    if (argc > 1 && std::string(argv[1]) == "--wake") {
-      measure_wakes(sms);
-      GPU_CHECK(gpuDeviceSynchronize());
-      return 0;
-    }
+    const std::pair<const char*, void (*)(int)> modes[] = {{"--shared", measure_ldss}, {"--rate", measure_rates}, {"--wake", measure_wakes}};
+    for (const auto& [flag, measure_mode] : modes)
+      if (argc > 1 && std::string(argv[1]) == flag) {
+        measure_mode(sms);
+        GPU_CHECK(gpuDeviceSynchronize());
+        return 0;
+      }
     for (int k : {2, 3, 4, 8}) measure<16>(sms, k, 128);  // one warp of each CTA per sub-partition
     measure<16>(sms, 2, 256);                              // the smem ubench's issue_order case
     measure<16>(sms, 4, 256);
