@@ -198,12 +198,14 @@ void measure_wakes(int sms) {
 }
 
 // --rate: 3 chains, 2 and 4 CTAs of 128 threads (one warp of each a sub-partition) and 2 of 256 (two); no events, so
-// the wake kernel's line is never loaded.
+// the wake kernel's line is never loaded. And a lone CTA's 2-chain loop in blocks of 64 without an event: what a block
+// costs beside the barrier that --wake's `barrier 64` puts after each.
 void measure_rates(int sms) {
   float* line;
   GPU_CHECK(gpuMalloc(&line, 64 * sizeof(float)));
   for (const auto& [ctas, threads] : {std::pair{2, 128}, std::pair{4, 128}, std::pair{2, 256}})
     measure_wake<3, kNone>(sms, ctas, threads, 512, line);
+  for (int threads : {32, 128}) measure_wake<2, kNone>(sms, 1, threads, 64, line);
   GPU_CHECK(gpuFree(line));
 }
 

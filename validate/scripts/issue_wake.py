@@ -78,7 +78,8 @@ def barrier_costs(spans):
     (`spans`: configuration -> span in cycles, at the silicon loop's iterations)."""
     out = []
     for (wake, period, ctas, threads, chains), span in sorted(spans.items()):
-        none = spans.get(("none", 512, 1, threads, chains))
+        # the loop in the same blocks without the barrier where it was measured (--rate: period 64), else in blocks of 512
+        none = spans.get(("none", period, 1, threads, chains), spans.get(("none", 512, 1, threads, chains)))
         if wake == "barrier" and ctas == 1 and none is not None:
             out.append((threads, period, (span - none) / (SILICON_ITERATIONS[chains] // period)))
     return out
