@@ -29,8 +29,8 @@ struct SmConfig {
   double tensor_tf32_flops_per_cycle = 0;
   double mma_sync_fp16_flops_per_cycle = 0;  // warp-level mma.sync; 0 = the tensor rate
   bool mma_sync_holds_dispatch = false;      // an mma.sync keeps its sub-partition's other warps from issuing
-  bool dispatch_stall_follows_residents = false;  // a profile's dispatch_stall scales with the warps resident beside a warp
                                              // while it is in the tensor pipe
+  bool dispatch_stall_follows_residents = false;  // a profile's dispatch_stall scales with the warps resident beside a warp
   bool copies_wait_for_shared_queue = false;  // an LDGSTS enters the LSU behind the shared instructions
                                               // booked on the path
   std::uint32_t copy_waits_per_warp = 0;      // ... behind at most this many of each warp's; 0 = all of them

@@ -265,13 +265,13 @@ struct Engine::Impl {
   }
   // The block's dispatch stall for the warps resident on its sub-partition now (sm.dispatch_stall_follows_residents):
   // the lone profile's with as many as it had, the kernel's profile's with as many as that had, linear between.
+  // Called once per block, as its warp is picked (step(): a picked warp always issues).
   void dispatch_for_residents(const SubPart& sp, Instr& in) const {
     if (!dispatch_follows_residents || in.dispatch_alone_ticks == in.dispatch_ticks) return;
     const double share = std::clamp((sp.resident - shape.alone_warps_per_scheduler) /
                                         (shape.profiled_warps_per_scheduler - shape.alone_warps_per_scheduler), 0.0, 1.0);
     in.dispatch_ticks = in.dispatch_alone_ticks +
                         static_cast<std::uint32_t>(std::lround(share * (static_cast<double>(in.dispatch_ticks) - in.dispatch_alone_ticks)));
-    in.dispatch_alone_ticks = in.dispatch_ticks;  // set once: a block issues once
   }
   // When the warp may issue again after a block issued at `t`: its floor, the loop's own shared-read
   // wait, then the measured issue-stage stalls (dispatch, branch resolution), never before the issue

@@ -73,11 +73,8 @@ def beside_the_model(silicon, runs):
     print("|---|---|" + "---|" * (len(MODEL_STATES) + 2))
 
     def row(name, source, m):
-        sel = m["smsp__warp_issue_stalled_selected_per_warp_active.pct"]
-        stalls = {k: v for k, v in m.items() if k.startswith("smsp__warp_issue_stalled_") and k.endswith("_per_warp_active.pct")}
-        cpi = [stalls.get(f"smsp__warp_issue_stalled_{st}_per_warp_active.pct", 0.0) / sel for st in MODEL_STATES]
-        print(f"| {name} | {source} | " + " | ".join(f"{c:.2f}" for c in cpi) +
-              f" | {sum(stalls.values()) / sel:.2f} | {m['smsp__issue_active.avg.pct_of_peak_sustained_active']:.1f} |")
+        print(f"| {name} | {source} | " + " | ".join(f"{cycles_per_instruction(m, st):.2f}" for st in MODEL_STATES) +
+              f" | {every_state(m):.2f} | {m['smsp__issue_active.avg.pct_of_peak_sustained_active']:.1f} |")
     for spec in runs:
         case, _, run = spec.partition("=")
         stats = Path(run) / "stats.json"
@@ -92,6 +89,17 @@ def beside_the_model(silicon, runs):
 STATES = ("wait", "dispatch_stall", "short_scoreboard", "long_scoreboard", "barrier", "not_selected",
           "math_pipe_throttle", "mio_throttle", "no_instruction")
 MODEL_STATES = STATES + ("branch_resolving", "lg_throttle", "drain")
+STALL, SHARE = "smsp__warp_issue_stalled_", "_per_warp_active.pct"
+
+
+def cycles_per_instruction(m, state):
+    """A warp state's cycles per issued instruction: its share of the warps' time over `selected`'s (0 if unsampled)."""
+    return m.get(f"{STALL}{state}{SHARE}", 0.0) / m[f"{STALL}selected{SHARE}"]
+
+
+def every_state(m):
+    """Every state sampled, `selected` too: the warp's cycles per issued instruction."""
+    return sum(v for k, v in m.items() if k.startswith(STALL) and k.endswith(SHARE)) / m[f"{STALL}selected{SHARE}"]
 
 
 def per_instruction(names, shared, folder):
@@ -103,18 +111,13 @@ def per_instruction(names, shared, folder):
     if len(alone) != len(shared):
         return [f"{path}: {len(alone)} profiled launches against {len(shared)}"]
 
-    def cpi(m, state):
-        return m[f"smsp__warp_issue_stalled_{state}_per_warp_active.pct"] / m["smsp__warp_issue_stalled_selected_per_warp_active.pct"]
     print("\ncycles per issued instruction, alone / shared (one CTA an SM / the kernel's occupancy)")
     print("| rung | " + " | ".join(STATES) + " | every state | time (us) |")
     print("|---|" + "---|" * (len(STATES) + 2))
-
-    def every(m):  # every state Nsight samples, `selected` too: the warp's cycles per issued instruction
-        return sum(v for k, v in m.items() if k.startswith("smsp__warp_issue_stalled_")) / \
-            m["smsp__warp_issue_stalled_selected_per_warp_active.pct"]
     for name, s, a in zip(names, shared, alone):
+        cpi = cycles_per_instruction
         print(f"| {name} | " + " | ".join(f"{cpi(a, st):.2f} / {cpi(s, st):.2f}" for st in STATES)
-              + f" | {every(a):.2f} / {every(s):.2f} | {a['gpu__time_duration.sum'] / 1000:.0f} / {s['gpu__time_duration.sum'] / 1000:.0f} |")
+              + f" | {every_state(a):.2f} / {every_state(s):.2f} | {a['gpu__time_duration.sum'] / 1000:.0f} / {s['gpu__time_duration.sum'] / 1000:.0f} |")
     return []
 
 

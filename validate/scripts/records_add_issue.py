@@ -31,6 +31,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from ladder_issue import cycles_per_instruction  # noqa: E402
 from ncu_launches import raw_launches  # noqa: E402
 from record_files import finish_check, records, save  # noqa: E402
 
@@ -51,14 +52,11 @@ def ladder_alone():
         names = [l.split()[1] for l in open(path) if l.startswith("profiled ")]
         runs.append(dict(zip(names, raw_launches(path))))
 
-    def per_instruction(m):
-        return (m["smsp__warp_issue_stalled_dispatch_stall_per_warp_active.pct"] /
-                m["smsp__warp_issue_stalled_selected_per_warp_active.pct"])
     for case, shared in runs[0].items():
         alone = runs[1].get(case)
         if alone:
             out[case] = (shared["smsp__warps_active.avg.per_cycle_active"], alone["smsp__warps_active.avg.per_cycle_active"],
-                         per_instruction(alone) / per_instruction(shared))
+                         cycles_per_instruction(alone, "dispatch_stall") / cycles_per_instruction(shared, "dispatch_stall"))
     return out
 
 
