@@ -190,6 +190,13 @@ Schema<GpuConfig> make_schema() {
                                 "cycles from the data path finishing a shared instruction to its MIO queue entry "
                                 "being free (its data's way back to the warp); 0 = free when the path is through",
                                 [](G& c) -> auto& { return c.sm.mio_release_latency; }));
+  p.push_back(bool_param<G>("sm.mio_bursts_enter_one_at_a_time", false,
+                           "a block of shared instructions the compiled code issues back to back (a GEMV reduction's "
+                           "round) issues once one MIO queue entry is free: its warp takes each entry as it frees, "
+                           "before younger warps, as silicon's age priority gives it (gms-mio-order-ubench); false = "
+                           "it waits until the queue has room for all of them at once, while younger warps' single "
+                           "instructions take the entries that free",
+                           [](G& c) -> auto& { return c.sm.mio_bursts_enter_one_at_a_time; }));
   p.push_back(quantity_param<G>("sm.barrier_latency", Q::kCycles, "0cycles", 0, 100000,
                                 "cycles from the last warp of a CTA arriving at a barrier (BAR.SYNC) to its warps going "
                                 "on; what a barrier costs a CTA alone on its SM (gms-issue-ubench --wake); 0 = they go "

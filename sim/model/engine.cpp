@@ -26,6 +26,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   reads_in_order = mem.reads_in_arrival_order();
   writes_in_order = mem.writes_in_arrival_order();
   copies_queue = g.sm.copies_wait_for_shared_queue;
+  mio_bursts_one = g.sm.mio_bursts_enter_one_at_a_time;
   copy_waits_per_warp = g.sm.copy_waits_per_warp;
   fills_between = g.sm.shared_fills == "between";
   scheduler = make_warp_scheduler(g.sm.warp_scheduler);

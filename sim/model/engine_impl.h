@@ -132,6 +132,7 @@ struct Engine::Impl {
   bool mma_holds_dispatch = false;       // sm.mma_sync_holds_dispatch
   bool dispatch_follows_residents = false;  // sm.dispatch_stall_follows_residents, for a kernel with a lone profile
   bool copies_queue = false;             // sm.copies_wait_for_shared_queue
+  bool mio_bursts_one = false;           // sm.mio_bursts_enter_one_at_a_time
   std::uint32_t copy_waits_per_warp = 0;  // sm.copy_waits_per_warp (0: behind the whole booked path)
   // Whether `in` holds its sub-partition's dispatch while in the tensor pipe: an mma.sync where the GPU
   // does so (gms-sharing-ubench), never an asynchronous wgmma.

@@ -36,8 +36,13 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
       }
     }
     if (eligible && g.mio_need > 0) {
-      if (g.mio_need != asked) {
-        asked = g.mio_need;
+      // A burst waits for room for all its instructions, or (sm.mio_bursts_enter_one_at_a_time) for one: silicon
+      // issues them one at a time and the oldest ready warp takes each entry that frees, so a younger warp's single
+      // instruction does not pass an older warp's burst (validate/results/h200/mio_order). Its other entries then
+      // overfill the bounds by at most the burst's size less one.
+      const std::uint32_t need = mio_bursts_one ? 1u : g.mio_need;
+      if (need != asked) {
+        asked = need;
         room = mio.room_at(sp.sm, static_cast<int>(index), asked, t);
       }
       if (room > t) {  // throttled: eligible again when the queue has room

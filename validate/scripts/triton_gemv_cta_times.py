@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""When the Triton GEMV's programs start and end (issue 11: do silicon's waves of programs stay in step, as the
+model's do - its DRAM then alternates between saturated and idle - or drift apart?).
+
+triton_gemv.py's `gemv_revsplitk_stamped` - the records' GEMV with %globaltimer / %clock64 stamps at entry and
+after its atomics, and %smid - on the records' shapes, configurations and orders, launched as
+triton_gemv_records.py launches them (W rotated over 4 copies): per case five plain timings of the GEMV and of
+the stamped one (the stamps' cost), then three stamped runs written as <case>_run<r>.csv.gz (`cta,sm,gt_start_ns,
+gt_end_ns,clk_start,clk_end`, the columns of gms-cta-times; cta = the program's linear index, pid_0 fastest),
+read by cta_spread.py and triton_gemv_waves.py.
+
+  triton_gemv_cta_times.py --out DIR [--only REGEX] [--runs 3]
+
+Writes DIR/triton_gemv_cta_times.jsonl (one line per case: plain and stamped medians, registers)."""
+import argparse, gzip, json, os, re, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from triton_gemv_records import CONFIGS, ORDERS, ROTATE, SHAPES, case_name  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--only", help="regular expression: only the cases whose name it matches")
+    ap.add_argument("--runs", type=int, default=3)
+    a = ap.parse_args()
+    import torch
+
+    from triton_env import record_environment, time_launches
+    from triton_gemv import gemv_revsplitk, gemv_revsplitk_stamped
+
+    os.makedirs(a.out, exist_ok=True)
+    env = record_environment("triton_gemv_cta_times.py")
+    with open(os.path.join(a.out, "triton_gemv_cta_times.jsonl"), "w") as out:
+        for shape in SHAPES:
+            k, n = shape
+            gen = torch.Generator(device="cuda").manual_seed(1001)
+            x = torch.randn(k, device="cuda", dtype=torch.float16, generator=gen)
+            Ws = [torch.randn(k, n, device="cuda", dtype=torch.float16, generator=gen) for _ in range(ROTATE)]
+            y = torch.zeros(n, device="cuda", dtype=torch.float32)
+            for cfg in CONFIGS:
+                for order in ORDERS:
+                    bn, bk, w = cfg
+                    name = case_name(shape, cfg, order)
+                    if a.only and not re.search(a.only, name):
+                        continue
+                    grid = (n // bn, k // (2 * bk))
+                    programs = grid[0] * grid[1]
+                    stamps = torch.zeros(programs * 5, device="cuda", dtype=torch.int64)
+                    meta = dict(BN=bn, BK=bk, LCLC=int(order == "lclc"), num_warps=w)
+                    turn = [0]
+
+                    def next_w():
+                        turn[0] += 1
+                        return Ws[turn[0] % ROTATE]
+
+                    def plain():
+                        return gemv_revsplitk[grid](x, next_w(), y, k, n, **meta)
+
+                    def stamped():
+                        return gemv_revsplitk_stamped[grid](x, next_w(), y, k, n, stamps, **meta)
+
+                    try:
+                        kp, ks = plain(), stamped()
+                        torch.cuda.synchronize()
+                        tp, ts = time_launches(plain), time_launches(stamped)
+                        for r in range(a.runs):
+                            plain()  # the run before it leaves the L2 as a record's launch finds it
+                            stamps.zero_()
+                            stamped()
+                            torch.cuda.synchronize()
+                            rows = stamps.view(programs, 5).cpu().tolist()
+                            with gzip.open(os.path.join(a.out, f"{name}_run{r}.csv.gz"), "wt") as f:
+                                f.write("cta,sm,gt_start_ns,gt_end_ns,clk_start,clk_end\n")
+                                for cta, (sm, g0, g1, c0, c1) in enumerate(rows):
+                                    f.write(f"{cta},{sm},{g0},{g1},{c0},{c1}\n")
+                        rec = {"case": name, "plain_ns.median": tp[len(tp) // 2], "stamped_ns.median": ts[len(ts) // 2],
+                               "registers_plain": int(kp.n_regs), "registers_stamped": int(ks.n_regs),
+                               "spills_stamped": int(ks.n_spills), "ctas": programs, "runs": a.runs, "environment": env}
+                    except Exception as e:  # one failing case must not lose the others
+                        rec = {"case": name, "error": repr(e)}
+                    print(json.dumps({kk: v for kk, v in rec.items() if kk != "environment"}), flush=True)
+                    out.write(json.dumps(rec) + "\n")
+
+
+if __name__ == "__main__":
+    main()
