@@ -5,7 +5,8 @@ and every Spearman group's rank correlation base -> what-if.
 
   scorecard_diff.py BASE.json[.xz] WHATIF.json[.xz] [WHATIF2.json[.xz] ...] [--cases]
 
-BASE: `compare --json` of the preset (docs/results/GPU-compare.json.xz); WHATIF: the same records replayed with
+BASE: `compare --json` of the preset (docs/results/GPU-compare.json.xz; a what-if made before the presets' card
+last moved: that card, e.g. GPU-compare-59110df.json.xz); WHATIF: the same records replayed with
 some --set (scripts/device_scorecard.sh GPU NAME --set ...), possibly in parts (SETS=...), each part a file.
 The Spearman of time is computed here, per case group, from the cases both have (the base's own, over launches,
 may join cases of other parts or count a repeated launch once); compare's own groups follow where a part holds

@@ -54,6 +54,19 @@ SavedScorecard load_saved_scorecard(const std::string& path) {
   return card;
 }
 
+SavedScorecard merge_scorecards(const std::vector<SavedScorecard>& parts) {
+  SIM_ASSERT(!parts.empty(), "no scorecard to merge");
+  SavedScorecard card = parts.front();
+  for (size_t i = 1; i < parts.size(); ++i) {
+    const SavedScorecard& p = parts[i];
+    if (p.gpu != card.gpu) throw ConfigError(p.path + ": a scorecard of " + p.gpu + ", " + card.path + " one of " + card.gpu);
+    require_made_as(p, card.sample_waves, card.overrides);
+    card.path += " + " + p.path;
+    for (const auto& [key, c] : p.cases) card.cases[key] = c;
+  }
+  return card;
+}
+
 void require_made_as(const SavedScorecard& card, int sample_waves, const std::vector<std::string>& overrides) {
   auto sorted = [](std::vector<std::string> v) {
     std::sort(v.begin(), v.end());

@@ -32,6 +32,11 @@ struct SavedScorecard {
 // read or is not such a file.
 SavedScorecard load_saved_scorecard(const std::string& path);
 
+// Parts of one scorecard (compare --json runs over some record sets each, e.g. the sets a change moved, beside the
+// card of the others): one card holding every part's cases, a later part's case replacing an earlier one's. Throws
+// ConfigError unless the parts are of one GPU and were made the same way (--sample-waves, --set).
+SavedScorecard merge_scorecards(const std::vector<SavedScorecard>& parts);
+
 // Throws ConfigError unless the card was replayed with `sample_waves` and `overrides` (in any order):
 // a replay compares with a card only when both were made the same way.
 void require_made_as(const SavedScorecard& card, int sample_waves, const std::vector<std::string>& overrides);

@@ -26,8 +26,8 @@ int cmd_compare(const std::vector<std::string>& args) {
   po::positional_options_description pos;
   pos.add("record", -1);
   po::variables_map vm;
-  std::string gpu, csv_path, json_path, ncu_csv, workload, kernel_filter, saved_path, expected_path;
-  std::vector<std::string> records, sets, requires_;
+  std::string gpu, csv_path, json_path, ncu_csv, workload, kernel_filter, expected_path;
+  std::vector<std::string> records, sets, requires_, saved_paths;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   int sample_waves = 0;
   desc.add_options()("gpu,g", po::value(&gpu)->required(), "GPU description to simulate on")(
@@ -41,9 +41,10 @@ int cmd_compare(const std::vector<std::string>& args) {
       "approximate: simulate N >= 2 waves of CTAs per kernel and extrapolate the rest (0 = exact, the default)")(
       "csv", po::value(&csv_path), "write case,metric,measured,simulated,error rows")(
       "json", po::value(&json_path), "write the comparison as JSON")(
-      "simulated", po::value(&saved_path),
+      "simulated", po::value(&saved_paths)->composing(),
       "replay nothing: take each case's simulated metrics from a scorecard an earlier --json wrote (plain or .xz, e.g. "
-      "docs/results/h100-compare.json.xz) and score them")(
+      "docs/results/h100-compare.json.xz) and score them; repeatable: parts of one scorecard made the same way, a later "
+      "part's case replacing an earlier one's")(
       "expect-simulated", po::value(&expected_path),
       "replay, and exit 1 unless every simulated metric equals that saved scorecard's: is it still this model's?")(
       "require", po::value(&requires_)->composing(),
@@ -56,7 +57,7 @@ int cmd_compare(const std::vector<std::string>& args) {
                      &pos))
     return 0;
   check_sample_waves(sample_waves);
-  const bool replay = saved_path.empty();
+  const bool replay = saved_paths.empty();
   if (!replay && (!sets.empty() || sample_waves > 0 || !expected_path.empty()))
     throw ConfigError("--simulated takes a saved scorecard as it was made (its own --set and --sample-waves): it does not "
                       "combine with --set, --sample-waves or --expect-simulated");
@@ -71,7 +72,13 @@ int cmd_compare(const std::vector<std::string>& args) {
   std::string gpu_name = replayer.configs(cases.front(), sets).gpu.value.name;
   SavedScorecard saved;
   if (!replay || !expected_path.empty()) {
-    saved = load_saved_scorecard(replay ? expected_path : saved_path);
+    if (replay) {
+      saved = load_saved_scorecard(expected_path);
+    } else {
+      std::vector<SavedScorecard> parts;
+      for (const auto& path : saved_paths) parts.push_back(load_saved_scorecard(path));
+      saved = merge_scorecards(parts);
+    }
     if (saved.gpu != gpu_name)
       throw ConfigError(saved.path + ": a scorecard of " + saved.gpu + ", not of " + gpu_name + " (--gpu " + gpu + ")");
     if (replay) {
@@ -128,7 +135,7 @@ int cmd_compare(const std::vector<std::string>& args) {
   if (replay)
     std::printf("\nsummary over %zu cases on %s (%zu simulations)\n", cases.size(), gpu_name.c_str(), replayer.simulations());
   else
-    std::printf("\nsummary over %zu cases on %s (simulated: %s)\n", cases.size(), gpu_name.c_str(), saved_path.c_str());
+    std::printf("\nsummary over %zu cases on %s (simulated: %s)\n", cases.size(), gpu_name.c_str(), saved.path.c_str());
   nlohmann::ordered_json summary = nlohmann::ordered_json::object();
   for (const auto& s : card.metrics) {
     bool pp = is_pct_metric(s.metric);

@@ -114,4 +114,52 @@ TEST(Cli, CompareMatchesASampledCardMadeTheSameWay) {
   for (const char* key : {"sample_waves", "overrides", "cases", "summary", "spearman_time"}) EXPECT_EQ(card[key], again[key]) << key;
 }
 
+// A scorecard in parts - one replay of some records, another of the rest (the record sets a change moved, beside the
+// card of the others) - scores as the whole replayed at once: --simulated repeated, a later part's case replacing an
+// earlier one's. Parts of two GPUs, or made two ways, are refused.
+TEST(Cli, CompareScoresAScorecardMadeInParts) {
+  auto dir = gms::test::temp_dir("cli_saved_scorecard_parts");
+  auto refused = [](const Result& r, const std::string& says) {
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_NE(r.out.find(says), std::string::npos) << r.out;
+  };
+  const std::string h100 = "compare --gpu " + src("configs/gpus/h100.yaml");
+  const std::string a = " " + src("validate/results/h100/gemv/gemv_1x4096x7168_bn256_bk64_w4_llcc.json");
+  const std::string b = " " + src("validate/results/h100/gemv/gemv_1x4096x7168_bn256_bk64_w4_lclc.json") + " " +
+                        src("validate/results/h100/gemv/gemv_1x4096x7168_bn256_bk64_w8_lclc.json");
+  ASSERT_EQ(run(h100 + gemv_records() + " --jobs 2 --json " + (dir / "whole.json").string()).code, 0);
+  ASSERT_EQ(run(h100 + a + " --json " + (dir / "a.json").string()).code, 0);
+  ASSERT_EQ(run(h100 + b + " --jobs 2 --json " + (dir / "b.json").string()).code, 0);
+  // The first part's copy of a case is replaced by the later part's: moved in `a` only where `b` holds it too.
+  nlohmann::json stale = read_json(dir / "whole.json");
+  for (auto& c : stale["cases"]) c["metrics"]["gpu__time_duration.sum"]["simulated"] = 1.0;
+  write_json(dir / "stale.json", stale);
+  auto parts = run(h100 + gemv_records() + " --simulated " + (dir / "a.json").string() + " --simulated " +
+                   (dir / "b.json").string() + " --json " + (dir / "merged.json").string());
+  ASSERT_EQ(parts.code, 0) << parts.out;
+  EXPECT_NE(parts.out.find("(simulated: " + (dir / "a.json").string() + " + " + (dir / "b.json").string() + ")"),
+            std::string::npos) << parts.out;
+  const nlohmann::json whole = read_json(dir / "whole.json"), merged = read_json(dir / "merged.json");
+  for (const char* key : {"cases", "summary", "spearman_time"}) EXPECT_EQ(whole[key], merged[key]) << key;
+  // The stale card first, both parts after it: every case from the parts.
+  auto over = run(h100 + gemv_records() + " --simulated " + (dir / "stale.json").string() + " --simulated " +
+                  (dir / "a.json").string() + " --simulated " + (dir / "b.json").string() + " --json " +
+                  (dir / "over.json").string());
+  ASSERT_EQ(over.code, 0) << over.out;
+  EXPECT_EQ(read_json(dir / "over.json")["cases"], whole["cases"]);
+  // A part of another GPU, or one made with a --set, does not join.
+  nlohmann::json other = read_json(dir / "b.json");
+  other["gpu"] = "NVIDIA H200 SXM 141GB";
+  write_json(dir / "other.json", other);
+  refused(run(h100 + gemv_records() + " --simulated " + (dir / "a.json").string() + " --simulated " +
+                        (dir / "other.json").string()),
+                    "a scorecard of NVIDIA H200");
+  nlohmann::json set = read_json(dir / "b.json");
+  set["overrides"] = nlohmann::json::array({"gpu.dram.efficiency=0.9"});
+  write_json(dir / "set.json", set);
+  refused(run(h100 + gemv_records() + " --simulated " + (dir / "a.json").string() + " --simulated " +
+                        (dir / "set.json").string()),
+                    "replay it the way it was made");
+}
+
 }  // namespace

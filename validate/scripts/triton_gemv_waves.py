@@ -4,7 +4,7 @@
 
     triton_gemv_waves.py validate/results/h200/triton_gemv_cta_times [--model CASE=DIR ...] [--only REGEX] [--check]
 
-FOLDER holds <case>_run<r>.csv.gz, or the device call's triton_gemv_cta_times.tar.gz of them (read from the archive).
+FOLDER holds <case>_run<r>.csv[.gz], or triton_gemv_cta_times.tar.xz of them (read from the archive).
 
 Per case and source: the median program duration; the first wave's ends by the programs' age on their SM (per SM
 ranked by start, then launch order; the median over the SMs, in us from the SM's first start) and their mean over
@@ -73,7 +73,7 @@ def main():
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args()
     runs = stamp_runs(a.folder)
-    archive = os.path.join(a.folder, "triton_gemv_cta_times.tar.gz")
+    archive = os.path.join(a.folder, "triton_gemv_cta_times.tar.xz")
     if not runs and os.path.isfile(archive):
         unpacked = tempfile.mkdtemp(prefix="triton_gemv_waves.")
         with tarfile.open(archive) as tar:
