@@ -12,6 +12,11 @@
 # docs/results/GPU-canary.txt names, replayed with --sample-waves 2 by the same binary. CI replays that canary
 # and scores the committed scorecard (tests/CMakeLists.txt, "Fidelity"): commit both, as .json.xz, with
 # every change that moves a simulated number.
+# The device takes at most 64 MiB of working tree and carried paths: with build-pack (6 MB) the tree was at its edge on
+# 2026-12-01 - move validate/results/h100/cta_occupancy/*.tar.gz (14 MB, which no replay reads) out of the tree for the
+# call, and back after. Only some record sets moved? Replay those (SETS=..., NAME) and join them to the committed card:
+# `gpumemsim compare --gpu G.yaml <every set> --simulated docs/results/GPU-compare.json.xz --simulated PART.json --json OUT`.
+# and make the canary again with the same build (`compare ... <GPU-canary.txt's records> --sample-waves 2 --json`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gpu=${1:?usage: scripts/device_scorecard.sh h100|h200 [NAME compare-options...]}
