@@ -11,9 +11,10 @@ clk_start,clk_end`, the columns of gms-cta-times), read by cta_spread.py.
   triton_cta_times.py --out DIR [--shapes 4096x4096x4096,...] [--tilings 64x128x32w4s4,...] [--groups 8,1]
 
 Writes DIR/triton_cta_times.jsonl (one line per case: plain and stamped medians, registers)."""
-import argparse, gzip, json, os, sys
+import argparse, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from stamped_runs import emit, stamped_case  # noqa: E402
 from triton_gemm_records import case_name, cases, parse_list, parse_tiling  # noqa: E402
 
 
@@ -27,7 +28,7 @@ def main():
     a = ap.parse_args()
     import torch, triton
 
-    from triton_env import record_environment, time_launches
+    from triton_env import record_environment
     from triton_matmul import matmul, matmul_stamped
 
     os.makedirs(a.out, exist_ok=True)
@@ -54,26 +55,7 @@ def main():
             def stamped():
                 return matmul_stamped[(ctas,)](*args, stamps, **meta)
 
-            try:
-                kp, ks = plain(), stamped()
-                torch.cuda.synchronize()
-                tp, ts = time_launches(plain), time_launches(stamped)
-                for r in range(a.runs):
-                    stamps.zero_()
-                    stamped()
-                    torch.cuda.synchronize()
-                    rows = stamps.view(ctas, 5).cpu().tolist()
-                    with gzip.open(os.path.join(a.out, f"{name}_run{r}.csv.gz"), "wt") as f:
-                        f.write("cta,sm,gt_start_ns,gt_end_ns,clk_start,clk_end\n")
-                        for cta, (sm, g0, g1, c0, c1) in enumerate(rows):
-                            f.write(f"{cta},{sm},{g0},{g1},{c0},{c1}\n")
-                rec = {"case": name, "plain_ns.median": tp[len(tp) // 2], "stamped_ns.median": ts[len(ts) // 2],
-                       "registers_plain": int(kp.n_regs), "registers_stamped": int(ks.n_regs),
-                       "spills_stamped": int(ks.n_spills), "ctas": ctas, "runs": a.runs, "environment": env}
-            except Exception as e:  # one failing case must not lose the others
-                rec = {"case": name, "error": repr(e)}
-            print(json.dumps({k: v for k, v in rec.items() if k != "environment"}), flush=True)
-            out.write(json.dumps(rec) + "\n")
+            emit(out, stamped_case(name, ctas, a.runs, a.out, env, plain, stamped, stamps))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ compiler schedules either (the records keep the SASS counts). Eviction hints as 
 first. Triton is the GPU machine's."""
 import triton, triton.language as tl
 
+from triton_stamps import clock64, globaltimer, store_stamps
+
 
 @triton.jit
 def gemv_revsplitk(x, w, y, K, N, BN: tl.constexpr, BK: tl.constexpr, LCLC: tl.constexpr):
@@ -39,15 +41,9 @@ def gemv_revsplitk_stamped(x, w, y, K, N, stamps, BN: tl.constexpr, BK: tl.const
     (sm, gt_start_ns, gt_end_ns, clk_start, clk_end) for the program's linear index p = pid_0 + pid_1 x grid_0
     (the order the hardware launches them and the model numbers its launches). The GEMV is `gemv_revsplitk`'s,
     inlined."""
-    t0 = tl.inline_asm_elementwise("mov.u64 $0, %globaltimer;", "=l", [], dtype=tl.int64, is_pure=False, pack=1)
-    c0 = tl.inline_asm_elementwise("mov.u64 $0, %clock64;", "=l", [], dtype=tl.int64, is_pure=False, pack=1)
+    t0 = globaltimer()
+    c0 = clock64()
     gemv_revsplitk(x, w, y, K, N, BN, BK, LCLC)
-    t1 = tl.inline_asm_elementwise("mov.u64 $0, %globaltimer;", "=l", [], dtype=tl.int64, is_pure=False, pack=1)
-    c1 = tl.inline_asm_elementwise("mov.u64 $0, %clock64;", "=l", [], dtype=tl.int64, is_pure=False, pack=1)
-    base = stamps + (tl.program_id(0) + tl.program_id(1) * tl.num_programs(0)) * 5
-    sm = tl.inline_asm_elementwise("mov.u32 $0, %smid;", "=r", [], dtype=tl.int32, is_pure=True, pack=1)
-    tl.store(base + 0, sm.to(tl.int64))
-    tl.store(base + 1, t0)
-    tl.store(base + 2, t1)
-    tl.store(base + 3, c0)
-    tl.store(base + 4, c1)
+    t1 = globaltimer()
+    c1 = clock64()
+    store_stamps(stamps + (tl.program_id(0) + tl.program_id(1) * tl.num_programs(0)) * 5, t0, t1, c0, c1)

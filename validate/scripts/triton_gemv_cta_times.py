@@ -12,10 +12,11 @@ read by cta_spread.py and triton_gemv_waves.py.
   triton_gemv_cta_times.py --out DIR [--only REGEX] [--runs 3]
 
 Writes DIR/triton_gemv_cta_times.jsonl (one line per case: plain and stamped medians, registers)."""
-import argparse, gzip, json, os, re, sys
+import argparse, os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from triton_gemv_records import CONFIGS, ORDERS, ROTATE, SHAPES, case_name  # noqa: E402
+from stamped_runs import emit, stamped_case  # noqa: E402
+from triton_gemv_records import CONFIGS, ORDERS, ROTATE, SHAPES, case_name, gemv_inputs  # noqa: E402
 
 
 def main():
@@ -26,7 +27,7 @@ def main():
     a = ap.parse_args()
     import torch
 
-    from triton_env import record_environment, time_launches
+    from triton_env import record_environment
     from triton_gemv import gemv_revsplitk, gemv_revsplitk_stamped
 
     os.makedirs(a.out, exist_ok=True)
@@ -34,10 +35,7 @@ def main():
     with open(os.path.join(a.out, "triton_gemv_cta_times.jsonl"), "w") as out:
         for shape in SHAPES:
             k, n = shape
-            gen = torch.Generator(device="cuda").manual_seed(1001)
-            x = torch.randn(k, device="cuda", dtype=torch.float16, generator=gen)
-            Ws = [torch.randn(k, n, device="cuda", dtype=torch.float16, generator=gen) for _ in range(ROTATE)]
-            y = torch.zeros(n, device="cuda", dtype=torch.float32)
+            x, Ws, y = gemv_inputs(shape)
             for cfg in CONFIGS:
                 for order in ORDERS:
                     bn, bk, w = cfg
@@ -60,27 +58,8 @@ def main():
                     def stamped():
                         return gemv_revsplitk_stamped[grid](x, next_w(), y, k, n, stamps, **meta)
 
-                    try:
-                        kp, ks = plain(), stamped()
-                        torch.cuda.synchronize()
-                        tp, ts = time_launches(plain), time_launches(stamped)
-                        for r in range(a.runs):
-                            plain()  # the run before it leaves the L2 as a record's launch finds it
-                            stamps.zero_()
-                            stamped()
-                            torch.cuda.synchronize()
-                            rows = stamps.view(programs, 5).cpu().tolist()
-                            with gzip.open(os.path.join(a.out, f"{name}_run{r}.csv.gz"), "wt") as f:
-                                f.write("cta,sm,gt_start_ns,gt_end_ns,clk_start,clk_end\n")
-                                for cta, (sm, g0, g1, c0, c1) in enumerate(rows):
-                                    f.write(f"{cta},{sm},{g0},{g1},{c0},{c1}\n")
-                        rec = {"case": name, "plain_ns.median": tp[len(tp) // 2], "stamped_ns.median": ts[len(ts) // 2],
-                               "registers_plain": int(kp.n_regs), "registers_stamped": int(ks.n_regs),
-                               "spills_stamped": int(ks.n_spills), "ctas": programs, "runs": a.runs, "environment": env}
-                    except Exception as e:  # one failing case must not lose the others
-                        rec = {"case": name, "error": repr(e)}
-                    print(json.dumps({kk: v for kk, v in rec.items() if kk != "environment"}), flush=True)
-                    out.write(json.dumps(rec) + "\n")
+                    # Before each stamped run a plain one leaves the L2 as a record's launch finds it.
+                    emit(out, stamped_case(name, programs, a.runs, a.out, env, plain, stamped, stamps, before_run=plain))
 
 
 if __name__ == "__main__":

@@ -35,6 +35,19 @@ def cases():
     return [(s, c, o) for s in SHAPES for c in CONFIGS for o in ORDERS]
 
 
+def gemv_inputs(shape):
+    """x, the ROTATE copies of W and y of one shape, on the GPU, from the records' seed (every script that launches the
+    records' GEMV launches it on these)."""
+    import torch
+
+    k, n = shape
+    gen = torch.Generator(device="cuda").manual_seed(1001)
+    x = torch.randn(k, device="cuda", dtype=torch.float16, generator=gen)
+    Ws = [torch.randn(k, n, device="cuda", dtype=torch.float16, generator=gen) for _ in range(ROTATE)]
+    y = torch.zeros(n, device="cuda", dtype=torch.float32)
+    return x, Ws, y
+
+
 def workload(shape, cfg, order, regs, spills):
     """The simulator's description of a case. Triton writes each lane's contiguous outputs with one
     vector RED (the SASS holds one RED per thread), so the atomics cover the block's outputs once:
@@ -123,10 +136,7 @@ def main():
     out = open(a.jsonl, "w") if a.jsonl else None
     for shape in SHAPES:
         k, n = shape
-        gen = torch.Generator(device="cuda").manual_seed(1001)
-        x = torch.randn(k, device="cuda", dtype=torch.float16, generator=gen)
-        Ws = [torch.randn(k, n, device="cuda", dtype=torch.float16, generator=gen) for _ in range(ROTATE)]
-        y = torch.zeros(n, device="cuda", dtype=torch.float32)
+        x, Ws, y = gemv_inputs(shape)
         ref = (x.double()[None, :] @ Ws[0].double())[0]
         for cfg in CONFIGS:
             for order in ORDERS:

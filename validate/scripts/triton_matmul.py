@@ -4,6 +4,8 @@ the TMA): triton_gemm_asm.py writes their PTX/SASS for the tests, triton_gemm_re
 Triton is the GPU machine's."""
 import triton, triton.language as tl
 
+from triton_stamps import clock64, globaltimer, store_stamps
+
 
 @triton.jit
 def matmul(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn,
@@ -62,15 +64,9 @@ def matmul_stamped(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, stamps,
     """`matmul` with per-CTA stamps, as gms-cta-times puts them in the WMMA kernel: %globaltimer and
     %clock64 at entry and after the C stores, and %smid, written to stamps[pid * 5 : pid * 5 + 5] as
     (sm, gt_start_ns, gt_end_ns, clk_start, clk_end). The GEMM itself is `matmul`'s, inlined."""
-    t0 = tl.inline_asm_elementwise("mov.u64 $0, %globaltimer;", "=l", [], dtype=tl.int64, is_pure=False, pack=1)
-    c0 = tl.inline_asm_elementwise("mov.u64 $0, %clock64;", "=l", [], dtype=tl.int64, is_pure=False, pack=1)
+    t0 = globaltimer()
+    c0 = clock64()
     matmul(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn, BM, BN, BK, GROUP_M)
-    t1 = tl.inline_asm_elementwise("mov.u64 $0, %globaltimer;", "=l", [], dtype=tl.int64, is_pure=False, pack=1)
-    c1 = tl.inline_asm_elementwise("mov.u64 $0, %clock64;", "=l", [], dtype=tl.int64, is_pure=False, pack=1)
-    base = stamps + tl.program_id(0) * 5
-    sm = tl.inline_asm_elementwise("mov.u32 $0, %smid;", "=r", [], dtype=tl.int32, is_pure=True, pack=1)
-    tl.store(base + 0, sm.to(tl.int64))
-    tl.store(base + 1, t0)
-    tl.store(base + 2, t1)
-    tl.store(base + 3, c0)
-    tl.store(base + 4, c1)
+    t1 = globaltimer()
+    c1 = clock64()
+    store_stamps(stamps + tl.program_id(0) * 5, t0, t1, c0, c1)
