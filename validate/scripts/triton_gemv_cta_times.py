@@ -12,11 +12,11 @@ read by cta_spread.py and triton_gemv_waves.py.
   triton_gemv_cta_times.py --out DIR [--only REGEX] [--runs 3]
 
 Writes DIR/triton_gemv_cta_times.jsonl (one line per case: plain and stamped medians, registers)."""
-import argparse, os, re, sys
+import argparse, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from stamped_runs import emit, stamped_case  # noqa: E402
-from triton_gemv_records import CONFIGS, ORDERS, ROTATE, SHAPES, case_name, gemv_inputs  # noqa: E402
+from triton_gemv_records import ROTATE, chosen, gemv_inputs  # noqa: E402
 
 
 def main():
@@ -33,33 +33,28 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     env = record_environment("triton_gemv_cta_times.py")
     with open(os.path.join(a.out, "triton_gemv_cta_times.jsonl"), "w") as out:
-        for shape in SHAPES:
+        for shape, picked in chosen(a.only):
             k, n = shape
             x, Ws, y = gemv_inputs(shape)
-            for cfg in CONFIGS:
-                for order in ORDERS:
-                    bn, bk, w = cfg
-                    name = case_name(shape, cfg, order)
-                    if a.only and not re.search(a.only, name):
-                        continue
-                    grid = (n // bn, k // (2 * bk))
-                    programs = grid[0] * grid[1]
-                    stamps = torch.zeros(programs * 5, device="cuda", dtype=torch.int64)
-                    meta = dict(BN=bn, BK=bk, LCLC=int(order == "lclc"), num_warps=w)
-                    turn = [0]
+            for cfg, order, name, grid in picked:
+                bn, bk, w = cfg
+                programs = grid[0] * grid[1]
+                stamps = torch.zeros(programs * 5, device="cuda", dtype=torch.int64)
+                meta = dict(BN=bn, BK=bk, LCLC=int(order == "lclc"), num_warps=w)
+                turn = [0]
 
-                    def next_w():
-                        turn[0] += 1
-                        return Ws[turn[0] % ROTATE]
+                def next_w():
+                    turn[0] += 1
+                    return Ws[turn[0] % ROTATE]
 
-                    def plain():
-                        return gemv_revsplitk[grid](x, next_w(), y, k, n, **meta)
+                def plain():
+                    return gemv_revsplitk[grid](x, next_w(), y, k, n, **meta)
 
-                    def stamped():
-                        return gemv_revsplitk_stamped[grid](x, next_w(), y, k, n, stamps, **meta)
+                def stamped():
+                    return gemv_revsplitk_stamped[grid](x, next_w(), y, k, n, stamps, **meta)
 
-                    # Before each stamped run a plain one leaves the L2 as a record's launch finds it.
-                    emit(out, stamped_case(name, programs, a.runs, a.out, env, plain, stamped, stamps, before_run=plain))
+                # Before each stamped run a plain one leaves the L2 as a record's launch finds it.
+                emit(out, stamped_case(name, programs, a.runs, a.out, env, plain, stamped, stamps, before_run=plain))
 
 
 if __name__ == "__main__":

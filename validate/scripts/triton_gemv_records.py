@@ -31,8 +31,16 @@ def case_name(shape, cfg, order):
     return f"triton_gemv_1x{k}x{n}_bn{bn}_bk{bk}_w{w}_{order}"
 
 
-def cases():
-    return [(s, c, o) for s in SHAPES for c in CONFIGS for o in ORDERS]
+def chosen(only=None):
+    """The cases whose name the regular expression `only` matches (all without one), by shape: (shape, [(cfg, order,
+    name, grid), ...]) for each shape with any, grid = the launch's (N / BN, K / (2 BK))."""
+    for shape in SHAPES:
+        k, n = shape
+        picked = [(cfg, order, case_name(shape, cfg, order), (n // cfg[0], k // (2 * cfg[1])))
+                  for cfg in CONFIGS for order in ORDERS
+                  if not only or re.search(only, case_name(shape, cfg, order))]
+        if picked:
+            yield shape, picked
 
 
 def gemv_inputs(shape):
@@ -122,9 +130,9 @@ def main():
         finish(a.finish)
         return
     if a.list:
-        for c in cases():
-            if not a.only or re.search(a.only, case_name(*c)):
-                print(case_name(*c))
+        for _, picked in chosen(a.only):
+            for _, _, name, _ in picked:
+                print(name)
         return
     import torch, triton
 
@@ -134,67 +142,62 @@ def main():
 
     env = record_environment("triton_gemv_records.py")
     out = open(a.jsonl, "w") if a.jsonl else None
-    for shape in SHAPES:
+    for shape, picked in chosen(a.only):
         k, n = shape
         x, Ws, y = gemv_inputs(shape)
         ref = (x.double()[None, :] @ Ws[0].double())[0]
-        for cfg in CONFIGS:
-            for order in ORDERS:
-                bn, bk, w = cfg
-                name = case_name(shape, cfg, order)
-                if a.only and not re.search(a.only, name):
-                    continue
-                grid = (n // bn, k // (2 * bk))
+        for cfg, order, name, grid in picked:
+            bn, bk, w = cfg
 
-                def launch(W):
-                    return gemv_revsplitk[grid](x, W, y, k, n, BN=bn, BK=bk, LCLC=int(order == "lclc"), num_warps=w)
+            def launch(W):
+                return gemv_revsplitk[grid](x, W, y, k, n, BN=bn, BK=bk, LCLC=int(order == "lclc"), num_warps=w)
 
-                if a.profile:
-                    y.zero_()
-                    print("profiled", name, flush=True)
-                    launch(Ws[0])
-                    torch.cuda.synchronize()
-                    continue
+            if a.profile:
                 y.zero_()
-                kern = launch(Ws[0])
+                print("profiled", name, flush=True)
+                launch(Ws[0])
                 torch.cuda.synchronize()
-                rel = ((y.double() - ref).norm() / ref.norm()).item()
-                passed = bool(torch.isfinite(y).all().item()) and rel < 1e-4
-                times = []
-                for rep in range(5):
-                    e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                    launch(Ws[1])
-                    e0.record()
-                    for i in range(10):
-                        launch(Ws[(i + rep) % ROTATE])
-                    e1.record()
-                    e1.synchronize()
-                    times.append(e0.elapsed_time(e1) * 1e6 / 10)
-                times.sort()
-                med = times[len(times) // 2]
-                sass = sass_of(kern)
-                ops = atomic_counts(sass)
-                if a.sass:
-                    os.makedirs(a.sass, exist_ok=True)
-                    with open(os.path.join(a.sass, f"gemv_bn{bn}_bk{bk}_w{w}_{order}.sass"), "w") as f:
-                        f.write(sass)
-                regs = int(kern.n_regs)
-                rec = {"case": name, "kind": "gemv", "workload": workload(shape, cfg, order, regs, int(kern.n_spills)),
-                       "measured": {"time_ns.median": med, "time_ns.min": times[0], "time_ns.max": times[-1],
-                                    "reps": 50, "input_sets_rotated": ROTATE,
-                                    "achieved_gbps": 2.0 * k * n / med, "registers_per_thread": regs,
-                                    "spills": int(kern.n_spills), "shared_mem_per_cta": int(kern.metadata.shared),
-                                    "sass_ops": ops,
-                                    "reduction_instruction": "ATOM" if ops["ATOM"] and not ops["RED"] else
-                                    ("RED" if ops["RED"] and not ops["ATOM"] else "mixed" if ops["RED"] else "none")},
-                       "check": {"passed": passed, "relative_error": rel, "tolerance": 1e-4,
-                                 "method": "all outputs vs fp64 reference"},
-                       "environment": env}
-                print(name, f"{med / 1e3:.1f} us", f"{rec['measured']['achieved_gbps']:.0f} GB/s", "regs", regs,
-                      "spills", kern.n_spills, rec["measured"]["reduction_instruction"], ops,
-                      f"rel {rel:.1e}", "ok" if passed else "FAILED", flush=True)
-                if out:
-                    out.write(json.dumps(rec) + "\n")
+                continue
+            y.zero_()
+            kern = launch(Ws[0])
+            torch.cuda.synchronize()
+            rel = ((y.double() - ref).norm() / ref.norm()).item()
+            passed = bool(torch.isfinite(y).all().item()) and rel < 1e-4
+            times = []
+            for rep in range(5):
+                e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                launch(Ws[1])
+                e0.record()
+                for i in range(10):
+                    launch(Ws[(i + rep) % ROTATE])
+                e1.record()
+                e1.synchronize()
+                times.append(e0.elapsed_time(e1) * 1e6 / 10)
+            times.sort()
+            med = times[len(times) // 2]
+            sass = sass_of(kern)
+            ops = atomic_counts(sass)
+            if a.sass:
+                os.makedirs(a.sass, exist_ok=True)
+                with open(os.path.join(a.sass, f"gemv_bn{bn}_bk{bk}_w{w}_{order}.sass"), "w") as f:
+                    f.write(sass)
+            regs = int(kern.n_regs)
+            rec = {"case": name, "kind": "gemv", "workload": workload(shape, cfg, order, regs, int(kern.n_spills)),
+                   "measured": {"time_ns.median": med, "time_ns.min": times[0], "time_ns.max": times[-1],
+                                "reps": 50, "input_sets_rotated": ROTATE,
+                                "achieved_gbps": 2.0 * k * n / med, "registers_per_thread": regs,
+                                "spills": int(kern.n_spills), "shared_mem_per_cta": int(kern.metadata.shared),
+                                "sass_ops": ops,
+                                "reduction_instruction": "ATOM" if ops["ATOM"] and not ops["RED"] else
+                                ("RED" if ops["RED"] and not ops["ATOM"] else "mixed" if ops["RED"] else "none")},
+                   "check": {"passed": passed, "relative_error": rel, "tolerance": 1e-4,
+                             "method": "all outputs vs fp64 reference"},
+                   "environment": env}
+            print(name, f"{med / 1e3:.1f} us", f"{rec['measured']['achieved_gbps']:.0f} GB/s", "regs", regs,
+                  "spills", kern.n_spills, rec["measured"]["reduction_instruction"], ops,
+                  f"rel {rel:.1e}", "ok" if passed else "FAILED", flush=True)
+            if out:
+                out.write(json.dumps(rec) + "\n")
     if out:
         out.close()
 
