@@ -9,13 +9,16 @@ FOLDER holds <case>_run<r>.csv[.gz], or triton_gemv_cta_times.tar.xz of them (re
 Per case and source: the median program duration; the first wave's ends by the programs' age on their SM (per SM
 ranked by start, then launch order; the median over the SMs, in us from the SM's first start) and their mean over
 the last - one program after another gives the ends evenly spaced (~0.5-0.85 for ten programs whose loads overlap),
-programs served alike end together (~1); and how evenly the later programs start: the coefficient of variation of
-program starts per microsecond over the middle three fifths of the run (waves in step: large; drifted: small).
+programs served alike end together (~1); how evenly the later programs start: the coefficient of variation of
+program starts per microsecond over the middle three fifths of the run (waves in step: large; drifted: small); and how
+much a program's time follows the crowd at its start: over the same programs, the correlation of a program's duration
+with the number of programs started in the 5 us before it.
 
 --check: exit 1 unless the stamped runs of a case agree (first-wave mean over last within 0.03) and silicon ends every
 first wave one program after another (mean over last at most 0.9 wherever ten or more programs share an SM), or
 a --model run misses silicon's first-wave mean over last by more than 0.05."""
 import argparse
+import bisect
 import os
 import re
 import statistics
@@ -53,16 +56,31 @@ def start_cv(rows, bucket_ns=1000):
     return statistics.pstdev(mid) / statistics.fmean(mid) if len(mid) > 1 and statistics.fmean(mid) > 0 else float("nan")
 
 
+def crowd(rows, window_ns=5000):
+    starts = [int(r["gt_start_ns"]) for r in rows]
+    ends = [int(r["gt_end_ns"]) for r in rows]
+    t0, span = min(starts), max(ends) - min(starts)
+    ordered = sorted(s - t0 for s in starts)
+    pairs = []
+    for s, e in zip(starts, ends):
+        at = s - t0
+        if 0.2 * span <= at <= 0.8 * span:
+            pairs.append((bisect.bisect_right(ordered, at) - bisect.bisect_left(ordered, at - window_ns), e - s))
+    xs, ys = [p[0] for p in pairs], [p[1] for p in pairs]
+    return statistics.correlation(xs, ys) if len(pairs) > 2 and statistics.pstdev(xs) > 0 and statistics.pstdev(ys) > 0 \
+        else float("nan")
+
+
 def summary(rows):
     durations = [int(r["gt_end_ns"]) - int(r["gt_start_ns"]) for r in rows]
     ends, ratio, per_sm = first_wave(rows)
     return {"duration_us": statistics.median(durations) / 1e3, "ends_us": [e / 1e3 for e in ends], "ratio": ratio,
-            "per_sm": per_sm, "start_cv": start_cv(rows)}
+            "per_sm": per_sm, "start_cv": start_cv(rows), "crowd": crowd(rows)}
 
 
 def line(case, label, s):
     ends = " ".join(f"{e:.1f}" for e in s["ends_us"])
-    return f"| {case} | {label} | {s['duration_us']:.1f} | {ends} | {s['ratio']:.2f} | {s['start_cv']:.2f} |"
+    return f"| {case} | {label} | {s['duration_us']:.1f} | {ends} | {s['ratio']:.2f} | {s['start_cv']:.2f} | {s['crowd']:+.2f} |"
 
 
 def main():
@@ -87,8 +105,8 @@ def main():
             sys.exit(f"triton_gemv_waves.py: --model {case}: no such case in {a.folder}")
     failures = []
     print("| case | source | program duration median (us) | first wave's ends by age on their SM (us) | mean / last | "
-          "starts per us, CV |")
-    print("|---|---|---|---|---|---|")
+          "starts per us, CV | duration ~ starts of the 5 us before |")
+    print("|---|---|---|---|---|---|---|")
     for case, case_runs in runs.items():
         if a.only and not re.search(a.only, case) and case not in models:
             continue
