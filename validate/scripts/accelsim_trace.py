@@ -1,15 +1,21 @@
 """The Accel-Sim (v5) kernel-trace header the validate scripts write for the model's side of a
-microbenchmark (lrc_trace.py, launch_model_check.py, issue_wake.py): one kernel, 1-D grid and block; and the
+microbenchmark (lrc_trace.py, launch_model_check.py, issue_wake.py, mio_order.py): one kernel, 1-D grid and block; and the
 replay of such a trace (lrc_model_check.py, launch_model_check.py, issue_wake.py)."""
 import json
 import os
 import subprocess
 
 
+# The header's shared-memory window (its `-shmem base_addr`): a trace's shared loads and stores address it.
+SHARED_BASE = 0x7FB139000000
+# A microbenchmark's trace replayed on one SM of a preset (no SM-to-partition or GPC layout to fit).
+ONE_SM_SETS = ["gpu.sm.count=1", "gpu.l2.sm_partitions=0", "gpu.icnt.gpc_sms="]
+
+
 def kernel_header(name, grid, threads, nregs):
     return (f"-kernel name = {name}\n-kernel id = 1\n-grid dim = ({grid},1,1)\n-block dim = ({threads},1,1)\n"
             f"-shmem = 0\n-nregs = {nregs}\n-binary version = 90\n-cuda stream id = 0\n"
-            "-shmem base_addr = 0x00007fb139000000\n-local mem base_addr = 0x00007fb137000000\n"
+            f"-shmem base_addr = 0x{SHARED_BASE:016x}\n-local mem base_addr = 0x00007fb137000000\n"
             "-nvbit version = 1.7\n-accelsim tracer version = 5\n-enable lineinfo = 0\n\n"
             "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width "
             "[adrrescompress?] [mem_addresses] immediate\n\n")

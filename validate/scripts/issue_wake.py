@@ -31,13 +31,12 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from accelsim_trace import kernel_header, run_trace  # noqa: E402
+from accelsim_trace import ONE_SM_SETS, SHARED_BASE, kernel_header, run_trace  # noqa: E402
 from check_result import report  # noqa: E402
 
 AGREE = 0.02
 # Configurations whose first ranks change places from run to run (their SMs split between two orders).
 UNSTABLE = {("barrier", 64, 4, 128, 2), ("lds", 1, 4, 128, 4)}
-SHARED_BASE = 0x7FB139000000  # accelsim_trace.kernel_header's shared window
 # kFfmasPerWarp / chains (3 chains: the loop's 170 blocks of 512 iterations)
 SILICON_ITERATIONS = {1: 1 << 18, 2: 1 << 17, 3: 170 * 512, 4: 1 << 16, 8: 1 << 15, 16: 1 << 14}
 
@@ -151,7 +150,7 @@ def model_ends(binary, gpu, sets, k, scale, work):
     name = "_".join(str(x) for x in k)
     trace = os.path.join(work, name)
     iterations = write_trace(trace, k, scale)
-    one_sm = ["gpu.sm.count=1", "gpu.l2.sm_partitions=0", "gpu.icnt.gpc_sms=", *sets]
+    one_sm = [*ONE_SM_SETS, *sets]
     try:
         out = run_trace(binary, gpu, os.path.join(trace, "kernelslist.g"), work, one_sm, name + "-out")
     except subprocess.CalledProcessError as e:

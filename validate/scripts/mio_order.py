@@ -25,9 +25,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from accelsim_trace import kernel_header, run_trace  # noqa: E402
+from accelsim_trace import ONE_SM_SETS, SHARED_BASE, kernel_header, run_trace  # noqa: E402
 
-SHARED_BASE = 0x7FB139000000  # accelsim_trace.kernel_header's shared window
 CTAS = 16
 WARPS = 4
 UNIT = WARPS * 16 * 8  # one CTA's path cycles a round: 4 warps x (8 STS + 8 LDS) x 8 wavefronts
@@ -79,13 +78,10 @@ def write_trace(directory, name, warps_of_cta):
     return os.path.join(directory, "kernelslist.g")
 
 
-ONE_SM = ["gpu.sm.count=1", "gpu.l2.sm_partitions=0", "gpu.icnt.gpc_sms="]
-
-
 def model_order(binary, gpu, rounds, work, sets):
     body = reduction_warp(rounds)
     kl = write_trace(os.path.join(work, f"order{rounds}"), "reduction_order", lambda c: [body] * WARPS)
-    out = run_trace(binary, gpu, kl, work, [*ONE_SM, *sets], f"order{rounds}-out")
+    out = run_trace(binary, gpu, kl, work, [*ONE_SM_SETS, *sets], f"order{rounds}-out")
     with open(os.path.join(out, "ctas.csv")) as f:
         rows = sorted(csv.DictReader(f), key=lambda r: int(r["launch_index"]))  # launch order: the oldest first
     first = min(float(r["start_cycle"]) for r in rows)
@@ -110,7 +106,7 @@ def model_chase(binary, gpu, hops, chaser, work, sets):
         return [idle if chaser is None else flood] * WARPS
 
     kl = write_trace(os.path.join(work, f"chase{chaser}"), "chase_beside_flood", warps)
-    out = run_trace(binary, gpu, kl, work, [*ONE_SM, *sets], f"chase{chaser}-out")
+    out = run_trace(binary, gpu, kl, work, [*ONE_SM_SETS, *sets], f"chase{chaser}-out")
     with open(os.path.join(out, "ctas.csv")) as f:
         rows = {int(r["launch_index"]): r for r in csv.DictReader(f)}
     r = rows[who]
