@@ -25,6 +25,10 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
                                      << c.active << ", at barrier " << c.at_barrier << ", MIO " << g.mio_need);
 #endif
     bool eligible = g.ready <= t && (t >= sp.issue_free || (held && g.slips && t >= sp.open_from));
+    if (starvation_ticks > 0 && g.mio_need > 0 && g.ready <= t) {  // wanting an entry from now on (kept until it issues)
+      Warp& w = warps[sp.warps[i]];
+      if (w.mio_since == kNever) w.mio_since = t;
+    }
     if (eligible && g.starts && g.mio_need > 0 && start_backlog >= 0) {
       // A new warp's first MIO instructions wait for the SM's queue to drain (gms-mio-ubench mio_startup).
       const Tick drained = mio.drained_to(sp.sm, static_cast<int>(index), static_cast<std::size_t>(start_backlog), t);
@@ -55,6 +59,7 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
     sp.views[i].eligible = eligible;
   }
   int pick = scheduler->pick(sp.views, sp.last);
+  if (starvation_ticks > 0 && pick >= 0) pick = starving_first(sp, pick, t);
   if (pick >= 0) {
     sp.last = pick;
     Warp& w = warps[sp.warps[pick]];
@@ -71,6 +76,25 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
     }
   }
   reschedule(sp, index);
+}
+
+int Engine::Impl::starving_first(SubPart& sp, int pick, Tick t) {
+  // sm.mio_starvation_bound: the eligible warp that has wanted an MIO entry longest, once that is the bound or more,
+  // goes before the scheduler's pick (the youngest chain beside a flood: 32,765 cycles a hop on silicon, where the
+  // oldest ready warp takes every other entry).
+  if (t < starvation_ticks) return pick;
+  Tick longest = t - starvation_ticks + 1;
+  for (size_t i = 0; i < sp.warps.size(); ++i) {
+    if (!sp.views[i].eligible || sp.gate[i].mio_need == 0) continue;
+    const Warp& w = warps[sp.warps[i]];
+    if (w.mio_since < longest) {
+      longest = w.mio_since;
+      pick = static_cast<int>(i);
+    }
+  }
+  Warp& chosen = warps[sp.warps[pick]];
+  if (sp.gate[pick].mio_need > 0) chosen.mio_since = kNever;  // it issues now
+  return pick;
 }
 
 void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
@@ -167,7 +191,8 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       // A block of several loads waits on its last one: the wavefronts of one instruction count.
       Tick passed = shared_instruction(sp, warp_index, in, t);
       if (ldsm_one_at_a_time && in.ldmatrix) passed = std::max(passed, ldmatrix_beside_mma(sp, warp_index, in, t));
-      if (in.warp_start) {  // S2R: an MIO entry each, no data-path pass; the program waits on none of them
+      if (in.special_read) {  // S2R: an MIO entry each, no data-path pass
+        if (!in.warp_start) fill_slot(w, in.slot, t + cycles_to_ticks(in.latency), SlotKind::kShort);
         hold(sp, w, in, t);
         break;
       }

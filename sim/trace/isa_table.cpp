@@ -40,6 +40,7 @@ constexpr Named kKinds[] = {
     {"async_wait", static_cast<int>(OpKind::kAsyncWait)},
     {"barrier", static_cast<int>(OpKind::kBarrier)},
     {"exit", static_cast<int>(OpKind::kExit)},
+    {"special_read", static_cast<int>(OpKind::kSpecialRead)},
 };
 
 constexpr Named kPipes[] = {
@@ -134,7 +135,8 @@ OpClass read_class(const std::string& name, const ConfigNode& n) {
   const bool computes = c.kind == OpKind::kAlu || c.kind == OpKind::kTensor || c.kind == OpKind::kControl;
   if (spec.pipe.empty() && computes) throw ConfigError(n.mark.where() + ": class '" + name + "' needs a 'pipe'");
   if (!spec.pipe.empty()) c.pipe = static_cast<Pipe>(value_of(kPipes, spec.pipe));
-  if ((c.kind == OpKind::kAlu || c.kind == OpKind::kTensor) && b.origins.at("latency").file == "default")
+  if ((c.kind == OpKind::kAlu || c.kind == OpKind::kTensor || c.kind == OpKind::kSpecialRead) &&
+      b.origins.at("latency").file == "default")
     throw ConfigError(n.mark.where() + ": class '" + name + "' needs a 'latency'");
   c.latency = spec.latency;
   c.interval = spec.interval;

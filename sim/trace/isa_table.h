@@ -39,6 +39,7 @@ enum class OpKind : std::uint8_t {
   kAsyncWait,     // LDGDEPBAR / DEPBAR: wait for the async copies
   kBarrier,       // BAR: CTA-wide barrier
   kExit,          // EXIT
+  kSpecialRead,   // S2R: an MIO instruction without a data-path pass, its data after the class's latency
 };
 const char* op_kind_name(OpKind k);
 

@@ -245,6 +245,7 @@ void GemvKernel::next_instruction(WarpCursor& c, Instr& out) const {
     if (c.phase == kStart) {  // the thread and CTA index (S2R): the warp's first MIO instructions
       out = Instr{};
       out.op = Op::kSharedLoad;
+      out.special_read = true;
       out.warp_start = true;
       out.issue_cycles = static_cast<std::uint32_t>(cfg_.start_special_reads);
       out.mio_burst = true;

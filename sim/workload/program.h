@@ -73,8 +73,12 @@ struct Instr {
   // kSharedLoad: warp shuffles (SHFL), one wavefront each: MIO instructions that pass the shared-memory
   // data path (Nsight counts their wavefronts) but are not shared loads.
   bool shuffle = false;
-  // kSharedLoad: a warp's start special-register reads (S2R): MIO instructions without a data-path pass,
-  // the first of the warp (they wait for the SM's MIO queue to drain to sm.mio_start_backlog).
+  // kSharedLoad: special-register reads (S2R): MIO instructions without a data-path pass (gms-mio-ubench
+  // mio_startup: a warp's first S2R waits behind other warps' shared traffic). A traced one's data lands in
+  // slot `slot` `latency` cycles after its issue; a generated program waits on none of its own.
+  bool special_read = false;
+  // kSharedLoad, special_read: a warp's start S2R, the first of the warp (they wait for the SM's MIO queue to
+  // drain to sm.mio_start_backlog).
   bool warp_start = false;
   // kCompute on the tensor pipe: `issue_cycles` counts MMA instructions; an asynchronous MMA
   // (wgmma) lets the warp go on and marks scoreboard slot `slot` when it completes. A synchronous

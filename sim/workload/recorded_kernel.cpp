@@ -12,6 +12,7 @@ namespace {
 enum Flag : std::uint16_t {
   kBypassL1 = 1, kAsyncCopy = 2, kLdmatrix = 4, kAsyncMma = 8, kWritesSlot = 16, kReturns = 32, kLocal = 64,
   kHasLanes = 128, kLaneList = 256, kHasFlops = 512, kMioBurst = 1024, kShuffle = 2048, kWarpStart = 4096,
+  kSpecialRead = 8192,
 };
 
 void encode_instr(ByteWriter& w, const Instr& in) {
@@ -19,7 +20,7 @@ void encode_instr(ByteWriter& w, const Instr& in) {
                     (in.async_mma ? kAsyncMma : 0) | (in.writes_slot ? kWritesSlot : 0) | (in.returns ? kReturns : 0) |
                     (in.local ? kLocal : 0) | (in.lanes.present() ? kHasLanes : 0) | (in.lanes.addr ? kLaneList : 0) |
                     (in.flops != 0 ? kHasFlops : 0) | (in.mio_burst ? kMioBurst : 0) | (in.shuffle ? kShuffle : 0) |
-                    (in.warp_start ? kWarpStart : 0);
+                    (in.warp_start ? kWarpStart : 0) | (in.special_read ? kSpecialRead : 0);
   w.u8(static_cast<std::uint8_t>(in.op));
   w.varint(f);
   w.u8(in.slot);
@@ -74,6 +75,7 @@ std::int64_t decode_instr(ByteReader& r, Instr& in, std::vector<Addr>& addresses
   in.mio_burst = f & kMioBurst;
   in.shuffle = f & kShuffle;
   in.warp_start = f & kWarpStart;
+  in.special_read = f & kSpecialRead;
   in.wavefronts = static_cast<std::uint32_t>(r.bounded(0, 1u << 24, "wavefronts"));
   in.conflicts = static_cast<std::uint32_t>(r.bounded(0, 1u << 24, "conflicts"));
   in.pipe_cycles = static_cast<std::uint16_t>(r.bounded(0, 0xffff, "pipe cycles"));

@@ -327,6 +327,13 @@ std::unique_ptr<CtaProgram> TraceKernel::decode(const TraceCta& cta, std::int64_
           sb.produce(in, x.slot);
           break;
         }
+        case OpKind::kSpecialRead:  // an MIO entry, no pass of the data path; the data after the class's latency
+          x.op = Op::kSharedLoad;
+          x.special_read = true;
+          x.latency = static_cast<std::uint16_t>(std::max<std::uint32_t>(cls->latency, 1));
+          x.slot = static_cast<std::uint8_t>(sb.next_long());
+          sb.produce(in, x.slot);
+          break;
         case OpKind::kSharedStore: {
           InstructionAccess a = shared_access(AccessOp::kStore);
           x.op = Op::kSharedStore;

@@ -219,6 +219,43 @@ TEST(TraceReplay, SharedAccessesCostTheirBankConflictWavefronts) {
   EXPECT_EQ(r.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"), 1);
 }
 
+// sm_90's S2R (`special_read`): an MIO instruction without a pass of the data path (gms-mio-startup-ubench: a new warp's
+// first S2R waits behind older warps' stores as behind their loads, validate/results/h200/mio_startup); S2UR is not.
+// Behind 40 32-way stores of its own warp (the sub-partition's queue holds 31) an S2R waits for the next entry (32
+// cycles of the path) where a MOV in its place goes at once; its consumer waits its latency (20 cycles against the
+// MOV's 4). Alone it waits for nothing, and it is never counted as a shared load.
+TEST(TraceReplay, AnS2rTakesAnMioEntryAndNoPassOfThePath) {
+  const IsaTable isa = IsaTable::load(test::source_path("configs/isa/sm_90.yaml"));
+  EXPECT_EQ(isa.find("S2R")->kind, OpKind::kSpecialRead);
+  EXPECT_EQ(isa.find("S2UR")->kind, OpKind::kAlu);
+  auto lines = [](int stores, const char* op) {
+    std::vector<std::string> v;
+    char l[96];
+    for (int i = 0; i < stores; ++i) {
+      std::snprintf(l, sizeof l, "%04x ffffffff 0 STS 2 R2 R5 4 1 0x0 128 0", 0x10 * i);
+      v.push_back(l);
+    }
+    std::snprintf(l, sizeof l, "%04x ffffffff 1 R40 %s 0 0 0", 0x10 * stores, op);
+    v.push_back(l);
+    std::snprintf(l, sizeof l, "%04x ffffffff 1 R41 IADD3 1 R40 0 0", 0x10 * stores + 0x10);
+    v.push_back(l);
+    std::snprintf(l, sizeof l, "%04x ffffffff 0 EXIT 0 0 0", 0x10 * stores + 0x20);
+    v.push_back(l);
+    return v;
+  };
+  Replay alone = replay("h100-pcie", synthetic_trace("s2r_alone", lines(0, "S2R")));
+  EXPECT_EQ(alone.get("smsp__sass_inst_executed_op_shared_ld.sum"), 0);
+  EXPECT_EQ(alone.get("smsp__inst_executed.sum"), 3);
+  EXPECT_EQ(alone.get("smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct"), 0);
+  Replay s2r = replay("h100-pcie", synthetic_trace("s2r_behind", lines(40, "S2R")));
+  Replay mov = replay("h100-pcie", synthetic_trace("mov_behind", lines(40, "MOV")));
+  EXPECT_EQ(s2r.get("smsp__sass_inst_executed_op_shared_ld.sum"), 0);
+  EXPECT_EQ(s2r.get("smsp__sass_inst_executed_op_shared_st.sum"), 40);
+  const double later = s2r.get("sm__cycles_elapsed.max") - mov.get("sm__cycles_elapsed.max");
+  EXPECT_GE(later, 32 + 16 - 4) << "an S2R behind a full queue waits for an entry (32 cycles) and its latency";
+  EXPECT_LE(later, 32 + 16 + 8);
+}
+
 TEST(TraceReplay, UnknownOpcodesNameTheTraceFileAndLine) {
   auto trace = synthetic_trace("unknown", {"0000 ffffffff 0 NOP 0 0 0", "0010 ffffffff 1 R4 FROBNICATE 0 0 0",
                                            "0020 ffffffff 0 EXIT 0 0 0"});

@@ -90,10 +90,12 @@ def model_order(binary, gpu, rounds, work, sets):
 
 def model_chase(binary, gpu, hops, chaser, work, sets):
     """chaser: None (alone), 0 (the oldest CTA's warp 0) or CTAS - 1 (the youngest's); the flood's warps issue
-    independent loads for twice the silicon chain's span at its measured pace beside the oldest."""
+    independent loads for twice the silicon chain's span at its measured pace (600 cycles a hop beside the oldest,
+    32,768 beside the youngest)."""
     chain = [f"ffffffff 1 R10 LDS 1 R10 4 0 {lanes(0)} 0" for _ in range(hops)] + ["ffffffff 0 EXIT 0 0 0"]
     flood = []
-    for _ in range(hops * 600 * 2 // (60 * 8 * 8) + 1):  # ~2 x hops x 600 cycles of the path over 60 warps
+    pace = 32768 if chaser == CTAS - 1 else 600
+    for _ in range(hops * pace * 2 // (60 * 8 * 8) + 1):  # ~2 x the chain's span of the path over 60 warps
         flood += [f"ffffffff 1 R{20 + i} LDS 1 R0 4 0 {lanes(4 * i)} 0" for i in range(8)]
         flood += [f"ffffffff 1 R2 IADD3 2 R2 R{20 + i} 0 0" for i in range(8)]
     flood.append("ffffffff 0 EXIT 0 0 0")
@@ -159,7 +161,7 @@ def main():
         model = ""
         if a.model:
             chaser = None if not r["flood"] else (0 if r["chaser"] == "oldest" else CTAS - 1)
-            hop = model_chase(a.model, a.gpu, 64, chaser, work, a.set)
+            hop = model_chase(a.model, a.gpu, 8 if chaser == CTAS - 1 else 64, chaser, work, a.set)
             model = f"{hop:.1f}"
             if chaser == 0 and abs(hop / r["cycles_per_hop.median"] - 1) > 0.25:
                 failures.append(f"the oldest chain beside the flood: the model's {hop:.0f} cycles a hop, silicon's "

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""How long a new warp's first S2R waits behind other warps' shared-memory traffic: silicon's record beside the
+model's replay of the same kernel.
+
+    mio_startup.py RUN.jsonl [--model build/gpumemsim --gpu configs/gpus/h200.yaml] [--set KEY=VALUE ...] [--check]
+
+RUN.jsonl: gms-mio-startup-ubench's `s2r_beside` lines (validate/results/h200/mio_startup/mio_startup_run.jsonl:
+the older CTAs' traffic stores, loads or both, two runs) or gms-mio-ubench's `mio_startup` lines
+(validate/results/h100/mio/mio_run.jsonl: stores then loads). The kernel: CTAs of 4 warps, 16 an SM, 8 waves; each
+warp reads the clock, its thread index (S2R, its first MIO instruction), the clock, then ROUNDS rounds of two phases
+of 8 eight-way conflicted shared accesses and a barrier. Silicon's number is the S2R's issue delay (the clock reads
+around it), median / p90 / mean over the first wave's warps and over the later waves'; with `s2r_beside`, also per
+placement rank on the SM in the first wave: the rank's entry (cycles after the SM's first CTA) and its delay.
+
+--model: the kernel as an Accel-Sim trace on one SM of the preset, 128 CTAs; a warp's delay is the time from its
+placement to its first issue (`gpumemsim run --warp-timeline 0`: the S2R is its first instruction).
+--check (needs --model): exit 1 unless, at every traffic and ROUNDS of the record, the model's later waves wait
+behind the traffic where silicon's do (mean over 5,000 cycles), nothing waits without traffic (model mean under
+100), and no wait outlasts sm.mio_starvation_bound by more than 1,000 cycles (model p90, when the bound is set)."""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mio_order  # noqa: E402
+from accelsim_trace import ONE_SM_SETS  # noqa: E402
+
+CTAS_PER_SM = 16
+WAVES = 8
+
+
+def silicon(path):
+    """{(traffic, rounds): [each run's line]} from either benchmark's lines."""
+    out = {}
+    for line in open(path):
+        d = json.loads(line)
+        if d.get("measure") == "s2r_beside":
+            out.setdefault((d["traffic"], d["rounds"]), []).append(d)
+        elif d.get("measure") == "mio_startup" and d["first"] == "S2R":
+            out.setdefault(("sts_lds" if d["rounds"] else "none", d["rounds"]), []).append(d)
+    if not out:
+        sys.exit(f"mio_startup.py: {path} has no s2r_beside or mio_startup S2R lines")
+    return out
+
+
+def stats(values):
+    v = sorted(values)
+    return {"median": v[(len(v) - 1) // 2], "p90": v[int(0.9 * (len(v) - 1))], "mean": sum(v) / len(v)}
+
+
+def warp_body(traffic, rounds):
+    """One warp as it issues: the S2R whose value the first access uses, then the rounds' two phases."""
+    lds = [f"ffffffff 1 R{10 + i} LDS 1 R0 4 0 {mio_order.lanes(4 * i)} 0" for i in range(8)]
+    lds += [f"ffffffff 1 R2 IADD3 2 R2 R{10 + i} 0 0" for i in range(8)]
+    sts = [f"ffffffff 0 STS 2 R0 R2 4 0 {mio_order.lanes(4 * i)} 0" for i in range(8)]
+    first, second = {"sts": (sts, sts), "lds": (lds, lds), "sts_lds": (sts, lds), "none": ([], [])}[traffic]
+    body = ["ffffffff 1 R2 S2R 0 0 0"]
+    for _ in range(rounds if traffic != "none" else 0):
+        body += first + ["ffffffff 0 BAR.SYNC 0 0 0"] + second + ["ffffffff 0 BAR.SYNC 0 0 0"]
+        body += ["ffffffff 0 ISETP.NE.AND 1 R3 0 0", "ffffffff 0 BRA 0 0 0"]
+    return body + ["ffffffff 0 EXIT 0 0 0"]
+
+
+def model_delays(binary, gpu, traffic, rounds, work, sets):
+    """The model's first-S2R delays: first wave and later waves' stats, and per first-wave placement rank the
+    CTA's entry after the first CTA's and its warps' median delay."""
+    body = warp_body(traffic, rounds)
+    mio_order.CTAS = CTAS_PER_SM * WAVES  # the trace's grid: 8 waves of 16 CTAs on the one SM
+    name = f"startup_{traffic}{rounds}"
+    kl = mio_order.write_trace(os.path.join(work, name), "startup_beside", lambda c: [body] * mio_order.WARPS)
+    workload = os.path.join(work, name + "_workload.yaml")
+    with open(workload, "w") as f:
+        f.write(f"kind: trace\npath: {os.path.abspath(kl)}\n")
+    out = os.path.join(work, name + "-out")
+    cmd = [binary, "run", "-g", gpu, "-w", workload, "-q", "-o", out, "--warp-timeline", "0"]
+    for kv in [*ONE_SM_SETS, *sets]:
+        cmd += ["--set", kv]
+    try:
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    except subprocess.CalledProcessError as e:
+        sys.exit(f"mio_startup.py: {' '.join(e.cmd)}: {e.stderr.strip()}")
+    start, first_issue = {}, {}
+    with open(os.path.join(out, "warps.csv")) as f:
+        for r in csv.DictReader(f):
+            key = (int(r["launch_index"]), int(r["warp_slot"]))
+            t = float(r["start_cycle"])
+            start[key] = min(start.get(key, t), t)
+            if r["state"] == "selected":
+                first_issue[key] = min(first_issue.get(key, t), t)
+    first, later, by_cta = [], [], {}
+    for key, t in first_issue.items():
+        (first if key[0] < CTAS_PER_SM else later).append(t - start[key])
+        if key[0] < CTAS_PER_SM:
+            by_cta.setdefault(key[0], []).append((start[key], t - start[key]))
+    ranked = sorted((min(s for s, _ in v), stats([d for _, d in v])["median"]) for v in by_cta.values())
+    entries = [e - ranked[0][0] for e, _ in ranked]
+    return stats(first), stats(later), entries, [d for _, d in ranked]
+
+
+def fmt(s):
+    return f"{s['median']:.0f} / {s['p90']:.0f} / {s['mean']:.0f}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("run")
+    ap.add_argument("--model", metavar="GPUMEMSIM")
+    ap.add_argument("--gpu", default="configs/gpus/h200.yaml")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    ap.add_argument("--check", action="store_true")
+    a = ap.parse_args()
+    if a.check and not a.model:
+        sys.exit("mio_startup.py: --check needs --model")
+    bound = None
+    for kv in a.set:
+        if kv.startswith("gpu.sm.mio_starvation_bound="):
+            bound = float(kv.split("=", 1)[1].removesuffix("cycles"))
+    if bound is None and a.model:
+        with open(a.gpu) as f:
+            for line in f:
+                if line.strip().startswith("mio_starvation_bound:"):
+                    bound = float(line.split(":", 1)[1].split("#")[0].strip().removesuffix("cycles"))
+    work = tempfile.mkdtemp(prefix="mio_startup.")
+    failures, ranks = [], []
+    print("| traffic | rounds | first wave: silicon (median / p90 / mean cycles) | model | later waves: silicon | model |")
+    print("|---|---|---|---|---|---|")
+    for (traffic, rounds), runs in sorted(silicon(a.run).items(), key=lambda kv: (kv[0][0] != "none", kv[0])):
+        d = runs[0]
+        row = [traffic, str(rounds), fmt(d["first_wave"]), "", fmt(d["later_waves"]), ""]
+        if a.model:
+            mf, ml, entries, delays = model_delays(a.model, a.gpu, traffic, rounds, work, a.set)
+            row[3], row[5] = fmt(mf), fmt(ml)
+            if "first_wave_delay_by_rank" in d:
+                ranks.append((traffic, rounds, d, entries, delays))
+            waits = d["later_waves"]["mean"] > 5000
+            if waits and ml["mean"] <= 5000:
+                failures.append(f"{traffic} {rounds}: silicon's later waves wait ({d['later_waves']['mean']:.0f}), the model's not")
+            if traffic == "none" and ml["mean"] >= 100:
+                failures.append(f"without traffic the model's warps wait {ml['mean']:.0f} cycles")
+            if bound and ml["p90"] > bound + 1000:
+                failures.append(f"{traffic} {rounds}: the model's p90 {ml['p90']:.0f} outlasts the bound {bound:.0f}")
+        print("| " + " | ".join(row) + " |")
+    for traffic, rounds, d, entries, delays in ranks:
+        print(f"\n{traffic}, {rounds} rounds, first wave by placement rank: entry (cycles after the SM's first CTA) / S2R delay")
+        print(f"  silicon: {' '.join(f'{e}/{x}' for e, x in zip(d['first_wave_entry_by_rank'], d['first_wave_delay_by_rank']))}")
+        print(f"  model:   {' '.join(f'{e:.0f}/{x:.0f}' for e, x in zip(entries, delays))}")
+    if a.check:
+        if failures:
+            sys.exit("mio_startup.py: " + "; ".join(failures))
+        print("check: the model's later waves wait behind every traffic where silicon's do, and within the bound")
+
+
+if __name__ == "__main__":
+    main()
