@@ -44,7 +44,7 @@ struct SmConfig {
   std::uint64_t shared_latency = 30;    // cycles from a shared load's issue (empty pipe) to its data
   std::uint64_t shared_latency_per_wavefront = 0;  // latency each wavefront adds beyond its data-path cycle
   std::uint64_t shuffle_latency = 0;    // cycles from a shuffle's data-path pass to its result; 0 = as a shared load
-  std::uint64_t mio_starvation_bound = 0;  // cycles a warp waits for an MIO entry before it takes the next one; 0 = unbounded
+  std::uint64_t mio_starvation_period = 0;  // a warp waiting for an MIO entry at two ticks of this period goes first; 0 = never
   std::int64_t mio_start_backlog = -1;  // a new warp's first MIO instruction waits for the SM's queue to hold this many; -1 = no wait
   std::string shared_fills = "arrival"; // when a cp.async's data takes the shared data path: issue | arrival | idle | between
   std::uint64_t special_register_latency = 0;  // cycles from an S2R's issue to its data; 0 = not modelled

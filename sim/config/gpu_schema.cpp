@@ -159,12 +159,14 @@ Schema<GpuConfig> make_schema() {
                                 "of dependent shuffles takes this + 1 cycle a hop. 0 = as a conflict-free shared load "
                                 "(shared_latency + shared_latency_per_wavefront)",
                                 [](G& c) -> auto& { return c.sm.shuffle_latency; }));
-  p.push_back(quantity_param<G>("sm.mio_starvation_bound", Q::kCycles, "0cycles", 0, 100000000,
-                                "a warp whose next instruction has waited this long for an MIO entry (younger than "
-                                "the warps that take them) takes the next one its sub-partition gets, before older "
-                                "warps (gms-mio-order-ubench: the youngest CTA's chain of loads beside a flood waits "
-                                "32,765 cycles a hop). 0 = a younger warp waits while older ones are ready",
-                                [](G& c) -> auto& { return c.sm.mio_starvation_bound; }));
+  p.push_back(quantity_param<G>("sm.mio_starvation_period", Q::kCycles, "0cycles", 0, 100000000,
+                                "the SM ticks at every multiple of this many cycles; a warp that was already waiting "
+                                "for an MIO entry at one tick and still is at the next takes the next entry its "
+                                "sub-partition gets, before older warps (gms-mio-startup-ubench: starved S2Rs issue "
+                                "within 2,048 cycles after a multiple of 16,384 of clock64, 16-32 k cycles after they "
+                                "began to wait; the youngest chain beside a flood: 32,765 cycles a hop). 0 = a "
+                                "younger warp waits while older ones are ready",
+                                [](G& c) -> auto& { return c.sm.mio_starvation_period; }));
   p.push_back(quantity_param<G>("sm.mio_start_backlog", Q::kInteger, "-1", -1, 4096,
                                 "a new warp's first MIO instructions (its start S2R, workload start_special_reads) "
                                 "issue only once the SM's MIO queue holds at most this many entries: behind other "

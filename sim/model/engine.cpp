@@ -58,7 +58,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   ldsm_one_at_a_time = g.sm.ldmatrix_one_at_a_time_beside_mma;
   wgmma_on_path = g.sm.wgmma_operands_use_shared_path;
   start_backlog = g.sm.mio_start_backlog;
-  starvation_ticks = cycles_to_ticks(g.sm.mio_starvation_bound);
+  starvation_ticks = cycles_to_ticks(g.sm.mio_starvation_period);
   // 0: as a conflict-free shared load.
   shuffle_latency = cycles_to_ticks(g.sm.shuffle_latency > 0 ? g.sm.shuffle_latency
                                                          : static_cast<std::uint64_t>(one_wavefront_shared_latency(g.sm)));

@@ -54,7 +54,7 @@ struct Engine::Impl {
     Tick accounted = 0;  // the warp's time is classified up to here
     Tick started = 0;
     std::uint64_t age = 0;
-    Tick mio_since = kNever;  // sm.mio_starvation_bound: since when its next instruction has wanted an MIO entry
+    Tick mio_since = kNever;  // sm.mio_starvation_period: since when its next instruction has wanted an MIO entry
     bool active = false;
     bool at_barrier = false;
     std::array<Tick, kMaxSlots> slot_ready{};
@@ -144,7 +144,7 @@ struct Engine::Impl {
   bool ldsm_one_at_a_time = false;  // sm.ldmatrix_one_at_a_time_beside_mma
   bool wgmma_on_path = false;       // sm.wgmma_operands_use_shared_path
   std::int64_t start_backlog = -1;  // sm.mio_start_backlog
-  Tick starvation_ticks = 0;        // sm.mio_starvation_bound
+  Tick starvation_ticks = 0;        // sm.mio_starvation_period
   double fill_ticks_per_byte = 0;  // sm.copy_fill_bytes_per_cycle as ticks per byte; 0: copies cost store wavefronts
   EventQueue events;
   std::int64_t next_launch = 0, retired = 0;
@@ -406,7 +406,7 @@ struct Engine::Impl {
   void fill_event(int sm, Tick t);
   // The sub-partition's wake-up at t: its scheduler picks a ready warp, which issues.
   void step(std::uint32_t index, Tick t);
-  // sm.mio_starvation_bound: the warp to issue instead of the scheduler's pick, when one has starved for an MIO entry.
+  // sm.mio_starvation_period: the warp to issue instead of the scheduler's pick, when one has starved for an MIO entry.
   int starving_first(SubPart& sp, int pick, Tick t);
   SimResult run(ProgressFn* fn);
 };

@@ -79,11 +79,13 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
 }
 
 int Engine::Impl::starving_first(SubPart& sp, int pick, Tick t) {
-  // sm.mio_starvation_bound: the eligible warp that has wanted an MIO entry longest, once that is the bound or more,
-  // goes before the scheduler's pick (the youngest chain beside a flood: 32,765 cycles a hop on silicon, where the
-  // oldest ready warp takes every other entry).
-  if (t < starvation_ticks) return pick;
-  Tick longest = t - starvation_ticks + 1;
+  // sm.mio_starvation_period: the SM ticks at every multiple of the period; an eligible warp that already wanted an
+  // MIO entry at the tick before the last one has starved a whole period, and the one that has wanted it longest goes
+  // before the scheduler's pick (gms-mio-startup-ubench: starved S2Rs issue just after a multiple of 16,384 cycles,
+  // 16-32 k cycles after they began to wait; the youngest chain beside a flood, 32,765 cycles a hop - two ticks).
+  const Tick last_tick = t / starvation_ticks * starvation_ticks;
+  if (last_tick < starvation_ticks) return pick;
+  Tick longest = last_tick - starvation_ticks + 1;  // waiting at the tick before the last one
   for (size_t i = 0; i < sp.warps.size(); ++i) {
     if (!sp.views[i].eligible || sp.gate[i].mio_need == 0) continue;
     const Warp& w = warps[sp.warps[i]];

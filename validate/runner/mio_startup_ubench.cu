@@ -11,7 +11,8 @@
 //   Printed per TRAFFIC: the S2R's issue delay (cycles between the clock reads) - median / p90 / mean over the
 //   first wave's warps and over the later waves' - and per placement rank on its SM in the first wave (the CTAs
 //   of an SM ranked by their clock64 at entry), the median over the SMs of the rank's entry (cycles after the
-//   SM's first) and of its warps' delays: do only the CTAs placed after the traffic began wait?
+//   SM's first) and of its warps' delays: do only the CTAs placed after the traffic began wait? And where in a
+//   2^15-cycle period of the SM's clock64 the starved S2Rs issue (a periodic release, or each warp's own bound?).
 // CUDA only (%clock, %clock64, %smid, inline PTX).
 #include <algorithm>
 #include <cstdio>
@@ -98,6 +99,10 @@ void measure(int sms, int traffic, int rounds, unsigned* sink, const char* gpu) 
   std::vector<long long> host(static_cast<size_t>(3) * ctas * kWarps);
   std::vector<double> first, later;
   std::vector<std::vector<double>> entry_by_rank(kCtasPerSm), delay_by_rank(kCtasPerSm);
+  // Where in a 2^15-cycle period of %clock64 the starved S2Rs (delay over 5,000 cycles) issue: 16 bins of 2,048
+  // cycles. A release at a periodic tick of the SM's clock puts them in one or two bins; a bound counted per warp
+  // from its own wait spreads them like the warps' entries.
+  std::vector<long long> phase(16, 0);
   for (int rep = 0; rep < 3; ++rep) {
     startup_beside<<<ctas, 32 * kWarps>>>(traffic, rounds, dev, sink);
     GPU_CHECK_LAUNCH();
@@ -105,7 +110,10 @@ void measure(int sms, int traffic, int rounds, unsigned* sink, const char* gpu) 
     std::vector<std::vector<std::pair<long long, int>>> per_sm(static_cast<size_t>(sms));  // first wave: (entry, CTA)
     for (int c = 0; c < ctas; ++c) {
       const long long* o = &host[3 * static_cast<size_t>(c) * kWarps];
-      for (int w = 0; w < kWarps; ++w) (c < sms * kCtasPerSm ? first : later).push_back(static_cast<double>(o[3 * w + 2]));
+      for (int w = 0; w < kWarps; ++w) {
+        (c < sms * kCtasPerSm ? first : later).push_back(static_cast<double>(o[3 * w + 2]));
+        if (o[3 * w + 2] > 5000) ++phase[static_cast<size_t>(((o[3 * w + 1] + o[3 * w + 2]) % 32768) / 2048)];
+      }
       if (c < sms * kCtasPerSm && static_cast<size_t>(o[0]) < per_sm.size()) per_sm[static_cast<size_t>(o[0])].push_back({o[1], c});
     }
     for (auto& v : per_sm) {
@@ -120,16 +128,17 @@ void measure(int sms, int traffic, int rounds, unsigned* sink, const char* gpu) 
       }
     }
   }
-  std::string entries, delays;
+  std::string entries, delays, phases;
+  for (size_t b = 0; b < phase.size(); ++b) phases += (b ? ", " : "") + std::to_string(phase[b]);
   for (int k = 0; k < kCtasPerSm; ++k) {
     entries += (k ? ", " : "") + std::to_string(static_cast<long long>(median(entry_by_rank[k])));
     delays += (k ? ", " : "") + std::to_string(static_cast<long long>(median(delay_by_rank[k])));
   }
   std::printf("{\"measure\": \"s2r_beside\", \"traffic\": \"%s\", \"rounds\": %d, \"ctas\": %d, \"first_wave\": %s, "
               "\"later_waves\": %s, \"first_wave_entry_by_rank\": [%s], \"first_wave_delay_by_rank\": [%s], "
-              "\"sms_counted\": %zu, \"gpu\": \"%s\"}\n",
+              "\"starved_issue_phase_2048\": [%s], \"sms_counted\": %zu, \"gpu\": \"%s\"}\n",
               traffic_name(traffic), rounds, ctas, stats(first).c_str(), stats(later).c_str(), entries.c_str(),
-              delays.c_str(), entry_by_rank[0].size() / 3, gpu);
+              delays.c_str(), phases.c_str(), entry_by_rank[0].size() / 3, gpu);
   GPU_CHECK(gpuFree(dev));
 }
 
@@ -142,6 +151,6 @@ int main() {
     GPU_CHECK(gpuMalloc(&sink, 4));
     measure(sms, kNone, 0, sink, prop.name);
     for (int traffic : {kSts, kLds, kStsLds})
-      for (int rounds : {4, 16}) measure(sms, traffic, rounds, sink, prop.name);
+      for (int rounds : {4, 16, 64}) measure(sms, traffic, rounds, sink, prop.name);
   });
 }
