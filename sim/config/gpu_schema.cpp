@@ -198,6 +198,14 @@ Schema<GpuConfig> make_schema() {
                                 "cycles from the data path finishing a shared instruction to its MIO queue entry "
                                 "being free (its data's way back to the warp); 0 = free when the path is through",
                                 [](G& c) -> auto& { return c.sm.mio_release_latency; }));
+  p.push_back(bool_param<G>("sm.mio_entries_oldest_first", false,
+                           "when the SM's MIO queue is full, each entry that frees goes to the oldest warp of the SM "
+                           "waiting for one (a warp starved for sm.mio_starvation_period counting as oldest), whatever "
+                           "its sub-partition holds (gms-mio-startup-ubench sts_warps012: a warp whose sub-partition "
+                           "holds none of the traffic waits as long as the others); false = a sub-partition below its "
+                           "share of the queue adds one at once, and those turned away take the entries in the order "
+                           "they were turned away",
+                           [](G& c) -> auto& { return c.sm.mio_entries_oldest_first; }));
   p.push_back(bool_param<G>("sm.mio_bursts_enter_one_at_a_time", false,
                            "a block of shared instructions the compiled code issues back to back (a GEMV reduction's "
                            "round) issues once one MIO queue entry is free: its warp takes each entry as it frees, "

@@ -16,7 +16,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
                            (g.sm.copies_wait_for_shared_queue && g.sm.copy_waits_per_warp > 0)),
       fills(g.sm.count),
       mio(g.sm.count, g.sm.subpartitions, g.sm.mio_queue_per_sm, g.sm.mio_queue_per_subpartition,
-          cycles_to_ticks(g.sm.mio_release_latency)) {
+          cycles_to_ticks(g.sm.mio_release_latency), g.sm.mio_entries_oldest_first) {
   mem.set_l1_bytes(occ.l1_bytes);
   fills_at_arrival = g.sm.shared_fills != "issue";
   fills_when_idle = g.sm.shared_fills == "idle";
@@ -27,6 +27,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   writes_in_order = mem.writes_in_arrival_order();
   copies_queue = g.sm.copies_wait_for_shared_queue;
   mio_bursts_one = g.sm.mio_bursts_enter_one_at_a_time;
+  mio_oldest_first = g.sm.mio_entries_oldest_first;
   copy_waits_per_warp = g.sm.copy_waits_per_warp;
   fills_between = g.sm.shared_fills == "between";
   scheduler = make_warp_scheduler(g.sm.warp_scheduler);

@@ -134,6 +134,7 @@ struct Engine::Impl {
   bool dispatch_follows_residents = false;  // sm.dispatch_stall_follows_residents, for a kernel with a lone profile
   bool copies_queue = false;             // sm.copies_wait_for_shared_queue
   bool mio_bursts_one = false;           // sm.mio_bursts_enter_one_at_a_time
+  bool mio_oldest_first = false;         // sm.mio_entries_oldest_first
   std::uint32_t copy_waits_per_warp = 0;  // sm.copy_waits_per_warp (0: behind the whole booked path)
   // Whether `in` holds its sub-partition's dispatch while in the tensor pipe: an mma.sync where the GPU
   // does so (gms-sharing-ubench), never an asynchronous wgmma.
@@ -406,6 +407,11 @@ struct Engine::Impl {
   void fill_event(int sm, Tick t);
   // The sub-partition's wake-up at t: its scheduler picks a ready warp, which issues.
   void step(std::uint32_t index, Tick t);
+  // sm.mio_starvation_period: whether the warp already wanted an MIO entry at the tick before the last one.
+  bool starved(const Warp& w, Tick t) const {
+    const Tick last_tick = t / starvation_ticks * starvation_ticks;
+    return last_tick >= starvation_ticks && w.mio_since <= last_tick - starvation_ticks;
+  }
   // sm.mio_starvation_period: the warp to issue instead of the scheduler's pick, when one has starved for an MIO entry.
   int starving_first(SubPart& sp, int pick, Tick t);
   SimResult run(ProgressFn* fn);

@@ -35,8 +35,9 @@ namespace gms {
 
 class MioQueue {
  public:
-  MioQueue(int sms, int subpartitions, std::uint32_t per_sm, std::uint32_t per_subpartition, Tick release = 0)
-      : per_sm_(per_sm), per_sp_(per_subpartition), nsp_(subpartitions), release_(release),
+  MioQueue(int sms, int subpartitions, std::uint32_t per_sm, std::uint32_t per_subpartition, Tick release = 0,
+           bool oldest_first = false)
+      : per_sm_(per_sm), per_sp_(per_subpartition), nsp_(subpartitions), release_(release), oldest_first_(oldest_first),
         sm_(per_sm ? static_cast<std::size_t>(sms) : 0),
         sp_(per_subpartition ? static_cast<std::size_t>(sms) * static_cast<std::size_t>(subpartitions) : 0),
         line_(per_sm ? static_cast<std::size_t>(sms) : 0) {}
@@ -48,7 +49,8 @@ class MioQueue {
   // When `instructions` more may enter from sub-partition `sp` (global index) of `sm`, asked at t:
   // t itself when there is room. A block of more instructions than a bound waits for room for as
   // many as the bound (its later ones follow as the path drains, which its issue port time covers).
-  Tick room_at(int sm, int sp, std::uint32_t instructions, Tick t) {
+  // `age`: the asking warp's (smaller is older; 0 for a starved one), for sm.mio_entries_oldest_first.
+  Tick room_at(int sm, int sp, std::uint32_t instructions, Tick t, std::uint64_t age = 0) {
     Tick at = t;
     std::size_t own = 0;
     // The SM's entries that have left by t go now, though only a turned-away sub-partition reads them
@@ -59,8 +61,11 @@ class MioQueue {
       at = std::max(at, room(sp_[static_cast<std::size_t>(sp)], per_sp_, instructions, t));
       own = sp_[static_cast<std::size_t>(sp)].size();
     }
-    const bool within_share = per_sp_ && own + std::min(instructions, per_sm_) <= per_sm_ / static_cast<std::uint32_t>(nsp_);
-    if (per_sm_ && !within_share) at = std::max(at, sm_room(sm, sp, instructions, t));
+    // Oldest first (gms-mio-startup-ubench: a warp whose sub-partition holds nothing waits as long as the others), a
+    // sub-partition's share gives it nothing.
+    const bool within_share = !oldest_first_ && per_sp_ &&
+                              own + std::min(instructions, per_sm_) <= per_sm_ / static_cast<std::uint32_t>(nsp_);
+    if (per_sm_ && !within_share) at = std::max(at, sm_room(sm, sp, instructions, t, age));
     return at;
   }
 
@@ -109,22 +114,36 @@ class MioQueue {
   // owed the entries that free after those owed to the sub-partitions ahead of it; it leaves the line
   // when it adds its instructions. Without the line every turned-away sub-partition woke for the same
   // entry and the first in the engine's event order - the lowest index - took it, every time.
+  // Oldest first (sm.mio_entries_oldest_first): each sub-partition in the line carries the age of its oldest asking
+  // warp, and an asking warp is owed the entries after those of the sub-partitions with older ones, wherever they joined.
   struct Waiting {
     int sp;
     std::uint32_t need;
+    std::uint64_t age;
   };
-  Tick sm_room(int sm, int sp, std::uint32_t instructions, Tick t) {
+  Tick sm_room(int sm, int sp, std::uint32_t instructions, Tick t, std::uint64_t age) {
     auto& line = line_[static_cast<std::size_t>(sm)];
     std::size_t ahead = 0, i = 0;
-    for (; i < line.size() && line[i].sp != sp; ++i) ahead += line[i].need;
+    if (oldest_first_) {
+      std::size_t mine = line.size();
+      for (std::size_t k = 0; k < line.size(); ++k)
+        if (line[k].sp == sp) mine = k;
+      if (mine < line.size()) line[mine].age = std::min(line[mine].age, age);
+      for (const Waiting& w : line)  // the asking warp's own age: a younger one of an older sub-partition waits
+        if (w.sp != sp && w.age < age) ahead += w.need;
+      i = mine;
+    } else {
+      for (; i < line.size() && line[i].sp != sp; ++i) ahead += line[i].need;
+    }
     const Tick at = room(sm_[static_cast<std::size_t>(sm)], per_sm_, instructions, t, ahead);
-    if (at > t && i == line.size()) line.push_back({sp, std::min(instructions, per_sm_)});
+    if (at > t && i == line.size()) line.push_back({sp, std::min(instructions, per_sm_), age});
     return at;
   }
 
   std::uint32_t per_sm_, per_sp_;
   int nsp_;
   Tick release_;
+  bool oldest_first_;
   std::vector<std::deque<Tick>> sm_, sp_;
   std::vector<std::vector<Waiting>> line_;  // per SM: the sub-partitions turned away, in that order
 };

@@ -7,7 +7,9 @@
 //   CTAs of 4 warps, 16 an SM, 8 waves. Each warp reads the clock, its thread index (S2R: its first MIO
 //   instruction), the clock, then runs ROUNDS rounds of two phases, each 8 eight-way conflicted shared accesses
 //   and a barrier. TRAFFIC: "none" (no rounds), "sts" (both phases stores), "lds" (both loads, summed),
-//   "sts_lds" (stores, then loads: gms-mio-ubench's mio_startup).
+//   "sts_lds" (stores, then loads: gms-mio-ubench's mio_startup), "sts_warps012" (warps 0-2 of each CTA store, each
+//   phase closed by __syncwarp, warp 3 - sub-partition 3 - only reads its index: does the S2R of a warp whose
+//   sub-partition holds none of the traffic wait while the SM's queue is full of the others'? later_waves_by_warp).
 //   Printed per TRAFFIC: the S2R's issue delay (cycles between the clock reads) - median / p90 / mean over the
 //   first wave's warps and over the later waves' - and per placement rank on its SM in the first wave (the CTAs
 //   of an SM ranked by their clock64 at entry), the median over the SMs of the rank's entry (cycles after the
@@ -30,15 +32,17 @@ constexpr int kCtasPerSm = 16;
 constexpr int kWaves = 8;
 constexpr int kWarps = 4;
 constexpr int kWords = 8 * 32 + 64;
-enum Traffic { kNone = 0, kSts = 1, kLds = 2, kStsLds = 3 };
-const char* traffic_name(int t) { return t == kNone ? "none" : t == kSts ? "sts" : t == kLds ? "lds" : "sts_lds"; }
+enum Traffic { kNone = 0, kSts = 1, kLds = 2, kStsLds = 3, kStsNotWarp3 = 4 };
+const char* traffic_name(int t) {
+  return t == kNone ? "none" : t == kSts ? "sts" : t == kLds ? "lds" : t == kStsLds ? "sts_lds" : "sts_warps012";
+}
 
 // Lane l's word of an eight-way conflicted access: lanes 8 apart share a bank, 8 wavefronts.
 __device__ __forceinline__ unsigned conflicted(const unsigned* base, unsigned lane, unsigned offset) {
   return static_cast<unsigned>(__cvta_generic_to_shared(base + (lane % 8) * 32 + lane / 8 + offset));
 }
 
-__device__ __forceinline__ void phase(bool loads, unsigned* buf, unsigned lane, unsigned& acc) {
+__device__ __forceinline__ void phase(bool loads, unsigned* buf, unsigned lane, unsigned& acc, bool cta_wide = true) {
   if (loads) {
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
@@ -51,7 +55,10 @@ __device__ __forceinline__ void phase(bool loads, unsigned* buf, unsigned lane, 
     for (int i = 0; i < 8; ++i)
       asm volatile("st.volatile.shared.u32 [%0], %1;" :: "r"(conflicted(buf, lane, 4 * i)), "r"(acc + i) : "memory");
   }
-  __syncthreads();
+  if (cta_wide)
+    __syncthreads();
+  else
+    __syncwarp();
 }
 
 // out[3 * (CTA x 4 + warp) + {0, 1, 2}] = SM, clock64 at entry, the S2R's issue delay.
@@ -67,6 +74,12 @@ __global__ void startup_beside(int traffic, int rounds, long long* out, unsigned
   unsigned acc = tid;
   if (traffic != kNone)
     for (int r = 0; r < rounds; ++r) {
+      if (traffic == kStsNotWarp3) {  // warps 0-2 store, no barrier; warp 3 (sub-partition 3) only reads its index
+        if (tid / 32 % 4 == 3) break;
+        phase(false, buf, lane, acc, false);
+        phase(false, buf, lane, acc, false);
+        continue;
+      }
       phase(traffic == kLds, buf, lane, acc);
       phase(traffic != kSts, buf, lane, acc);
     }
@@ -98,6 +111,7 @@ void measure(int sms, int traffic, int rounds, unsigned* sink, const char* gpu) 
   GPU_CHECK(gpuMalloc(&dev, sizeof(long long) * 3 * ctas * kWarps));
   std::vector<long long> host(static_cast<size_t>(3) * ctas * kWarps);
   std::vector<double> first, later;
+  std::vector<std::vector<double>> later_by_warp(kWarps);  // warp w of a CTA sits on sub-partition w % 4
   std::vector<std::vector<double>> entry_by_rank(kCtasPerSm), delay_by_rank(kCtasPerSm);
   // Where in a 2^15-cycle period of %clock64 the starved S2Rs (delay over 5,000 cycles) issue: 16 bins of 2,048
   // cycles. A release at a periodic tick of the SM's clock puts them in one or two bins; a bound counted per warp
@@ -112,6 +126,7 @@ void measure(int sms, int traffic, int rounds, unsigned* sink, const char* gpu) 
       const long long* o = &host[3 * static_cast<size_t>(c) * kWarps];
       for (int w = 0; w < kWarps; ++w) {
         (c < sms * kCtasPerSm ? first : later).push_back(static_cast<double>(o[3 * w + 2]));
+        if (c >= sms * kCtasPerSm) later_by_warp[static_cast<size_t>(w)].push_back(static_cast<double>(o[3 * w + 2]));
         if (o[3 * w + 2] > 5000) ++phase[static_cast<size_t>(((o[3 * w + 1] + o[3 * w + 2]) % 32768) / 2048)];
       }
       if (c < sms * kCtasPerSm && static_cast<size_t>(o[0]) < per_sm.size()) per_sm[static_cast<size_t>(o[0])].push_back({o[1], c});
@@ -128,7 +143,8 @@ void measure(int sms, int traffic, int rounds, unsigned* sink, const char* gpu) 
       }
     }
   }
-  std::string entries, delays, phases;
+  std::string entries, delays, phases, by_warp;
+  for (int w = 0; w < kWarps; ++w) by_warp += (w ? ", " : "") + stats(later_by_warp[static_cast<size_t>(w)]);
   for (size_t b = 0; b < phase.size(); ++b) phases += (b ? ", " : "") + std::to_string(phase[b]);
   for (int k = 0; k < kCtasPerSm; ++k) {
     entries += (k ? ", " : "") + std::to_string(static_cast<long long>(median(entry_by_rank[k])));
@@ -136,9 +152,9 @@ void measure(int sms, int traffic, int rounds, unsigned* sink, const char* gpu) 
   }
   std::printf("{\"measure\": \"s2r_beside\", \"traffic\": \"%s\", \"rounds\": %d, \"ctas\": %d, \"first_wave\": %s, "
               "\"later_waves\": %s, \"first_wave_entry_by_rank\": [%s], \"first_wave_delay_by_rank\": [%s], "
-              "\"starved_issue_phase_2048\": [%s], \"sms_counted\": %zu, \"gpu\": \"%s\"}\n",
+              "\"starved_issue_phase_2048\": [%s], \"later_waves_by_warp\": [%s], \"sms_counted\": %zu, \"gpu\": \"%s\"}\n",
               traffic_name(traffic), rounds, ctas, stats(first).c_str(), stats(later).c_str(), entries.c_str(),
-              delays.c_str(), phases.c_str(), entry_by_rank[0].size() / 3, gpu);
+              delays.c_str(), phases.c_str(), by_warp.c_str(), entry_by_rank[0].size() / 3, gpu);
   GPU_CHECK(gpuFree(dev));
 }
 
@@ -152,5 +168,6 @@ int main() {
     measure(sms, kNone, 0, sink, prop.name);
     for (int traffic : {kSts, kLds, kStsLds})
       for (int rounds : {4, 16, 64}) measure(sms, traffic, rounds, sink, prop.name);
+    for (int rounds : {16, 64}) measure(sms, kStsNotWarp3, rounds, sink, prop.name);
   });
 }
