@@ -317,7 +317,7 @@ struct Engine::Impl {
     const Tick through = shared_pipe(sp.sm, t, in.wavefronts, in.issue_cycles, warp);
     if (in_mio_queue(in))
       mio.push(sp.sm, static_cast<int>(&sp - sps.data()), std::max<std::uint32_t>(1, in.issue_cycles),
-               through - in.wavefronts * smem_ticks_per_wavefront, through);
+               through - in.wavefronts * smem_ticks_per_wavefront, through, warp);
     return through;
   }
   // A shared load's data comes this long after its last wavefront has passed the path: sm.shared_latency and,

@@ -48,7 +48,7 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
       if (mio_oldest_first) {  // each warp asks with its age; a starved one as the oldest (0)
         const Warp& w = warps[sp.warps[i]];
         const std::uint64_t age = starvation_ticks > 0 && starved(w, t) ? 0 : w.age + 1;
-        room = mio.room_at(sp.sm, static_cast<int>(index), need, t, age);
+        room = mio.room_at(sp.sm, static_cast<int>(index), need, t, sp.warps[i], age);
       } else if (need != asked) {
         asked = need;
         room = mio.room_at(sp.sm, static_cast<int>(index), asked, t);

@@ -24,6 +24,11 @@
 // away waits in line for the entries that free, first come first served (sm_room, below): before the
 // line the lowest-index sub-partition still took each freed entry, and on the Triton GEMVs the model
 // put ~10 points of silicon's mio_throttle into barrier waits (docs/shared-memory.md, "The MIO queue").
+//
+// Oldest first (sm.mio_entries_oldest_first, gms-mio-startup-ubench): silicon gives no sub-partition a share - a warp
+// alone on a sub-partition without traffic waits as long as the others - and an entry that frees goes to the SM's
+// oldest waiting warp. Then every warp the full SM turns away waits with its age, and an asking warp is owed the
+// entries after those owed to the older waiting warps of the SM.
 #include <algorithm>
 #include <cstdint>
 #include <deque>
@@ -40,7 +45,7 @@ class MioQueue {
       : per_sm_(per_sm), per_sp_(per_subpartition), nsp_(subpartitions), release_(release), oldest_first_(oldest_first),
         sm_(per_sm ? static_cast<std::size_t>(sms) : 0),
         sp_(per_subpartition ? static_cast<std::size_t>(sms) * static_cast<std::size_t>(subpartitions) : 0),
-        line_(per_sm ? static_cast<std::size_t>(sms) : 0) {}
+        line_(per_sm ? static_cast<std::size_t>(sms) : 0), waiting_(per_sm && oldest_first ? static_cast<std::size_t>(sms) : 0) {}
 
   bool bounded() const { return per_sm_ > 0 || per_sp_ > 0; }
   // Entries the SM's bound still holds (finished ones not yet dropped included).
@@ -49,8 +54,9 @@ class MioQueue {
   // When `instructions` more may enter from sub-partition `sp` (global index) of `sm`, asked at t:
   // t itself when there is room. A block of more instructions than a bound waits for room for as
   // many as the bound (its later ones follow as the path drains, which its issue port time covers).
-  // `age`: the asking warp's (smaller is older; 0 for a starved one), for sm.mio_entries_oldest_first.
-  Tick room_at(int sm, int sp, std::uint32_t instructions, Tick t, std::uint64_t age = 0) {
+  // `warp` and `age`: the asking warp (global index) and its age (smaller is older; 0 for a starved one), for
+  // sm.mio_entries_oldest_first.
+  Tick room_at(int sm, int sp, std::uint32_t instructions, Tick t, int warp = -1, std::uint64_t age = 0) {
     Tick at = t;
     std::size_t own = 0;
     // The SM's entries that have left by t go now, though only a turned-away sub-partition reads them
@@ -65,7 +71,8 @@ class MioQueue {
     // sub-partition's share gives it nothing.
     const bool within_share = !oldest_first_ && per_sp_ &&
                               own + std::min(instructions, per_sm_) <= per_sm_ / static_cast<std::uint32_t>(nsp_);
-    if (per_sm_ && !within_share) at = std::max(at, sm_room(sm, sp, instructions, t, age));
+    if (per_sm_ && !within_share)
+      at = std::max(at, oldest_first_ ? sm_room_oldest_first(sm, warp, instructions, t, age) : sm_room(sm, sp, instructions, t));
     return at;
   }
 
@@ -78,9 +85,17 @@ class MioQueue {
 
   // `instructions` issued together, the first starting on the path at `start` and the block
   // finishing at `end` (evenly spaced): each leaves the queue `release` after the path has finished it.
-  void push(int sm, int sp, std::uint32_t instructions, Tick start, Tick end) {
+  void push(int sm, int sp, std::uint32_t instructions, Tick start, Tick end, int warp = -1) {
     if (!bounded() || instructions == 0) return;
-    if (per_sm_) {  // a sub-partition in the line has had its turn
+    if (per_sm_ && oldest_first_) {  // the warp has had its turn
+      auto& waiting = waiting_[static_cast<std::size_t>(sm)];
+      for (std::size_t i = 0; i < waiting.size(); ++i)
+        if (waiting[i].warp == warp) {
+          waiting[i] = waiting.back();
+          waiting.pop_back();
+          break;
+        }
+    } else if (per_sm_) {  // a sub-partition in the line has had its turn
       auto& line = line_[static_cast<std::size_t>(sm)];
       for (std::size_t i = 0; i < line.size(); ++i)
         if (line[i].sp == sp) {
@@ -114,29 +129,40 @@ class MioQueue {
   // owed the entries that free after those owed to the sub-partitions ahead of it; it leaves the line
   // when it adds its instructions. Without the line every turned-away sub-partition woke for the same
   // entry and the first in the engine's event order - the lowest index - took it, every time.
-  // Oldest first (sm.mio_entries_oldest_first): each sub-partition in the line carries the age of its oldest asking
-  // warp, and an asking warp is owed the entries after those of the sub-partitions with older ones, wherever they joined.
   struct Waiting {
     int sp;
     std::uint32_t need;
-    std::uint64_t age;
   };
-  Tick sm_room(int sm, int sp, std::uint32_t instructions, Tick t, std::uint64_t age) {
+  Tick sm_room(int sm, int sp, std::uint32_t instructions, Tick t) {
     auto& line = line_[static_cast<std::size_t>(sm)];
     std::size_t ahead = 0, i = 0;
-    if (oldest_first_) {
-      std::size_t mine = line.size();
-      for (std::size_t k = 0; k < line.size(); ++k)
-        if (line[k].sp == sp) mine = k;
-      if (mine < line.size()) line[mine].age = std::min(line[mine].age, age);
-      for (const Waiting& w : line)  // the asking warp's own age: a younger one of an older sub-partition waits
-        if (w.sp != sp && w.age < age) ahead += w.need;
-      i = mine;
-    } else {
-      for (; i < line.size() && line[i].sp != sp; ++i) ahead += line[i].need;
+    for (; i < line.size() && line[i].sp != sp; ++i) ahead += line[i].need;
+    const Tick at = room(sm_[static_cast<std::size_t>(sm)], per_sm_, instructions, t, ahead);
+    if (at > t && i == line.size()) line.push_back({sp, std::min(instructions, per_sm_)});
+    return at;
+  }
+
+  // Oldest first (sm.mio_entries_oldest_first): every warp the full SM turned away waits with its age until it adds its
+  // instructions, and an asking warp is owed the entries after those of the older waiting warps of the SM, whatever
+  // their sub-partitions (gms-mio-startup-ubench sts_warps012).
+  struct Waiter {
+    int warp;
+    std::uint64_t age;
+    std::uint32_t need;
+  };
+  Tick sm_room_oldest_first(int sm, int warp, std::uint32_t instructions, Tick t, std::uint64_t age) {
+    auto& waiting = waiting_[static_cast<std::size_t>(sm)];
+    std::size_t ahead = 0, mine = waiting.size();
+    for (std::size_t k = 0; k < waiting.size(); ++k) {
+      if (waiting[k].warp == warp) {
+        waiting[k].age = age;  // a starved warp asks as the oldest
+        mine = k;
+      } else if (waiting[k].age < age) {
+        ahead += waiting[k].need;
+      }
     }
     const Tick at = room(sm_[static_cast<std::size_t>(sm)], per_sm_, instructions, t, ahead);
-    if (at > t && i == line.size()) line.push_back({sp, std::min(instructions, per_sm_), age});
+    if (at > t && mine == waiting.size()) waiting.push_back({warp, age, std::min(instructions, per_sm_)});
     return at;
   }
 
@@ -146,6 +172,7 @@ class MioQueue {
   bool oldest_first_;
   std::vector<std::deque<Tick>> sm_, sp_;
   std::vector<std::vector<Waiting>> line_;  // per SM: the sub-partitions turned away, in that order
+  std::vector<std::vector<Waiter>> waiting_;  // per SM, oldest first: the warps turned away and not yet through
 };
 
 }  // namespace gms
