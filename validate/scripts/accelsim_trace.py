@@ -21,15 +21,24 @@ def kernel_header(name, grid, threads, nregs):
             "[adrrescompress?] [mem_addresses] immediate\n\n")
 
 
-def run_trace(gpumemsim, preset, kernelslist, work_dir, sets=(), name="run"):
+def add_replay_args(ap, gpu="configs/gpus/h200.yaml"):
+    """A microbenchmark script's options for the model's side: --model, --gpu, --set (repeatable), --check."""
+    ap.add_argument("--model", metavar="GPUMEMSIM")
+    ap.add_argument("--gpu", default=gpu)
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    ap.add_argument("--check", action="store_true")
+
+
+def run_trace(gpumemsim, preset, kernelslist, work_dir, sets=(), name="run", options=()):
     """Replays the trace list `kernelslist` (a `kind: trace` workload written into `work_dir`) on `preset`
-    with `--set` overrides `sets`; returns the run's output folder, `work_dir`/`name` (stats.json, ctas.csv).
-    A failed run raises subprocess.CalledProcessError with the run's stderr."""
+    with `--set` overrides `sets` and further `gpumemsim run` options (e.g. --warp-timeline 0); returns the run's
+    output folder, `work_dir`/`name` (stats.json, ctas.csv, warps.csv). A failed run raises
+    subprocess.CalledProcessError with the run's stderr."""
     workload = os.path.join(work_dir, name + "_workload.yaml")
     with open(workload, "w") as f:
         f.write(f"kind: trace\npath: {os.path.abspath(kernelslist)}\n")
     out = os.path.join(work_dir, name)
-    cmd = [gpumemsim, "run", "-g", preset, "-w", workload, "-q", "-o", out]
+    cmd = [gpumemsim, "run", "-g", preset, "-w", workload, "-q", "-o", out, *options]
     for kv in sets:
         cmd += ["--set", kv]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

@@ -25,7 +25,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from accelsim_trace import ONE_SM_SETS, SHARED_BASE, kernel_header, run_trace  # noqa: E402
+from accelsim_trace import ONE_SM_SETS, SHARED_BASE, add_replay_args, kernel_header, run_trace  # noqa: E402
 
 CTAS = 16
 WARPS = 4
@@ -62,12 +62,12 @@ def reduction_warp(rounds):
     return body
 
 
-def write_trace(directory, name, warps_of_cta):
-    """A trace of CTAS CTAs of WARPS warps; warps_of_cta(c) gives each CTA's warps' instruction lists."""
+def write_trace(directory, name, warps_of_cta, ctas=CTAS):
+    """A trace of `ctas` CTAs of WARPS warps; warps_of_cta(c) gives each CTA's warps' instruction lists."""
     os.makedirs(directory, exist_ok=True)
     with open(os.path.join(directory, "kernel-1.traceg"), "w") as f:
-        f.write(kernel_header(name, CTAS, 32 * WARPS, 32))
-        for c in range(CTAS):
+        f.write(kernel_header(name, ctas, 32 * WARPS, 32))
+        for c in range(ctas):
             f.write(f"#BEGIN_TB\n\nthread block = {c},0,0\n\n")
             for w, body in enumerate(warps_of_cta(c)):
                 lines = [f"{16 * n:04x} {s}" for n, s in enumerate(body)]
@@ -123,10 +123,7 @@ def spread(ends):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folder")
-    ap.add_argument("--model", metavar="GPUMEMSIM")
-    ap.add_argument("--gpu", default="configs/gpus/h200.yaml")
-    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
-    ap.add_argument("--check", action="store_true")
+    add_replay_args(ap)
     a = ap.parse_args()
     runs = read(a.folder)
     first = runs[min(runs)]

@@ -31,7 +31,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mio_order  # noqa: E402
-from accelsim_trace import ONE_SM_SETS  # noqa: E402
+from accelsim_trace import ONE_SM_SETS, add_replay_args, run_trace  # noqa: E402
 
 CTAS_PER_SM = 16
 WAVES = 8
@@ -78,18 +78,11 @@ def model_delays(binary, gpu, traffic, rounds, work, sets):
     """The model's first-S2R delays: first wave and later waves' stats, and per first-wave placement rank the
     CTA's entry after the first CTA's and its warps' median delay."""
     bodies = [warp_body(traffic, rounds, w) for w in range(mio_order.WARPS)]
-    mio_order.CTAS = CTAS_PER_SM * WAVES  # the trace's grid: 8 waves of 16 CTAs on the one SM
     name = f"startup_{traffic}{rounds}"
-    kl = mio_order.write_trace(os.path.join(work, name), "startup_beside", lambda c: bodies)
-    workload = os.path.join(work, name + "_workload.yaml")
-    with open(workload, "w") as f:
-        f.write(f"kind: trace\npath: {os.path.abspath(kl)}\n")
-    out = os.path.join(work, name + "-out")
-    cmd = [binary, "run", "-g", gpu, "-w", workload, "-q", "-o", out, "--warp-timeline", "0"]
-    for kv in [*ONE_SM_SETS, *sets]:
-        cmd += ["--set", kv]
+    # 8 waves of 16 CTAs on the one SM
+    kl = mio_order.write_trace(os.path.join(work, name), "startup_beside", lambda c: bodies, CTAS_PER_SM * WAVES)
     try:
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        out = run_trace(binary, gpu, kl, work, [*ONE_SM_SETS, *sets], name + "-out", ["--warp-timeline", "0"])
     except subprocess.CalledProcessError as e:
         sys.exit(f"mio_startup.py: {' '.join(e.cmd)}: {e.stderr.strip()}")
     start, first_issue = {}, {}
@@ -122,10 +115,7 @@ def fmt(s):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("run")
-    ap.add_argument("--model", metavar="GPUMEMSIM")
-    ap.add_argument("--gpu", default="configs/gpus/h200.yaml")
-    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
-    ap.add_argument("--check", action="store_true")
+    add_replay_args(ap)
     ap.add_argument("--rounds", type=int, action="append", metavar="N", help="only these ROUNDS (repeatable; default all)")
     a = ap.parse_args()
     if a.check and not a.model:
