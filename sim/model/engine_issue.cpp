@@ -87,13 +87,11 @@ int Engine::Impl::starving_first(SubPart& sp, int pick, Tick t) {
   // MIO entry at the tick before the last one has starved a whole period, and the one that has wanted it longest goes
   // before the scheduler's pick (gms-mio-startup-ubench: starved S2Rs issue just after a multiple of 16,384 cycles,
   // 16-32 k cycles after they began to wait; the youngest chain beside a flood, 32,765 cycles a hop - two ticks).
-  const Tick last_tick = t / starvation_ticks * starvation_ticks;
-  if (last_tick < starvation_ticks) return pick;
-  Tick longest = last_tick - starvation_ticks + 1;  // waiting at the tick before the last one
+  Tick longest = kNever;
   for (size_t i = 0; i < sp.warps.size(); ++i) {
     if (!sp.views[i].eligible || sp.gate[i].mio_need == 0) continue;
     const Warp& w = warps[sp.warps[i]];
-    if (w.mio_since < longest) {
+    if (starved(w, t) && w.mio_since < longest) {
       longest = w.mio_since;
       pick = static_cast<int>(i);
     }
