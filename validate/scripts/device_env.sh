@@ -59,6 +59,15 @@ device_ubench() {
   nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >> "$OUT/${name}_env.txt"
 }
 
+# device_ubench_runs RUNS NAME SCRIPT SOURCE BINARY SASS_PATTERN OUTFILE: device_build_env, then the binary run RUNS
+# times, each JSON line tagged with its run ("run": 1..RUNS), into $OUT/OUTFILE, and the clocks after into NAME_env.txt.
+device_ubench_runs() {
+  local runs=$1 name=$2 bin=$5 outfile=$7
+  device_build_env "${@:2:5}"
+  for run in $(seq "$runs"); do "$bin" | sed "s/^{/{\"run\": $run, /"; done | tee "$OUT/$outfile"
+  nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >> "$OUT/${name}_env.txt"
+}
+
 # device_build_cta_times SCRIPT ENV_FILE: device_env's lines and the build of gms-cta-times
 # (validate/runner/cta_times.cu) into $CTA_TIMES_BIN, written to ENV_FILE; exits 1 with the log when the
 # build failed. For the scripts that run the WMMA GEMM's phase stamps (device_cta_times.sh,

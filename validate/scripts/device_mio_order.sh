@@ -7,8 +7,5 @@
 #   mio_order_env.txt    GPU, driver, clocks, ncu, command, the build, the kernels' SASS (LDS/STS/BAR)
 # Then: validate/scripts/mio_order.py validate/results/<gpu>/mio_order [--model build/gpumemsim --gpu G.yaml]
 set -uo pipefail
-BIN=/tmp/gms-mio-order-ubench
 source "$(dirname "$0")/device_env.sh"
-device_build_env mio_order device_mio_order.sh validate/runner/mio_order_ubench.cu "$BIN" "Function|LDS|STS|BAR"
-for run in 1 2; do "$BIN" | sed "s/^{/{\"run\": $run, /"; done | tee "$OUT/mio_order.jsonl"
-nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >> "$OUT/mio_order_env.txt"
+device_ubench_runs 2 mio_order device_mio_order.sh validate/runner/mio_order_ubench.cu /tmp/gms-mio-order-ubench "Function|LDS|STS|BAR" mio_order.jsonl
