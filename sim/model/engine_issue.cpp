@@ -45,9 +45,8 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
       // instruction does not pass an older warp's burst (validate/results/h200/mio_order). Its other entries then
       // overfill the bounds by at most the burst's size less one.
       const std::uint32_t need = mio_bursts_one ? 1u : g.mio_need;
-      if (mio_oldest_first) {  // each warp asks with its age; a starved one as the oldest (0)
-        const Warp& w = warps[sp.warps[i]];
-        const std::uint64_t age = starvation_ticks > 0 && starved(w, t) ? 0 : w.age + 1;
+      if (mio_oldest_first) {  // each warp asks with its age (the scheduler's view has it); a starved one as the oldest (0)
+        const std::uint64_t age = starvation_ticks > 0 && starved(warps[sp.warps[i]], t) ? 0 : sp.views[i].age + 1;
         room = mio.room_at(sp.sm, static_cast<int>(index), need, t, sp.warps[i], age);
       } else if (need != asked) {
         asked = need;

@@ -45,7 +45,8 @@ class MioQueue {
       : per_sm_(per_sm), per_sp_(per_subpartition), nsp_(subpartitions), release_(release), oldest_first_(oldest_first),
         sm_(per_sm ? static_cast<std::size_t>(sms) : 0),
         sp_(per_subpartition ? static_cast<std::size_t>(sms) * static_cast<std::size_t>(subpartitions) : 0),
-        line_(per_sm ? static_cast<std::size_t>(sms) : 0), waiting_(per_sm && oldest_first ? static_cast<std::size_t>(sms) : 0) {}
+        line_(per_sm && !oldest_first ? static_cast<std::size_t>(sms) : 0),
+        waiting_(per_sm && oldest_first ? static_cast<std::size_t>(sms) : 0) {}
 
   bool bounded() const { return per_sm_ > 0 || per_sp_ > 0; }
   // Entries the SM's bound still holds (finished ones not yet dropped included).
@@ -171,8 +172,8 @@ class MioQueue {
   Tick release_;
   bool oldest_first_;
   std::vector<std::deque<Tick>> sm_, sp_;
-  std::vector<std::vector<Waiting>> line_;  // per SM: the sub-partitions turned away, in that order
-  std::vector<std::vector<Waiter>> waiting_;  // per SM, oldest first: the warps turned away and not yet through
+  std::vector<std::vector<Waiting>> line_;  // per SM, unless oldest first: the sub-partitions turned away, in that order
+  std::vector<std::vector<Waiter>> waiting_;  // per SM, when oldest first: the warps turned away and not yet through
 };
 
 }  // namespace gms

@@ -48,18 +48,23 @@ def lanes(offset):
     return " ".join(f"0x{SHARED_BASE + 4 * ((l % 8) * 32 + l // 8 + offset):x}" for l in range(32))
 
 
+# A reduction round's two phases as a warp issues them (trace lines): 8 eight-way STS of the running sum R2, and 8
+# eight-way LDS with their adds into it; the barrier, the loop's compare and branch, the exit.
+STORES = [f"ffffffff 0 STS 2 R0 R2 4 0 {lanes(4 * i)} 0" for i in range(8)]
+LOADS = ([f"ffffffff 1 R{10 + i} LDS 1 R0 4 0 {lanes(4 * i)} 0" for i in range(8)] +
+         [f"ffffffff 1 R2 IADD3 2 R2 R{10 + i} 0 0" for i in range(8)])
+BARRIER = "ffffffff 0 BAR.SYNC 0 0 0"
+LOOP = ["ffffffff 0 ISETP.NE.AND 1 R3 0 0", "ffffffff 0 BRA 0 0 0"]
+EXIT = "ffffffff 0 EXIT 0 0 0"
+
+
 def reduction_warp(rounds):
     """One warp of reduction_order as it issues: per round 8 STS of the running sum, a barrier, 8 LDS, the 8 adds
     into the sum, a barrier, the loop's compare and branch."""
     body = []
     for _ in range(rounds):
-        body += [f"ffffffff 0 STS 2 R0 R2 4 0 {lanes(4 * i)} 0" for i in range(8)]
-        body.append("ffffffff 0 BAR.SYNC 0 0 0")
-        body += [f"ffffffff 1 R{10 + i} LDS 1 R0 4 0 {lanes(4 * i)} 0" for i in range(8)]
-        body += [f"ffffffff 1 R2 IADD3 2 R2 R{10 + i} 0 0" for i in range(8)]
-        body += ["ffffffff 0 BAR.SYNC 0 0 0", "ffffffff 0 ISETP.NE.AND 1 R3 0 0", "ffffffff 0 BRA 0 0 0"]
-    body.append("ffffffff 0 EXIT 0 0 0")
-    return body
+        body += STORES + [BARRIER] + LOADS + [BARRIER] + LOOP
+    return body + [EXIT]
 
 
 def write_trace(directory, name, warps_of_cta, ctas=CTAS):

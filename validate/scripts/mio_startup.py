@@ -59,19 +59,16 @@ def stats(values):
 def warp_body(traffic, rounds, warp=0):
     """One warp as it issues: the S2R whose value the first access uses, then the rounds' two phases (sts_warps012:
     warps 0-2 store with no barrier, warp 3 only reads its index)."""
-    lds = [f"ffffffff 1 R{10 + i} LDS 1 R0 4 0 {mio_order.lanes(4 * i)} 0" for i in range(8)]
-    lds += [f"ffffffff 1 R2 IADD3 2 R2 R{10 + i} 0 0" for i in range(8)]
-    sts = [f"ffffffff 0 STS 2 R0 R2 4 0 {mio_order.lanes(4 * i)} 0" for i in range(8)]
+    sts, lds = mio_order.STORES, mio_order.LOADS
     body = ["ffffffff 1 R2 S2R 0 0 0"]
     if traffic == "sts_warps012":
         for _ in range(rounds if warp % 4 != 3 else 0):
-            body += sts + sts + ["ffffffff 0 ISETP.NE.AND 1 R3 0 0", "ffffffff 0 BRA 0 0 0"]
-        return body + ["ffffffff 0 EXIT 0 0 0"]
+            body += sts + sts + mio_order.LOOP
+        return body + [mio_order.EXIT]
     first, second = {"sts": (sts, sts), "lds": (lds, lds), "sts_lds": (sts, lds), "none": ([], [])}[traffic]
     for _ in range(rounds if traffic != "none" else 0):
-        body += first + ["ffffffff 0 BAR.SYNC 0 0 0"] + second + ["ffffffff 0 BAR.SYNC 0 0 0"]
-        body += ["ffffffff 0 ISETP.NE.AND 1 R3 0 0", "ffffffff 0 BRA 0 0 0"]
-    return body + ["ffffffff 0 EXIT 0 0 0"]
+        body += first + [mio_order.BARRIER] + second + [mio_order.BARRIER] + mio_order.LOOP
+    return body + [mio_order.EXIT]
 
 
 def model_delays(binary, gpu, traffic, rounds, work, sets):
