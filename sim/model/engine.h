@@ -47,8 +47,9 @@ struct CtaRecord {
   Tick start = 0, end = 0;
   // Phase marks, for comparing with a kernel's own stamps (validate/scripts/cta_phases.py): when its
   // first barrier released (a GEMM: the first K tile is in shared memory) and when it issued its
-  // first global store (a GEMM: the epilogue begins). kNever: it had none.
-  Tick first_barrier = kNever, first_store = kNever;
+  // first global store (a GEMM: the epilogue begins), and when its first warp issued its first special-register
+  // read (S2R; the Triton GEMV's start stamp, validate/scripts/triton_gemv_start_wait.py). kNever: it had none.
+  Tick first_barrier = kNever, first_store = kNever, first_special_read = kNever;
   CtaMemCounts mem;
 };
 

@@ -195,6 +195,8 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       Tick passed = shared_instruction(sp, warp_index, in, t);
       if (ldsm_one_at_a_time && in.ldmatrix) passed = std::max(passed, ldmatrix_beside_mma(sp, warp_index, in, t));
       if (in.special_read) {  // S2R: an MIO entry each, no data-path pass
+        CtaRecord& rec = result.ctas[static_cast<size_t>(cta.record)];
+        if (local % warps_per_cta == 0 && rec.first_special_read == kNever) rec.first_special_read = t;
         if (!in.warp_start) fill_slot(w, in.slot, t + cycles_to_ticks(in.latency), SlotKind::kShort);
         hold(sp, w, in, t);
         break;

@@ -10,13 +10,17 @@
 namespace gms {
 namespace {
 
-// The first `numeric` columns must be whole numbers (the rest are read past); all rows have `columns`.
+// The first `numeric` columns must be whole numbers (the rest are read past); all rows have `columns`. A file
+// written before the last column was added (`header` without its last column) is read with one column fewer.
 std::vector<std::vector<std::uint64_t>> read_csv(const std::filesystem::path& path, const std::string& header,
-                                                  size_t columns, size_t numeric) {
+                                                  size_t columns, size_t numeric, bool earlier_without_last = false) {
   std::ifstream in(path);
   if (!in) throw ConfigError(path.string() + ": cannot open file");
   std::string line;
-  if (!std::getline(in, line) || line != header)
+  const std::string earlier = header.substr(0, header.rfind(','));
+  if (std::getline(in, line) && earlier_without_last && line == earlier)
+    --columns;
+  else if (line != header)
     throw ConfigError(path.string() + ":1: expected the header '" + header + "'");
   std::vector<std::vector<std::uint64_t>> rows;
   for (int lineno = 2; std::getline(in, line); ++lineno) {
@@ -69,7 +73,7 @@ RunData load_run(const std::string& dir) {
   } catch (const nlohmann::json::exception& e) {
     throw ConfigError(stats.string() + ": not a gpumemsim stats file: " + e.what());
   }
-  for (const auto& row : read_csv(fs::path(dir) / "ctas.csv", kCtaCsvHeader, 10, 8)) {
+  for (const auto& row : read_csv(fs::path(dir) / "ctas.csv", kCtaCsvHeader, 11, 8, true)) {
     CtaRow c{static_cast<std::int64_t>(row[0]), static_cast<std::int64_t>(row[1]), static_cast<std::int64_t>(row[2]),
              static_cast<int>(row[3]), row[4], row[5], row[6], row[7]};
     r.tiles_m = std::max(r.tiles_m, c.tile_m + 1);

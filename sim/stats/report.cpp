@@ -241,7 +241,7 @@ void write_cta_csv(std::ostream& os, const SimResult& r) {
   for (const auto& c : r.ctas)
     os << c.launch_index << ',' << c.tile.m << ',' << c.tile.n << ',' << c.sm << ',' << ticks_to_whole_cycles(c.start)
        << ',' << ticks_to_whole_cycles(c.end) << ',' << c.mem.l2_hit_sectors << ',' << c.mem.l2_miss_sectors << ','
-       << mark(c.first_barrier) << ',' << mark(c.first_store) << '\n';
+       << mark(c.first_barrier) << ',' << mark(c.first_store) << ',' << mark(c.first_special_read) << '\n';
 }
 
 }  // namespace gms

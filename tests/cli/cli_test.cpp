@@ -113,7 +113,7 @@ TEST(Cli, RunPrintsSummaryAndWritesStatsAndCtaCsv) {
   EXPECT_NE(stats.find("\"config\""), std::string::npos);
   std::string csv = slurp(dir / "o" / "ctas.csv");
   EXPECT_EQ(csv.rfind("launch_index,tile_m,tile_n,sm,start_cycle,end_cycle,l2_hit_sectors,l2_miss_sectors,"
-                      "first_barrier_cycle,first_store_cycle\n", 0),
+                      "first_barrier_cycle,first_store_cycle,first_special_read_cycle\n", 0),
             0u);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 10);  // header + 9 CTAs
 }

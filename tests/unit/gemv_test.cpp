@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "api/simulation.h"
@@ -201,6 +202,43 @@ TEST(Gemv, ANewWarpsFirstSpecialReadsWaitForTheMioQueueToDrain) {
   // but the longest time: 46.6 against 40.2 and 36.0 us).
   EXPECT_GT(metric(empty, re, "gpu__time_duration.sum"), metric(half, rh, "gpu__time_duration.sum"));
   EXPECT_GT(metric(half, rh, "gpu__time_duration.sum"), metric(off, ro, "gpu__time_duration.sum"));
+}
+
+TEST(Gemv, EachCtaMarksWhenItsFirstWarpIssuedItsStartSpecialRead) {
+  // ctas.csv's first_special_read_cycle, the model's side of the Triton GEMV's start stamp
+  // (validate/scripts/triton_gemv_start_wait.py): set for every CTA of a program with start S2Rs, at or after its
+  // start; the first CTA an SM places (an empty queue) issues it at once; behind the start gate the later CTAs wait
+  // longer than without it; a program without start S2Rs marks none.
+  std::vector<std::string> compiled = triton_bn256_compiled();
+  compiled.push_back("workload.start_special_reads=2");
+  auto with = [&](const char* backlog) {
+    auto kv = compiled;
+    kv.push_back(std::string("gpu.sm.mio_start_backlog=") + backlog);
+    return seed001("h100", "llcc", kv);
+  };
+  auto off = with("-1"), empty = with("0");
+  auto ro = simulate(off), re = simulate(empty);
+  auto later_wait = [](const SimResult& r) {
+    std::map<int, Tick> first_end;
+    for (const CtaRecord& c : r.ctas) first_end[c.sm] = first_end.count(c.sm) ? std::min(first_end[c.sm], c.end) : c.end;
+    double sum = 0;
+    int n = 0;
+    for (const CtaRecord& c : r.ctas) {
+      EXPECT_NE(c.first_special_read, kNever) << c.launch_index;
+      EXPECT_GE(c.first_special_read, c.start) << c.launch_index;
+      EXPECT_LE(c.first_special_read, c.end) << c.launch_index;
+      if (c.start >= first_end[c.sm]) sum += static_cast<double>(c.first_special_read - c.start), ++n;
+    }
+    EXPECT_GT(n, 0);
+    return sum / n;
+  };
+  std::map<int, const CtaRecord*> first_placed;
+  for (const CtaRecord& c : ro.result.ctas)
+    if (!first_placed.count(c.sm) || c.start < first_placed[c.sm]->start) first_placed[c.sm] = &c;
+  for (const auto& [sm, c] : first_placed) EXPECT_EQ(c->first_special_read, c->start) << "SM " << sm;
+  EXPECT_GT(later_wait(re.result), later_wait(ro.result) + cycles_to_ticks(1000));
+  auto plain = seed001("h100", "llcc", triton_bn256_compiled());
+  for (const CtaRecord& c : simulate(plain).result.ctas) EXPECT_EQ(c.first_special_read, kNever) << c.launch_index;
 }
 
 TEST(Gemv, ShufflesNeedTheirWavefrontsAndLevels) {

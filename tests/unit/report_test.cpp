@@ -112,7 +112,7 @@ TEST(Report, BadRunDirectoriesAreUserErrors) {
   EXPECT_THROW(load_run((dir / "nothing").string()), ConfigError);
   fs::path run = seed_run("grouped", "bad");
   test::write_file(run / "ctas.csv",
-                   std::string(kCtaCsvHeader) + "\n0,0,x,0,0,1,1,1,,\n");
+                   std::string(kCtaCsvHeader) + "\n0,0,x,0,0,1,1,1,,,\n");
   try {
     load_run(run.string());
     ADD_FAILURE();
@@ -121,14 +121,18 @@ TEST(Report, BadRunDirectoriesAreUserErrors) {
   }
   // A CTA without phase marks (no barrier, no global store) leaves their cells empty; a row short of
   // them is an error.
-  test::write_file(run / "ctas.csv", std::string(kCtaCsvHeader) + "\n0,0,0,0,0,1,1,1,,\n1,0,1,1,0,1,1,1,5,\n");
+  test::write_file(run / "ctas.csv", std::string(kCtaCsvHeader) + "\n0,0,0,0,0,1,1,1,,,\n1,0,1,1,0,1,1,1,5,,7\n");
+  EXPECT_EQ(load_run(run.string()).ctas.size(), 2u);
+  // A table written before the start S2R's mark was added (no first_special_read_cycle) still reads.
+  const std::string earlier(kCtaCsvHeader, std::string(kCtaCsvHeader).rfind(','));
+  test::write_file(run / "ctas.csv", earlier + "\n0,0,0,0,0,1,1,1,,\n1,0,1,1,0,1,1,1,5,\n");
   EXPECT_EQ(load_run(run.string()).ctas.size(), 2u);
   test::write_file(run / "ctas.csv", std::string(kCtaCsvHeader) + "\n0,0,0,0,0,1,1,1\n");
   try {
     load_run(run.string());
     ADD_FAILURE();
   } catch (const ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find("ctas.csv:2: expected 10 columns, found 8"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("ctas.csv:2: expected 11 columns, found 8"), std::string::npos) << e.what();
   }
 }
 
