@@ -47,3 +47,23 @@ def gemv_revsplitk_stamped(x, w, y, K, N, stamps, BN: tl.constexpr, BK: tl.const
     t1 = globaltimer()
     c1 = clock64()
     store_stamps(stamps + (tl.program_id(0) + tl.program_id(1) * tl.num_programs(0)) * 5, t0, t1, c0, c1)
+
+
+@triton.jit
+def gemv_revsplitk_start_stamped(x, w, y, K, N, stamps, BN: tl.constexpr, BK: tl.constexpr, LCLC: tl.constexpr):
+    """`gemv_revsplitk` with the wait of the program's first S2R stamped: %clock64 at entry, %clock64 again once a
+    read of %tid.x is back (a predicate on it guards the read, so the clock waits for the S2R's result - an MIO
+    queue entry on sm_90, gms-mio-startup-ubench), %clock64 after the atomics and %smid, written to
+    stamps[p * 5 : p * 5 + 5] as (sm, clk_entry, clk_s2r, clk_end, 0) for the program's linear index p."""
+    c0 = clock64()
+    cs = tl.inline_asm_elementwise(
+        "{ .reg .u32 t; .reg .pred p; mov.u32 t, %tid.x; setp.ne.u32 p, t, $1; mov.u64 $0, 0; @p mov.u64 $0, %clock64; }",
+        "=l,r", [N], dtype=tl.int64, is_pure=False, pack=1)
+    gemv_revsplitk(x, w, y, K, N, BN, BK, LCLC)
+    c1 = clock64()
+    sm = tl.inline_asm_elementwise("mov.u32 $0, %smid;", "=r", [], dtype=tl.int32, is_pure=True, pack=1)
+    base = stamps + (tl.program_id(0) + tl.program_id(1) * tl.num_programs(0)) * 5
+    tl.store(base + 0, sm.to(tl.int64))
+    tl.store(base + 1, c0)
+    tl.store(base + 2, cs)
+    tl.store(base + 3, c1)
