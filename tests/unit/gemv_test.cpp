@@ -177,18 +177,19 @@ TEST(Gemv, TheReductionsShufflesAreMioInstructionsInDependentLevels) {
   EXPECT_GT(metric(chain, rc, "gpu__time_duration.sum"), metric(mio, rm, "gpu__time_duration.sum"));
 }
 
+// Triton's BLOCK_N 256 4-warp program with its 2 start S2R, behind a start gate of `backlog` (sm.mio_start_backlog).
+LoadedConfigs triton_bn256_start_gated(const char* backlog) {
+  std::vector<std::string> kv = triton_bn256_compiled();
+  kv.push_back("workload.start_special_reads=2");
+  kv.push_back(std::string("gpu.sm.mio_start_backlog=") + backlog);
+  return seed001("h100", "llcc", kv);
+}
+
 TEST(Gemv, ANewWarpsFirstSpecialReadsWaitForTheMioQueueToDrain) {
-  // Triton's BLOCK_N 256 4-warp program with its 2 start S2R: a new warp may issue them only once the
-  // SM's MIO queue holds at most sm.mio_start_backlog entries - the other CTAs' reductions keep it busy
-  // (gms-mio-ubench mio_startup). The wait is mio_throttle; the instructions are the compiled ones.
-  std::vector<std::string> compiled = triton_bn256_compiled();
-  compiled.push_back("workload.start_special_reads=2");
-  auto with = [&](const char* backlog) {
-    auto kv = compiled;
-    kv.push_back(std::string("gpu.sm.mio_start_backlog=") + backlog);
-    return seed001("h100", "llcc", kv);
-  };
-  auto off = with("-1"), half = with("31"), empty = with("0");
+  // A new warp may issue its start S2R only once the SM's MIO queue holds at most sm.mio_start_backlog entries - the
+  // other CTAs' reductions keep it busy (gms-mio-ubench mio_startup). The wait is mio_throttle; the instructions are
+  // the compiled ones.
+  auto off = triton_bn256_start_gated("-1"), half = triton_bn256_start_gated("31"), empty = triton_bn256_start_gated("0");
   auto ro = simulate(off), rh = simulate(half), re = simulate(empty);
   const double warps = metric(off, ro, "launch__grid_size") * 4;
   EXPECT_EQ(metric(off, ro, "smsp__inst_executed.sum"), warps * 551);
@@ -209,14 +210,7 @@ TEST(Gemv, EachCtaMarksWhenItsFirstWarpIssuedItsStartSpecialRead) {
   // (validate/scripts/triton_gemv_start_wait.py): set for every CTA of a program with start S2Rs, at or after its
   // start; the first CTA an SM places (an empty queue) issues it at once; behind the start gate the later CTAs wait
   // longer than without it; a program without start S2Rs marks none.
-  std::vector<std::string> compiled = triton_bn256_compiled();
-  compiled.push_back("workload.start_special_reads=2");
-  auto with = [&](const char* backlog) {
-    auto kv = compiled;
-    kv.push_back(std::string("gpu.sm.mio_start_backlog=") + backlog);
-    return seed001("h100", "llcc", kv);
-  };
-  auto off = with("-1"), empty = with("0");
+  auto off = triton_bn256_start_gated("-1"), empty = triton_bn256_start_gated("0");
   auto ro = simulate(off), re = simulate(empty);
   auto later_wait = [](const SimResult& r) {
     std::map<int, Tick> first_end;

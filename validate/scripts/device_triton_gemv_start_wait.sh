@@ -5,16 +5,10 @@
 #   triton_gemv_start_wait.tar.gz     <case>_run<r>.csv.gz (cta,sm,clk_entry,clk_s2r,clk_end)
 #   triton_gemv_start_wait_env.txt    GPU, driver, clocks, Triton/PyTorch versions, command
 set -uo pipefail
-OUT=${OUT:-$PWD/out}
-mkdir -p "$OUT"
 here=$(dirname "$0")
+. "$here/device_env.sh"
 tmp=$(mktemp -d)
-{
-  echo "date: $(date -u +%FT%TZ)"
-  nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.max.sm,power.limit --format=csv
-  python3 -c "import triton, torch; print('triton', triton.__version__, 'torch', torch.__version__)"
-  echo "command: validate/scripts/device_triton_gemv_start_wait.sh $*"
-} > "$OUT/triton_gemv_start_wait_env.txt" 2>&1
+device_env_lines "device_triton_gemv_start_wait.sh $*" > "$OUT/triton_gemv_start_wait_env.txt" 2>&1
 PYTHONUNBUFFERED=1 TRITON_CACHE_DIR="$tmp/cache" python3 "$here/triton_gemv_start_wait.py" --out "$tmp/out" "$@" \
   2>> "$OUT/triton_gemv_start_wait_env.txt"
 echo "triton_gemv_start_wait exit $?"

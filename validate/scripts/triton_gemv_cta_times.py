@@ -16,7 +16,7 @@ import argparse, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from stamped_runs import emit, stamped_case  # noqa: E402
-from triton_gemv_records import ROTATE, chosen, gemv_inputs  # noqa: E402
+from triton_gemv_records import stamped_cases  # noqa: E402
 
 
 def main():
@@ -25,36 +25,15 @@ def main():
     ap.add_argument("--only", help="regular expression: only the cases whose name it matches")
     ap.add_argument("--runs", type=int, default=3)
     a = ap.parse_args()
-    import torch
-
     from triton_env import record_environment
     from triton_gemv import gemv_revsplitk, gemv_revsplitk_stamped
 
     os.makedirs(a.out, exist_ok=True)
     env = record_environment("triton_gemv_cta_times.py")
     with open(os.path.join(a.out, "triton_gemv_cta_times.jsonl"), "w") as out:
-        for shape, picked in chosen(a.only):
-            k, n = shape
-            x, Ws, y = gemv_inputs(shape)
-            for cfg, order, name, grid in picked:
-                bn, bk, w = cfg
-                programs = grid[0] * grid[1]
-                stamps = torch.zeros(programs * 5, device="cuda", dtype=torch.int64)
-                meta = dict(BN=bn, BK=bk, LCLC=int(order == "lclc"), num_warps=w)
-                turn = [0]
-
-                def next_w():
-                    turn[0] += 1
-                    return Ws[turn[0] % ROTATE]
-
-                def plain():
-                    return gemv_revsplitk[grid](x, next_w(), y, k, n, **meta)
-
-                def stamped():
-                    return gemv_revsplitk_stamped[grid](x, next_w(), y, k, n, stamps, **meta)
-
-                # Before each stamped run a plain one leaves the L2 as a record's launch finds it.
-                emit(out, stamped_case(name, programs, a.runs, a.out, env, plain, stamped, stamps, before_run=plain))
+        for name, programs, plain, stamped, stamps in stamped_cases(a.only, gemv_revsplitk, gemv_revsplitk_stamped):
+            # Before each stamped run a plain one leaves the L2 as a record's launch finds it.
+            emit(out, stamped_case(name, programs, a.runs, a.out, env, plain, stamped, stamps, before_run=plain))
 
 
 if __name__ == "__main__":

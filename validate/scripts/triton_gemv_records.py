@@ -204,3 +204,34 @@ def main():
 
 if __name__ == "__main__":
     main()
+
+
+def stamped_cases(only, kernel, stamped_kernel):
+    """Each chosen case (its name matching `only`) of `kernel` and its stamped twin `stamped_kernel` (the stamped one
+    takes a stamps tensor of five int64 a program after y, K, N), launched as the records launch them: (name, programs,
+    plain, stamped, stamps) - plain() and stamped() launch one kernel each on the next of the ROTATE W copies and
+    return it, stamps is the stamped kernel's zeroed int64 tensor of programs x 5. On the GPU machine."""
+    import torch
+
+    for shape, picked in chosen(only):
+        k, n = shape
+        x, Ws, y = gemv_inputs(shape)
+        for cfg, order, name, grid in picked:
+            bn, bk, w = cfg
+            programs = grid[0] * grid[1]
+            stamps = torch.zeros(programs * 5, device="cuda", dtype=torch.int64)
+            meta = dict(BN=bn, BK=bk, LCLC=int(order == "lclc"), num_warps=w)
+            turn = [0]
+
+            def next_w(turn=turn):
+                turn[0] += 1
+                return Ws[turn[0] % ROTATE]
+
+            def plain(grid=grid, meta=meta, next_w=next_w):
+                return kernel[grid](x, next_w(), y, k, n, **meta)
+
+            def stamped(grid=grid, meta=meta, next_w=next_w, stamps=stamps):
+                return stamped_kernel[grid](x, next_w(), y, k, n, stamps, **meta)
+
+            yield name, programs, plain, stamped, stamps
+

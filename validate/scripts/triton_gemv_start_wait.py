@@ -14,7 +14,7 @@ import argparse, gzip, json, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from stamped_runs import emit  # noqa: E402
-from triton_gemv_records import ROTATE, chosen, gemv_inputs  # noqa: E402
+from triton_gemv_records import stamped_cases  # noqa: E402
 
 
 def quantiles(v):
@@ -50,47 +50,28 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     env = record_environment("triton_gemv_start_wait.py")
     with open(os.path.join(a.out, "triton_gemv_start_wait.jsonl"), "w") as out:
-        for shape, picked in chosen(a.only):
-            k, n = shape
-            x, Ws, y = gemv_inputs(shape)
-            for cfg, order, name, grid in picked:
-                bn, bk, w = cfg
-                programs = grid[0] * grid[1]
-                stamps = torch.zeros(programs * 5, device="cuda", dtype=torch.int64)
-                meta = dict(BN=bn, BK=bk, LCLC=int(order == "lclc"), num_warps=w)
-                turn = [0]
-
-                def next_w():
-                    turn[0] += 1
-                    return Ws[turn[0] % ROTATE]
-
-                def plain():
-                    return gemv_revsplitk[grid](x, next_w(), y, k, n, **meta)
-
-                def stamped():
-                    return gemv_revsplitk_start_stamped[grid](x, next_w(), y, k, n, stamps, **meta)
-
-                try:
-                    kp, ks = plain(), stamped()
+        for name, programs, plain, stamped, stamps in stamped_cases(a.only, gemv_revsplitk, gemv_revsplitk_start_stamped):
+            try:
+                kp, ks = plain(), stamped()
+                torch.cuda.synchronize()
+                tp, ts = time_launches(plain), time_launches(stamped)
+                rec = {"case": name, "plain_ns.median": tp[len(tp) // 2], "stamped_ns.median": ts[len(ts) // 2],
+                       "registers_plain": int(kp.n_regs), "registers_stamped": int(ks.n_regs),
+                       "spills_stamped": int(ks.n_spills), "ctas": programs, "runs": []}
+                for r in range(a.runs):
+                    plain()
+                    stamps.zero_()
+                    stamped()
                     torch.cuda.synchronize()
-                    tp, ts = time_launches(plain), time_launches(stamped)
-                    rec = {"case": name, "plain_ns.median": tp[len(tp) // 2], "stamped_ns.median": ts[len(ts) // 2],
-                           "registers_plain": int(kp.n_regs), "registers_stamped": int(ks.n_regs),
-                           "spills_stamped": int(ks.n_spills), "ctas": programs, "runs": []}
-                    for r in range(a.runs):
-                        plain()
-                        stamps.zero_()
-                        stamped()
-                        torch.cuda.synchronize()
-                        rows = [(i, *v[:4]) for i, v in enumerate(stamps.view(programs, 5).cpu().tolist())]
-                        with gzip.open(os.path.join(a.out, f"{name}_run{r}.csv.gz"), "wt") as f:
-                            f.write("cta,sm,clk_entry,clk_s2r,clk_end\n")
-                            f.writelines(f"{c},{s},{c0},{cs},{c1}\n" for c, s, c0, cs, c1 in rows)
-                        rec["runs"].append(summary(rows))
-                    rec["environment"] = env
-                except Exception as e:  # noqa: BLE001 - recorded, the next case goes on
-                    rec = {"case": name, "error": repr(e)}
-                emit(out, rec)
+                    rows = [(i, *v[:4]) for i, v in enumerate(stamps.view(programs, 5).cpu().tolist())]
+                    with gzip.open(os.path.join(a.out, f"{name}_run{r}.csv.gz"), "wt") as f:
+                        f.write("cta,sm,clk_entry,clk_s2r,clk_end\n")
+                        f.writelines(f"{c},{s},{c0},{cs},{c1}\n" for c, s, c0, cs, c1 in rows)
+                    rec["runs"].append(summary(rows))
+                rec["environment"] = env
+            except Exception as e:  # noqa: BLE001 - recorded, the next case goes on
+                rec = {"case": name, "error": repr(e)}
+            emit(out, rec)
 
 
 if __name__ == "__main__":
