@@ -226,7 +226,9 @@ Schema<WorkloadConfig> make_gemv_schema() {
   p.push_back(text_param<W>("local_program", "", false,
                              "the compiled spill traffic in program order, from its SASS "
                              "(validate/scripts/records_add_gemv_sass.py): x and W loads, each STL/LDL at its frame "
-                             "line, scoreboard waits, math and other instructions (grammar: sim/workload/local_program.h). "
+                             "line, scoreboard waits, math and other instructions (grammar: sim/workload/local_program.h); "
+                             "without STL/LDL the compiled loads and waits alone (no frame: the loads in flight as the "
+                             "SASS keeps them, where loads_in_flight is a window of the most). "
                              "Replaces the steps' store and load passes and the order: the body runs as compiled, "
                              "then the reduction. \"\" = none",
                              [](W& c) -> auto& { return c.gemv.local_program; }));
@@ -257,12 +259,17 @@ void validate_local_program(const GemvConfig& g, Fail&& fail) {
     fail(e.what());
   }
   constexpr std::int64_t kLineBytesPerThread = 4;  // a line is one 4-byte slot of 32 lanes
-  if (g.spill_bytes_per_thread <= 0) fail("a local program needs the frame it addresses (spill_bytes_per_thread)");
-  if (p.line_end * kLineBytesPerThread > g.spill_bytes_per_thread)
+  // Without spills (no S or L) the program is the compiled loads and waits alone and needs no frame.
+  if (g.spill_bytes_per_thread <= 0 && p.line_end > 0)
+    fail("a local program with spill stores or loads needs the frame it addresses (spill_bytes_per_thread)");
+  if (p.line_end > 0 && p.line_end * kLineBytesPerThread > g.spill_bytes_per_thread)
     fail("it touches frame bytes up to " + std::to_string(p.line_end * kLineBytesPerThread) + " per thread, beyond the " +
          std::to_string(g.spill_bytes_per_thread) + "-byte frame");
-  if (p.x_loads != g.k_steps)
-    fail(std::to_string(p.x_loads) + " x loads; the GEMV loads x once per K step (k_steps " + std::to_string(g.k_steps) + ")");
+  // x once per K step (this project's kernel, Triton's spilled 1-warp ones) or, as Triton's others load it, the
+  // elements of each W load's rows (one x load per W load).
+  if (p.x_loads != g.k_steps && p.x_loads != p.w_loads)
+    fail(std::to_string(p.x_loads) + " x loads; the GEMV loads x once per K step (k_steps " + std::to_string(g.k_steps) +
+         ") or once per W load (" + std::to_string(p.w_loads) + ")");
   // The listing is NVIDIA SASS: 32 lanes (the kernel checks again with the GPU's warp size).
   const std::int64_t expected =
       g.k_steps * warp_vector_loads((g.block_k + g.warps - 1) / g.warps, static_cast<std::int64_t>(g.block_n) * dtype_bytes(g.dtype), 32);
@@ -316,6 +323,8 @@ void validate_gemv(const Bound<WorkloadConfig>& b, const std::string& file) {
          "shared instructions without reduction_smem_wavefronts (beyond the shuffles') to spread over them");
   if (g.loads_in_flight > 0 && g.spill_bytes_per_thread > 0)
     fail("loads_in_flight", "a compiled window keeps its rows in registers: it cannot be combined with a spill frame");
+  if (g.loads_in_flight > 0 && !g.local_program.empty())
+    fail("loads_in_flight", "a local program issues and waits on its loads as compiled: it replaces the window");
   if (!g.local_program.empty()) validate_local_program(g, [&](const std::string& why) { fail("local_program", why); });
 }
 

@@ -67,8 +67,11 @@ GemvKernel::GemvKernel(const GemvConfig& cfg, const GpuConfig& gpu) : cfg_(cfg),
     if (program_.w_loads != vectors)
       throw ConfigError("workload local_program: " + std::to_string(program_.w_loads) + " W loads; a warp of " +
                         std::to_string(warp_size_) + " lanes loads " + std::to_string(vectors) + " 16-byte vectors a lane");
-    SIM_ASSERT(program_.x_loads == cfg.k_steps && cfg.spill_bytes_per_thread > 0,
-               "local program passed validation with " << program_.x_loads << " x loads, frame " << cfg.spill_bytes_per_thread);
+    x_per_w_load_ = program_.x_loads != cfg.k_steps;
+    SIM_ASSERT((!x_per_w_load_ || program_.x_loads == program_.w_loads) &&
+                   (cfg.spill_bytes_per_thread > 0 || program_.line_end == 0),
+               "local program passed validation with " << program_.x_loads << " x loads, frame " << cfg.spill_bytes_per_thread
+                                                       << ", lines up to " << program_.line_end);
     std::int64_t w = 0, x = 0;
     for (const LocalStep& st : program_.steps) {
       program_w_before_.push_back(w);
@@ -76,7 +79,7 @@ GemvKernel::GemvKernel(const GemvConfig& cfg, const GpuConfig& gpu) : cfg_(cfg),
       if (st.kind == LocalStep::Kind::kWLoad) w += st.count;
       if (st.kind == LocalStep::Kind::kXLoad) ++x;
     }
-    frame_warp_bytes_ = static_cast<std::uint64_t>(cfg.spill_bytes_per_thread) * warp_size_;
+    frame_warp_bytes_ = static_cast<std::uint64_t>(std::max<std::int64_t>(0, cfg.spill_bytes_per_thread)) * warp_size_;
     spill_bytes_per_thread_ = spill_stored_per_step_ = spill_loaded_per_step_ = 0;
   }
   shape_.tiles_m = grid_k_;

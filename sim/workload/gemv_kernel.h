@@ -65,8 +65,9 @@ class GemvKernel final : public Kernel {
   // A compiled body (cfg.local_program): the next instruction of its steps (false: the body is done,
   // the epilogue begins, nothing emitted). gemv_program.cpp.
   bool program_next(WarpCursor& c, Instr& out) const;
-  // The warp's v-th 16-byte-a-lane W load of the body (step-major, as the SASS issues them).
-  Instr program_w_load(const WarpCursor& c, std::int64_t v) const;
+  // The warp's v-th 16-byte-a-lane W load of the body (step-major, as the SASS issues them), or (x_of) the x
+  // elements of its rows (Triton loads them one W load at a time).
+  Instr program_w_load(const WarpCursor& c, std::int64_t v, bool x_of = false) const;
   // The next instruction, before next() counts it.
   void next_instruction(WarpCursor& c, Instr& out) const;
   // After the body: the compiled code's other instructions (instructions_per_warp), then the
@@ -100,6 +101,7 @@ class GemvKernel final : public Kernel {
   LocalProgram program_;
   std::vector<std::int64_t> program_w_before_, program_x_before_;
   std::uint64_t frame_warp_bytes_ = 0;
+  bool x_per_w_load_ = false;  // the program loads the x of each W load's rows (Triton), not x once per K step
   LaunchShape shape_;
 };
 

@@ -13,7 +13,7 @@ constexpr std::uint8_t kUntrackedSlot = 18;  // gemv_kernel.cpp uses 0..15, 16 a
 std::uint8_t slot_of(std::uint8_t scoreboard) { return scoreboard == kNoScoreboard ? kUntrackedSlot : scoreboard; }
 }  // namespace
 
-Instr GemvKernel::program_w_load(const WarpCursor& c, std::int64_t v) const {
+Instr GemvKernel::program_w_load(const WarpCursor& c, std::int64_t v, bool x_of) const {
   const std::int64_t warp_bytes = 16 * static_cast<std::int64_t>(warp_size_);
   const std::int64_t row_bytes = static_cast<std::int64_t>(cfg_.block_n) * e_;
   const std::int64_t rows_per_load = std::max<std::int64_t>(1, warp_bytes / row_bytes);
@@ -34,6 +34,14 @@ Instr GemvKernel::program_w_load(const WarpCursor& c, std::int64_t v) const {
   }
   const std::int64_t k = c.tile_m * cfg_.block_k * cfg_.k_steps + static_cast<std::int64_t>(step) * cfg_.block_k + c.warp +
                          first * cfg_.warps;
+  if (x_of) {  // one element of x a row, the same in every lane that reads it. Its sectors as silicon counts them (one
+               // per x load, l1tex__t_sectors_pipe_lsu_mem_global_op_ld of every Triton record): the load's rows as
+               // consecutive k, the warp's own block of them - the W rows above keep their addresses.
+    const std::int64_t xk = c.tile_m * cfg_.block_k * cfg_.k_steps + static_cast<std::int64_t>(step) * cfg_.block_k +
+                            c.warp * cdiv(cfg_.block_k, cfg_.warps) + first;
+    return load(x_base_ + static_cast<Addr>(xk * e_), 1, static_cast<std::uint32_t>(rows * e_), 0, 0, false,
+                hint_of(cfg_.evict_x));
+  }
   return load(w_base_ + static_cast<Addr>((k * cfg_.n + n0) * e_ + lo), static_cast<std::uint32_t>(rows),
               static_cast<std::uint32_t>(bytes), static_cast<std::uint64_t>(cfg_.warps * cfg_.n * e_), 0, cfg_.w_bypass_l1,
               hint_of(cfg_.evict_w));
@@ -50,6 +58,11 @@ bool GemvKernel::program_next(WarpCursor& c, Instr& out) const {
     switch (s.kind) {
       case LocalStep::Kind::kXLoad: {
         if (sub > 0) break;
+        if (x_per_w_load_) {  // the x elements of the rows of the W load with the same number
+          out = program_w_load(c, program_x_before_[i], true);
+          if (out.op == Op::kLoad) out.slot = slot_of(s.scoreboard);
+          return true;
+        }
         const std::int64_t k0 = c.tile_m * cfg_.block_k * cfg_.k_steps + program_x_before_[i] * cfg_.block_k;
         const std::int64_t rows_k = std::max<std::int64_t>(0, std::min<std::int64_t>(cfg_.block_k, cfg_.k - k0));
         out = load(x_base_ + static_cast<Addr>(k0 * e_), static_cast<std::uint32_t>(cfg_.m), static_cast<std::uint32_t>(rows_k * e_),

@@ -184,5 +184,57 @@ TEST(GemvLocalProgram, AProgramThatDoesNotFitItsKernelIsRefused) {
   EXPECT_NE(error_of(kLoads + "Z1").find("token 5 'Z1': unknown kind"), std::string::npos);
 }
 
+// Without spills the program is the compiled loads and waits alone: no frame, x loaded per W load as Triton does (the
+// x of its rows, one sector; 4-warp BLOCK_N 256 BK 64, two K steps: 32 x and 32 W loads a warp), the loads in flight
+// as the code keeps them.
+LoadedConfigs compiled(const std::string& program, std::vector<std::string> sets = {}) {
+  sets.insert(sets.begin(), "workload.registers_per_thread=72");
+  sets.push_back("workload.local_program=" + program);
+  return load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"),
+                                   test::source_path("configs/workloads/seed001-gemv-llcc.yaml"), std::move(sets), false});
+}
+
+std::string repeat(const std::string& token, int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += token + " ";
+  return out;
+}
+
+TEST(GemvLocalProgram, WithoutSpillsItIsTheCompiledLoadsAndWaits) {
+  // Two programs an SM (255 registers): too few warps for one load a warp in flight to fill the DRAM.
+  const std::string x = repeat("X0", 32) + "D1 ";
+  const std::vector<std::string> two = {"workload.registers_per_thread=255"};
+  auto deep = compiled(x + repeat("W8.1 D2", 4) + "F64 C10", two);  // eight in flight at each wait
+  auto shallow = compiled(x + repeat("W1.1 D2", 32) + "F64 C10", two);  // one: the compiled BLOCK_N 256 code's middle
+  auto rd = simulate(deep), rs = simulate(shallow);
+  const double warps = 28.0 * 32 * 4;
+  // Every load as compiled: a W load moves 512 bytes (16 sectors), an x load one element (one sector).
+  EXPECT_EQ(metric(deep, rd, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), warps * (32 * 16 + 32));
+  EXPECT_EQ(metric(shallow, rs, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), warps * (32 * 16 + 32));
+  EXPECT_EQ(metric(deep, rd, "dram__bytes_read.sum"), metric(shallow, rs, "dram__bytes_read.sum"));
+  // Their warps wait on loads nearly all the time either way; one in flight takes longer.
+  EXPECT_GT(metric(shallow, rs, "gpu__time_duration.sum"), 1.5 * metric(deep, rd, "gpu__time_duration.sum"));
+  // x once per K step still reads (the spilled programs' form).
+  EXPECT_NO_THROW(compiled("X0 X0 D1 " + repeat("W8.1 D2", 4) + "F64 C10"));
+}
+
+TEST(GemvLocalProgram, AFramelessProgramIsRefusedWhereItDoesNotFit) {
+  auto error_of = [](const std::string& program, std::vector<std::string> sets = {}) {
+    try {
+      compiled(program, std::move(sets));
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const std::string w = repeat("W8.1 D2", 4);
+  EXPECT_NE(error_of(repeat("X0", 3) + w).find("3 x loads; the GEMV loads x once per K step (k_steps 2) or once per W "
+                                                 "load (32)"),
+            std::string::npos)
+      << error_of(repeat("X0", 3) + w);
+  EXPECT_NE(error_of("X0 X0 " + w + "S0+2/1").find("with spill stores or loads needs the frame"), std::string::npos);
+  EXPECT_NE(error_of("X0 X0 " + w, {"workload.loads_in_flight=8"}).find("it replaces the window"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gms
