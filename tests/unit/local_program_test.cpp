@@ -166,14 +166,20 @@ TEST(GemvLocalProgram, LocalStoresLeaveTheSmAtItsWriteRate) {
   EXPECT_EQ(l2_writes, stored);
 }
 
+// Why `make` (spilled or compiled below) refuses `program` with `sets`, or "accepted".
+template <class Make>
+std::string refusal(Make make, const std::string& program, std::vector<std::string> sets = {}) {
+  try {
+    make(program, std::move(sets));
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
 TEST(GemvLocalProgram, AProgramThatDoesNotFitItsKernelIsRefused) {
   auto error_of = [](const std::string& program, std::vector<std::string> sets = {}) {
-    try {
-      spilled(program, std::move(sets));
-    } catch (const ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
+    return refusal(spilled, program, std::move(sets));
   };
   const std::string wrong_w = error_of("X0 X0 W127.1 F1");
   EXPECT_NE(wrong_w.find("workload key 'local_program': 127 W loads; a warp of this block loads 128"), std::string::npos) << wrong_w;
@@ -220,12 +226,7 @@ TEST(GemvLocalProgram, WithoutSpillsItIsTheCompiledLoadsAndWaits) {
 
 TEST(GemvLocalProgram, AFramelessProgramIsRefusedWhereItDoesNotFit) {
   auto error_of = [](const std::string& program, std::vector<std::string> sets = {}) {
-    try {
-      compiled(program, std::move(sets));
-    } catch (const ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
+    return refusal(compiled, program, std::move(sets));
   };
   const std::string w = repeat("W8.1 D2", 4);
   EXPECT_NE(error_of(repeat("X0", 3) + w).find("3 x loads; the GEMV loads x once per K step (k_steps 2) or once per W "
