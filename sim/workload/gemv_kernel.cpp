@@ -67,8 +67,7 @@ GemvKernel::GemvKernel(const GemvConfig& cfg, const GpuConfig& gpu) : cfg_(cfg),
     if (program_.w_loads != vectors)
       throw ConfigError("workload local_program: " + std::to_string(program_.w_loads) + " W loads; a warp of " +
                         std::to_string(warp_size_) + " lanes loads " + std::to_string(vectors) + " 16-byte vectors a lane");
-    x_per_w_load_ = program_.x_loads != cfg.k_steps;
-    SIM_ASSERT((!x_per_w_load_ || program_.x_loads == program_.w_loads) &&
+    SIM_ASSERT((program_.x_loads == cfg.k_steps || program_.x_loads == program_.w_loads) &&
                    (cfg.spill_bytes_per_thread > 0 || program_.line_end == 0),
                "local program passed validation with " << program_.x_loads << " x loads, frame " << cfg.spill_bytes_per_thread
                                                        << ", lines up to " << program_.line_end);

@@ -65,9 +65,16 @@ class GemvKernel final : public Kernel {
   // A compiled body (cfg.local_program): the next instruction of its steps (false: the body is done,
   // the epilogue begins, nothing emitted). gemv_program.cpp.
   bool program_next(WarpCursor& c, Instr& out) const;
-  // The warp's v-th 16-byte-a-lane W load of the body (step-major, as the SASS issues them), or (x_of) the x
-  // elements of its rows (Triton loads them one W load at a time).
-  Instr program_w_load(const WarpCursor& c, std::int64_t v, bool x_of = false) const;
+  // Where the warp's v-th 16-byte-a-lane W load of the body (step-major, as the SASS issues them) falls: its K step
+  // (from k0), its first row and rows in the step (rows <= 0: past the matrix' edge), its bytes of the row from lo.
+  struct ProgramLoad {
+    int step = 0;
+    std::int64_t k0 = 0, first = 0, rows = 0, lo = 0, bytes = 0;
+  };
+  ProgramLoad program_load_at(const WarpCursor& c, std::int64_t v) const;
+  // That W load, and (Triton loads x one W load at a time) the x elements of its rows.
+  Instr program_w_load(const WarpCursor& c, std::int64_t v) const;
+  Instr program_x_load(const WarpCursor& c, std::int64_t v) const;
   // The next instruction, before next() counts it.
   void next_instruction(WarpCursor& c, Instr& out) const;
   // After the body: the compiled code's other instructions (instructions_per_warp), then the
@@ -101,7 +108,6 @@ class GemvKernel final : public Kernel {
   LocalProgram program_;
   std::vector<std::int64_t> program_w_before_, program_x_before_;
   std::uint64_t frame_warp_bytes_ = 0;
-  bool x_per_w_load_ = false;  // the program loads the x of each W load's rows (Triton), not x once per K step
   LaunchShape shape_;
 };
 

@@ -13,38 +13,52 @@ constexpr std::uint8_t kUntrackedSlot = 18;  // gemv_kernel.cpp uses 0..15, 16 a
 std::uint8_t slot_of(std::uint8_t scoreboard) { return scoreboard == kNoScoreboard ? kUntrackedSlot : scoreboard; }
 }  // namespace
 
-Instr GemvKernel::program_w_load(const WarpCursor& c, std::int64_t v, bool x_of) const {
+GemvKernel::ProgramLoad GemvKernel::program_load_at(const WarpCursor& c, std::int64_t v) const {
   const std::int64_t warp_bytes = 16 * static_cast<std::int64_t>(warp_size_);
   const std::int64_t row_bytes = static_cast<std::int64_t>(cfg_.block_n) * e_;
   const std::int64_t rows_per_load = std::max<std::int64_t>(1, warp_bytes / row_bytes);
   const std::int64_t loads_per_row = cdiv(row_bytes, warp_bytes);
   const std::int64_t per_step = warp_vector_loads(cdiv(cfg_.block_k, cfg_.warps), row_bytes, warp_size_);
-  const int step = static_cast<int>(v / per_step);
+  ProgramLoad at;
+  at.step = static_cast<int>(v / per_step);
   const std::int64_t in_step = v % per_step;
-  const std::int64_t first = in_step / loads_per_row * rows_per_load, part = in_step % loads_per_row;
-  const std::int64_t rows = std::min(rows_per_load, window_rows(c, step) - first);
+  at.first = in_step / loads_per_row * rows_per_load;
+  at.rows = std::min(rows_per_load, window_rows(c, at.step) - at.first);
+  const std::int64_t cols_bytes = std::min<std::int64_t>(cfg_.block_n, cfg_.n - c.tile_n * cfg_.block_n) * e_;
+  at.lo = in_step % loads_per_row * warp_bytes;
+  at.bytes = std::min(warp_bytes, cols_bytes - at.lo);
+  at.k0 = c.tile_m * cfg_.block_k * cfg_.k_steps + static_cast<std::int64_t>(at.step) * cfg_.block_k;
+  return at;
+}
+
+namespace {
+Instr predicated_off() {  // past the matrix' edge: the predicated-off load issues, moves nothing
+  Instr none;
+  none.op = Op::kCompute;
+  none.pipe = Pipe::kAlu;
+  return none;
+}
+}  // namespace
+
+Instr GemvKernel::program_w_load(const WarpCursor& c, std::int64_t v) const {
+  const ProgramLoad at = program_load_at(c, v);
+  if (at.rows <= 0 || at.bytes <= 0) return predicated_off();
+  const std::int64_t k = at.k0 + c.warp + at.first * cfg_.warps;
   const std::int64_t n0 = c.tile_n * cfg_.block_n;
-  const std::int64_t cols_bytes = std::min<std::int64_t>(cfg_.block_n, cfg_.n - n0) * e_;
-  const std::int64_t lo = part * warp_bytes, bytes = std::min(warp_bytes, cols_bytes - lo);
-  if (rows <= 0 || bytes <= 0) {  // past the matrix' edge: the predicated-off load issues, moves nothing
-    Instr none;
-    none.op = Op::kCompute;
-    none.pipe = Pipe::kAlu;
-    return none;
-  }
-  const std::int64_t k = c.tile_m * cfg_.block_k * cfg_.k_steps + static_cast<std::int64_t>(step) * cfg_.block_k + c.warp +
-                         first * cfg_.warps;
-  if (x_of) {  // one element of x a row, the same in every lane that reads it. Its sectors as silicon counts them (one
-               // per x load, l1tex__t_sectors_pipe_lsu_mem_global_op_ld of every Triton record): the load's rows as
-               // consecutive k, the warp's own block of them - the W rows above keep their addresses.
-    const std::int64_t xk = c.tile_m * cfg_.block_k * cfg_.k_steps + static_cast<std::int64_t>(step) * cfg_.block_k +
-                            c.warp * cdiv(cfg_.block_k, cfg_.warps) + first;
-    return load(x_base_ + static_cast<Addr>(xk * e_), 1, static_cast<std::uint32_t>(rows * e_), 0, 0, false,
-                hint_of(cfg_.evict_x));
-  }
-  return load(w_base_ + static_cast<Addr>((k * cfg_.n + n0) * e_ + lo), static_cast<std::uint32_t>(rows),
-              static_cast<std::uint32_t>(bytes), static_cast<std::uint64_t>(cfg_.warps * cfg_.n * e_), 0, cfg_.w_bypass_l1,
+  return load(w_base_ + static_cast<Addr>((k * cfg_.n + n0) * e_ + at.lo), static_cast<std::uint32_t>(at.rows),
+              static_cast<std::uint32_t>(at.bytes), static_cast<std::uint64_t>(cfg_.warps * cfg_.n * e_), 0, cfg_.w_bypass_l1,
               hint_of(cfg_.evict_w));
+}
+
+Instr GemvKernel::program_x_load(const WarpCursor& c, std::int64_t v) const {
+  // One element of x a row, the same in every lane that reads it. Its sectors as silicon counts them (one per x load,
+  // l1tex__t_sectors_pipe_lsu_mem_global_op_ld of every Triton record): the load's rows as consecutive k, the warp's own
+  // block of them - the W rows keep their addresses.
+  const ProgramLoad at = program_load_at(c, v);
+  if (at.rows <= 0 || at.bytes <= 0) return predicated_off();
+  const std::int64_t k = at.k0 + c.warp * cdiv(cfg_.block_k, cfg_.warps) + at.first;
+  return load(x_base_ + static_cast<Addr>(k * e_), 1, static_cast<std::uint32_t>(at.rows * e_), 0, 0, false,
+              hint_of(cfg_.evict_x));
 }
 
 // `step` is the program step, `sub` the part of it done: a W step's loads, a wait's scoreboards.
@@ -58,8 +72,8 @@ bool GemvKernel::program_next(WarpCursor& c, Instr& out) const {
     switch (s.kind) {
       case LocalStep::Kind::kXLoad: {
         if (sub > 0) break;
-        if (x_per_w_load_) {  // the x elements of the rows of the W load with the same number
-          out = program_w_load(c, program_x_before_[i], true);
+        if (program_.x_loads != cfg_.k_steps) {  // Triton's: the x of the rows of the W load with the same number
+          out = program_x_load(c, program_x_before_[i]);
           if (out.op == Op::kLoad) out.slot = slot_of(s.scoreboard);
           return true;
         }

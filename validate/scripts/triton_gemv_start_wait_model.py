@@ -12,21 +12,14 @@ Exit 2 on a usage error."""
 import argparse, csv, json, os, re, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from triton_gemv_start_wait import quantiles  # noqa: E402
+from triton_gemv_start_wait import summary  # noqa: E402
 
 
 def model_summary(ctas_csv):
-    rows = list(csv.DictReader(open(ctas_csv)))
-    first_end = {}
-    for r in rows:
-        first_end[r["sm"]] = min(first_end.get(r["sm"], int(r["end_cycle"])), int(r["end_cycle"]))
-    waits = {True: [], False: []}
-    for r in rows:
-        if r["first_special_read_cycle"]:
-            waits[int(r["start_cycle"]) < first_end[r["sm"]]].append(
-                int(r["first_special_read_cycle"]) - int(r["start_cycle"]))
-    return {"start_wait_first_wave": quantiles(waits[True]), "start_wait_later": quantiles(waits[False]),
-            "duration": quantiles([int(r["end_cycle"]) - int(r["start_cycle"]) for r in rows])}
+    """summary() of a model run's ctas.csv: the S2R's issue in place of silicon's clock read behind it."""
+    rows = [(int(r["launch_index"]), r["sm"], int(r["start_cycle"]), int(r["first_special_read_cycle"]), int(r["end_cycle"]))
+            for r in csv.DictReader(open(ctas_csv)) if r["first_special_read_cycle"]]
+    return summary(rows)
 
 
 def main():
