@@ -35,6 +35,13 @@ def error(case, metric):
     return None if m is None else m["error"]
 
 
+def key(case):
+    """A case's name and measured time: two record sets may hold records of one name (the WMMA GEMM's
+    gemm/ and padding/ sets both have gemm_16384x16384x2048_grouped8), which their measurements tell apart."""
+    m = case["metrics"].get(METRICS[0])
+    return case["case"], None if m is None else m["measured"]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("base")
@@ -43,13 +50,13 @@ def main():
     a = ap.parse_args()
     base = load(a.base)
     parts = [load(p) for p in a.whatif]
-    by_case = {c["case"]: c for c in base["cases"]}
+    by_case = {key(c): c for c in base["cases"]}
     per_set = defaultdict(lambda: defaultdict(list))
     groups = defaultdict(list)  # case group -> (measured, base, what-if) times
     rows = []
     for part in parts:
         for c in part["cases"]:
-            b = by_case.get(c["case"])
+            b = by_case.get(key(c))
             if b is None:
                 continue
             record_set = c["group"].split(" ")[0]

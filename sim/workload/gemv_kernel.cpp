@@ -71,6 +71,7 @@ GemvKernel::GemvKernel(const GemvConfig& cfg, const GpuConfig& gpu) : cfg_(cfg),
                    (cfg.spill_bytes_per_thread > 0 || program_.line_end == 0),
                "local program passed validation with " << program_.x_loads << " x loads, frame " << cfg.spill_bytes_per_thread
                                                        << ", lines up to " << program_.line_end);
+    take_start_reads_out_of_program(cfg.start_special_reads);
     std::int64_t w = 0, x = 0;
     for (const LocalStep& st : program_.steps) {
       program_w_before_.push_back(w);
@@ -91,6 +92,28 @@ GemvKernel::GemvKernel(const GemvConfig& cfg, const GpuConfig& gpu) : cfg_(cfg),
   shape_.shared_mem_per_cta = static_cast<std::int64_t>(cfg.warps) * warp_size_ * 8 * 4;  // cross-warp reduction
   shape_.math_dtype = "fp32";  // gemlite casts to fp32 and multiplies on the FMA pipes
   reduction_ = reduction_shape();
+}
+
+// The compiled code's first instructions include its start S2Rs (records_add_gemv_sass.py counts those before
+// the first LDG); the warp issues them itself (kStart, as MIO instructions), so the program's other
+// instructions before its first load hold them once too many.
+void GemvKernel::take_start_reads_out_of_program(std::int64_t start_reads) {
+  std::int64_t left = start_reads;
+  auto& steps = program_.steps;
+  for (std::size_t i = 0; i < steps.size() && left > 0; ++i) {
+    LocalStep& st = steps[i];
+    if (st.kind != LocalStep::Kind::kOther && st.kind != LocalStep::Kind::kMath) break;  // a load or a wait
+    if (st.kind != LocalStep::Kind::kOther) continue;
+    const std::int64_t taken = std::min<std::int64_t>(left, st.count);
+    st.count -= static_cast<std::uint32_t>(taken);
+    program_.other_instructions -= taken;
+    left -= taken;
+  }
+  if (left > 0)
+    throw ConfigError("workload local_program: its other instructions before the first load (C) hold " +
+                      std::to_string(start_reads - left) + " of the " + std::to_string(start_reads) +
+                      " start_special_reads the compiled code issues there");
+  std::erase_if(steps, [](const LocalStep& st) { return st.kind == LocalStep::Kind::kOther && st.count == 0; });
 }
 
 TileCoord GemvKernel::tile_of(std::int64_t launch_index) const {

@@ -72,6 +72,8 @@ class GemvKernel final : public Kernel {
     std::int64_t k0 = 0, first = 0, rows = 0, lo = 0, bytes = 0;
   };
   ProgramLoad program_load_at(const WarpCursor& c, std::int64_t v) const;
+  // The start S2Rs the warp issues itself, taken out of the program's instructions before its first load.
+  void take_start_reads_out_of_program(std::int64_t start_reads);
   // That W load, and (Triton loads x one W load at a time) the x elements of its rows.
   Instr program_w_load(const WarpCursor& c, std::int64_t v) const;
   Instr program_x_load(const WarpCursor& c, std::int64_t v) const;

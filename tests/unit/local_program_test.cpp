@@ -224,6 +224,26 @@ TEST(GemvLocalProgram, WithoutSpillsItIsTheCompiledLoadsAndWaits) {
   EXPECT_NO_THROW(compiled("X0 X0 D1 " + repeat("W8.1 D2", 4) + "F64 C10"));
 }
 
+// The compiled code's first instructions hold its start S2Rs (records_add_gemv_sass.py counts those before the first
+// LDG), which the warp issues itself as MIO instructions: the program's instructions before its first load give them
+// up, so every warp issues the SASS's count once (here the program, the start reads and the reduction fill it).
+TEST(GemvLocalProgram, TheStartReadsAreAmongTheProgramsFirstInstructions) {
+  const std::string body = repeat("X0", 32) + "D1 " + repeat("W8.1 D2", 4) + "F64 C10";
+  auto instructions = [&](const std::string& first, int start_reads) {
+    auto cfg = compiled(first + " " + body, {"workload.start_special_reads=" + std::to_string(start_reads),
+                                             "workload.instructions_per_warp=0"});
+    return metric(cfg, simulate(cfg), "smsp__inst_executed.sum");
+  };
+  EXPECT_EQ(instructions("C30", 2), instructions("C30", 0));
+  EXPECT_EQ(instructions("C1 F2 C1", 2), instructions("C1 F2 C1", 0));  // C steps before the first load, across math
+  EXPECT_EQ(instructions("C30", 2) - instructions("C29", 2), 28.0 * 32 * 4);  // one per warp
+  auto run = [](const std::string& program, std::vector<std::string> sets) { simulate(compiled(program, std::move(sets))); };
+  const std::string short_start = refusal(run, "C1 " + body, {"workload.start_special_reads=2"});
+  EXPECT_NE(short_start.find("its other instructions before the first load (C) hold 1 of the 2 start_special_reads"),
+            std::string::npos)
+      << short_start;
+}
+
 TEST(GemvLocalProgram, AFramelessProgramIsRefusedWhereItDoesNotFit) {
   auto error_of = [](const std::string& program, std::vector<std::string> sets = {}) {
     return refusal(compiled, program, std::move(sets));

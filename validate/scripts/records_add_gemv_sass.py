@@ -25,6 +25,12 @@ Both are facts of the compiled code, as registers per thread are. The listings:
 * The spill traffic in program order, for records with a spill frame (workload local_program,
   validate/scripts/sass_local_program.py): each STL/LDL at its frame line among the global loads,
   waits and instructions, so that the model reloads a slot as far from its store as the code does.
+* The loads and waits in program order, for Triton's records without a spill frame (workload
+  local_program with loads only, validate/scripts/sass_local_program.py): the model then issues each
+  W and x load where the code does and waits where its scoreboards wait, which replaces the window
+  (loads_in_flight is dropped; loads_in_flight_source keeps the walk's facts and says so). The
+  window keeps a K step's worth of loads in flight throughout; the code keeps a third to a half of
+  them at its waits (docs/shared-memory.md, "What the fitted start gate does not stand for").
 * The in-CTA reduction as compiled (workload reduction_smem_stores / reduction_smem_loads /
   reduction_smem_ldmatrix / reduction_barriers: its STS, LDS + LDSM, the LDSM and BAR.SYNC per
   warp; reduction_shuffles / reduction_shuffle_levels: its SHFL and the most of them on one
@@ -205,7 +211,23 @@ def expected(rec, path):
         source["none"] = f"a spill frame of {spill} per thread: the spill program models its rows"
     elif most // vectors_per_row > MAX_UNITS:
         source["none"] = f"{most // vectors_per_row} loads of rows; the window program tracks {MAX_UNITS}"
-    return (None if "none" in source else most), source, spill_of(rec, src), evict_of(*src[:3]), reduction_inputs(rec, src)
+    spilled = spill_of(rec, src)
+    program = None if spilled[0] or not loads else compiled_program(src)
+    if program:
+        source.pop("none", None)  # a program has no window to outgrow
+        source["replaced_by"] = "workload local_program: the compiled loads and waits"
+    return (None if "none" in source or program else most), source, spilled, program, evict_of(*src[:3]), \
+        reduction_inputs(rec, src)
+
+
+def compiled_program(src):
+    """The loads and waits of a Triton GEMV without a spill frame (workload local_program), or None:
+    only for Triton's straight-line code with 128-bit W loads (the program's W load is 16 bytes a
+    lane; the CUDA kernel's records keep their window: the program's x-load rule is Triton's, once
+    per W load or per K step)."""
+    if not src[1] or reduction_of(*src[:3])["instructions"] is None:
+        return None
+    return local_program(function_lines(*src[:3]))
 
 
 def main():
@@ -218,7 +240,8 @@ def main():
         exp = expected(rec, path)
         if exp is None:
             continue
-        window, source, (traffic, traffic_source, program), evict, (reduction, early_exit_skips) = exp
+        window, source, (traffic, traffic_source, spill_program), loads_program, evict, (reduction, early_exit_skips) = exp
+        program = spill_program or loads_program
         checked += 1
         windows += window is not None
         if a.check:
@@ -271,6 +294,7 @@ def main():
         if traffic:
             rec["workload"]["spill_traffic"] = traffic
             rec["spill_traffic_source"] = traffic_source
+        if program:
             rec["workload"]["local_program"] = program
             rec.setdefault("workload_sources", {})["local_program"] = \
                 "its SASS (validate/scripts/sass_local_program.py, through records_add_gemv_sass.py)"
