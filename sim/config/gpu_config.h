@@ -31,6 +31,7 @@ struct SmConfig {
   bool mma_sync_holds_dispatch = false;      // an mma.sync keeps its sub-partition's other warps from issuing
                                              // while it is in the tensor pipe
   bool dispatch_stall_follows_residents = false;  // a profile's dispatch_stall scales with the warps resident beside a warp
+  bool loads_wait_in_mio_queue = false;      // a global/local load (LDG/LDL) takes an MIO entry, enters the LSU behind the shared path
   bool copies_wait_for_shared_queue = false;  // an LDGSTS enters the LSU behind the shared instructions
                                               // booked on the path
   std::uint32_t copy_waits_per_warp = 0;      // ... behind at most this many of each warp's; 0 = all of them

@@ -100,6 +100,14 @@ Schema<GpuConfig> make_schema() {
                            "(issue.measured.alone.*) with as many as one CTA an SM leaves there, the kernel's with as many "
                            "as its profile had, linear between (false = the kernel's for every warp)",
                            [](G& c) -> auto& { return c.sm.dispatch_stall_follows_residents; }));
+  p.push_back(bool_param<G>("sm.loads_wait_in_mio_queue", false,
+                           "a global or local load (LDG, LDL; not cp.async or TMA) takes an entry of the MIO queue like a "
+                           "shared instruction - its warp waits in mio_throttle while the queue is full - and enters the "
+                           "LSU behind the shared-memory instructions booked on the SM's data path: its requests leave, "
+                           "and its entry frees (sm.mio_release_latency later), from then on (the Triton GEMV's source "
+                           "counters on the H200: 8192x28672 BLOCK_N 256 4-warp, 19.5 of its 35.2 % mio_throttle on "
+                           "LDG; validate/results/h200/gemv_source_large). false = a load enters as it issues",
+                           [](G& c) -> auto& { return c.sm.loads_wait_in_mio_queue; }));
   p.push_back(bool_param<G>("sm.copies_wait_for_shared_queue", false,
                            "a cp.async (LDGSTS) enters the LSU behind the shared-memory instructions already booked on "
                            "the SM's data path: its line requests leave, and its warp's next instruction (which rewrites "

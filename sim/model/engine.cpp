@@ -26,6 +26,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   reads_in_order = mem.reads_in_arrival_order();
   writes_in_order = mem.writes_in_arrival_order();
   copies_queue = g.sm.copies_wait_for_shared_queue;
+  loads_in_mio = g.sm.loads_wait_in_mio_queue;
   mio_bursts_one = g.sm.mio_bursts_enter_one_at_a_time;
   mio_oldest_first = g.sm.mio_entries_oldest_first;
   copy_waits_per_warp = g.sm.copy_waits_per_warp;

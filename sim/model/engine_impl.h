@@ -133,6 +133,7 @@ struct Engine::Impl {
   bool mma_holds_dispatch = false;       // sm.mma_sync_holds_dispatch
   bool dispatch_follows_residents = false;  // sm.dispatch_stall_follows_residents, for a kernel with a lone profile
   bool copies_queue = false;             // sm.copies_wait_for_shared_queue
+  bool loads_in_mio = false;             // sm.loads_wait_in_mio_queue
   bool mio_bursts_one = false;           // sm.mio_bursts_enter_one_at_a_time
   bool mio_oldest_first = false;         // sm.mio_entries_oldest_first
   std::uint32_t copy_waits_per_warp = 0;  // sm.copy_waits_per_warp (0: behind the whole booked path)
@@ -259,8 +260,13 @@ struct Engine::Impl {
   // enter the queue; as a burst they would fill it, which the loops' profiles do not show:
   // mio_throttle 0.5-1.3 % of the WMMA and ladder samples).
   bool in_mio_queue(const Instr& in) const {
-    return (in.op == Op::kSharedLoad || in.op == Op::kSharedStore) && (in.issue_cycles <= 1 || in.mio_burst) &&
+    return (((in.op == Op::kSharedLoad || in.op == Op::kSharedStore) && (in.issue_cycles <= 1 || in.mio_burst)) ||
+            plain_load_in_mio(in)) &&
            mio.bounded();
+  }
+  // sm.loads_wait_in_mio_queue: an LDG or LDL block, each instruction an entry (not cp.async: it has its own rule, nor TMA).
+  bool plain_load_in_mio(const Instr& in) const {
+    return loads_in_mio && in.op == Op::kLoad && !in.async_copy && in.tma_boxes == 0;
   }
   // A memory instruction block: the issue port for its instructions, the warp until its issue floor.
   static void hold(SubPart& sp, Warp& w, const Instr& in, Tick t) {

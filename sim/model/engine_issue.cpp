@@ -144,6 +144,11 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       if (in.async_copy && copies_queue && path.free_at(sm) > t)
         entered = copy_waits_per_warp == 0 ? path.free_at(sm)
                                            : t + path.owed_to_first_of_each_warp(sm, t, copy_waits_per_warp);
+      const bool through_mio = plain_load_in_mio(in) && mio.bounded();
+      if (through_mio) {  // in the MIO queue behind the shared instructions booked before it, then into the LSU
+        entered = std::max(t, path.free_at(sm));
+        mio.push(sm, static_cast<int>(&sp - sps.data()), std::max<std::uint32_t>(1, in.issue_cycles), entered, entered, warp_index);
+      }
       SIM_ASSERT(entered <= std::max(t, path.free_at(sm)),
                  "copy enters at " << entered << ", past its SM's booked path (free at " << path.free_at(sm) << ")");
       const AccessCtx at_lsu{sm, entered, counts, in.local};
@@ -181,7 +186,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       }
       fill_slot(w, in.slot, done, SlotKind::kLong);
       hold(sp, w, in, t);
-      if (entered > w.ready) {  // the next instruction rewrites the copy's address registers: it waits
+      if (entered > w.ready && !through_mio) {  // the next instruction rewrites the copy's address registers: it waits
         wait_past_floor(w, sp, in, t, WarpState::kLongScoreboard, entered);
         return;
       }

@@ -10,19 +10,21 @@
 #   gemv_source_env.txt  GPU, driver, ncu, Triton, the command, the cases in launch order
 # Cases: the 1x4096x7168 llcc programs at BLOCK 32x64 w4, 64x64 w4, 128x32 w8, 256x16 w4, 256x64 w4,
 # 512x64 w8 and 1x8192x28672 64x64 w4 (validate/results/*/triton_gemv). ~2 minutes.
+# ONLY=REGEX picks other cases (names as triton_gemv_records.py --list prints them), e.g. the large shape's
+# wide programs: ONLY='1x8192x28672_bn(256_bk64_w4|512_bk64_w8)_llcc$'.
 set -uo pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 W=/tmp/gms-gemv-source
 mkdir -p "$W"
 here=$(dirname "$0")
-only='1x4096x7168_bn(32_bk64_w4|64_bk64_w4|128_bk32_w8|256_bk16_w4|256_bk64_w4|512_bk64_w8)_llcc$|1x8192x28672_bn64_bk64_w4_llcc$'
+only=${ONLY:-'1x4096x7168_bn(32_bk64_w4|64_bk64_w4|128_bk32_w8|256_bk16_w4|256_bk64_w4|512_bk64_w8)_llcc$|1x8192x28672_bn64_bk64_w4_llcc$'}
 {
   echo "date: $(date -u +%FT%TZ)"
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
   ncu --version | tail -1
   python3 -c 'import triton, torch; print("triton", triton.__version__, "torch", torch.__version__)'
-  echo "command: validate/scripts/device_gemv_source.sh"
+  echo "command: ONLY='$only' validate/scripts/device_gemv_source.sh"
   echo "cases in launch order:"
   python3 "$here/triton_gemv_records.py" --list | grep -E "$only"
 } > "$OUT/gemv_source_env.txt" 2>&1
