@@ -144,7 +144,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
       if (in.async_copy && copies_queue && path.free_at(sm) > t)
         entered = copy_waits_per_warp == 0 ? path.free_at(sm)
                                            : t + path.owed_to_first_of_each_warp(sm, t, copy_waits_per_warp);
-      const bool through_mio = plain_load_in_mio(in) && mio.bounded();
+      const bool through_mio = in_mio_queue(in);  // sm.loads_wait_in_mio_queue (a copy never is)
       if (through_mio) {  // in the MIO queue behind the shared instructions booked before it, then into the LSU
         entered = std::max(t, path.free_at(sm));
         mio.push(sm, static_cast<int>(&sp - sps.data()), std::max<std::uint32_t>(1, in.issue_cycles), entered, entered, warp_index);

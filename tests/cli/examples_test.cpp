@@ -78,6 +78,9 @@ TEST(Examples, CompiledTritonGemvRunsAsItsCommentSays) {
   std::filesystem::remove_all(dir);
 }
 
+// configs/workloads/gemv-splitk-deep.yaml: 137.1 us on h100, 1,024 programs' reductions taking turns on each
+// of y's 16 lines; 74.6 us without the turns. Silicon (validate/results/h100/gemv_deep, measured after this
+// prediction): 135.2 us.
 TEST(Examples, DeepSplitKGemvRunsAsItsCommentSays) {
   const auto dir = gms::test::temp_dir("example_gemv_deep");
   const std::string base = "run -q -g " + src("configs/gpus/h100.yaml") + " -w " +
