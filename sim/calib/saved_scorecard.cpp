@@ -67,6 +67,14 @@ SavedScorecard merge_scorecards(const std::vector<SavedScorecard>& parts) {
   return card;
 }
 
+std::vector<std::string> drop_restated_overrides(SavedScorecard& card,
+                                                 const std::function<bool(const std::string&)>& restates_preset) {
+  std::vector<std::string> dropped, kept;
+  for (const auto& o : card.overrides) (restates_preset(o) ? dropped : kept).push_back(o);
+  card.overrides = std::move(kept);
+  return dropped;
+}
+
 void require_made_as(const SavedScorecard& card, int sample_waves, const std::vector<std::string>& overrides) {
   auto sorted = [](std::vector<std::string> v) {
     std::sort(v.begin(), v.end());

@@ -4,6 +4,7 @@
 // over hundreds of full-size replays are checked in seconds (`compare --simulated`), and a few fresh
 // replays tell whether it is still this model's (`compare --expect-simulated`; the simulator is
 // deterministic, so the same model gives the same numbers to the last bit on any machine).
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -36,6 +37,12 @@ SavedScorecard load_saved_scorecard(const std::string& path);
 // card of the others): one card holding every part's cases, a later part's case replacing an earlier one's. Throws
 // ConfigError unless the parts are of one GPU and were made the same way (--sample-waves, --set).
 SavedScorecard merge_scorecards(const std::vector<SavedScorecard>& parts);
+
+// Takes out of the card's overrides those that `restates_preset` says the --gpu description already has (its
+// value, rendered, is the preset's): a part replayed with `--set gpu.K=V` before the preset took V is the preset's
+// own replay and joins the preset's card. Which ones it took out, as "--set K=V" words, for the user.
+std::vector<std::string> drop_restated_overrides(SavedScorecard& card,
+                                                 const std::function<bool(const std::string&)>& restates_preset);
 
 // Throws ConfigError unless the card was replayed with `sample_waves` and `overrides` (in any order):
 // a replay compares with a card only when both were made the same way.

@@ -18,6 +18,7 @@
 #include "cli/options.h"
 #include "dist/ranks.h"
 #include "common/error.h"
+#include "config/gpu_schema.h"
 
 namespace gms::cli {
 
@@ -76,7 +77,18 @@ int cmd_compare(const std::vector<std::string>& args) {
       saved = load_saved_scorecard(expected_path);
     } else {
       std::vector<SavedScorecard> parts;
-      for (const auto& path : saved_paths) parts.push_back(load_saved_scorecard(path));
+      // A gpu.* override restates the preset when the description rendered with it is the preset's: the part was
+      // replayed as the preset replays now (a switch that a preset took after its what-if card was made).
+      const std::string preset = render_yaml(gpu_schema(), replayer.configs(cases.front(), {}).gpu.value);
+      auto restates_preset = [&](const std::string& o) {
+        return o.rfind("gpu.", 0) == 0 && render_yaml(gpu_schema(), replayer.configs(cases.front(), {o}).gpu.value) == preset;
+      };
+      for (const auto& path : saved_paths) {
+        parts.push_back(load_saved_scorecard(path));
+        for (const auto& o : drop_restated_overrides(parts.back(), restates_preset))
+          if (dist::is_root())
+            std::cerr << "gpumemsim: note: " << path << ": --set " << o << " is what " << gpu << " has: taken as its own replay\n";
+      }
       saved = merge_scorecards(parts);
     }
     if (saved.gpu != gpu_name)

@@ -160,6 +160,17 @@ TEST(Cli, CompareScoresAScorecardMadeInParts) {
   refused(run(h100 + gemv_records() + " --simulated " + (dir / "a.json").string() + " --simulated " +
                         (dir / "set.json").string()),
                     "replay it the way it was made");
+  // A part replayed with a --set that restates the preset's value (a switch the preset took after that what-if was
+  // made) is the preset's own replay: it joins, and the merged card has no overrides.
+  ASSERT_EQ(run(h100 + b + " --jobs 2 --set gpu.sm.mio_queue_per_subpartition=31 --set gpu.sm.mio_release_latency=47cycles"
+                " --json " + (dir / "restated.json").string()).code, 0);
+  auto restated = run(h100 + gemv_records() + " --simulated " + (dir / "a.json").string() + " --simulated " +
+                      (dir / "restated.json").string() + " --json " + (dir / "joined.json").string());
+  ASSERT_EQ(restated.code, 0) << restated.out;
+  EXPECT_NE(restated.out.find("--set gpu.sm.mio_queue_per_subpartition=31 is what "), std::string::npos) << restated.out;
+  const nlohmann::json joined = read_json(dir / "joined.json");
+  EXPECT_EQ(joined["cases"], whole["cases"]);
+  EXPECT_EQ(joined["overrides"], nlohmann::json::array());
 }
 
 }  // namespace
