@@ -56,7 +56,6 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   smem_ticks_per_wavefront = static_cast<Tick>(kTicksPerCycle * 128.0 / g.sm.shared_bytes_per_cycle + 0.5);
   smem_latency = cycles_to_ticks(g.sm.shared_latency);
   if (g.sm.copy_fill_bytes_per_cycle > 0) fill_ticks_per_byte = kTicksPerCycle / g.sm.copy_fill_bytes_per_cycle;
-  if (g.sm.load_data_bytes_per_cycle > 0) load_ticks_per_byte = kTicksPerCycle / g.sm.load_data_bytes_per_cycle;
   smem_latency_per_wavefront = cycles_to_ticks(g.sm.shared_latency_per_wavefront);
   ldsm_one_at_a_time = g.sm.ldmatrix_one_at_a_time_beside_mma;
   wgmma_on_path = g.sm.wgmma_operands_use_shared_path;
