@@ -57,6 +57,7 @@ struct SmConfig {
   std::uint64_t barrier_latency = 0;  // cycles from a CTA barrier's last arrival to its warps going on
   double copy_fill_bytes_per_cycle = 0; // cp.async bytes written into shared memory per data-path cycle; 0 = as
                                         // shared stores (the copy's destination wavefronts)
+  double load_data_bytes_per_cycle = 0;  // LDG/LDL data through the shared-memory data path per cycle; 0 = none
 };
 
 // A one-wavefront shared load's latency beyond its cycle in the data path (LDS.32): what the issue

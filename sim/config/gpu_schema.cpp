@@ -232,6 +232,15 @@ Schema<GpuConfig> make_schema() {
                                 "wavefronts of a shared store to its destination (at sm.shared_bytes_per_cycle), as "
                                 "copies through L1 always do",
                                 [](G& c) -> auto& { return c.sm.copy_fill_bytes_per_cycle; }));
+  p.push_back(quantity_param<G>("sm.load_data_bytes_per_cycle", Q::kBytesPerCycle, "0", 0, 1e6,
+                                "bytes of a global or local load's data (LDG, LDL) the SM's shared-memory data path "
+                                "carries into the registers per cycle, when the data is back, in slots beside the "
+                                "shared instructions as a cp.async's fill (sm.shared_fills); the load completes "
+                                "when its bytes have passed (gms-fill-ubench --loads: 4 cycles of ldmatrix readers' "
+                                "path per 512-byte LDG.128, from L1, L2 or DRAM, 1 per LDG.32 - ncu's "
+                                "l1tex__data_pipe_lsu_wavefronts_mem_lgds, one a 128 bytes). 0 = loads take no "
+                                "data-path time",
+                                [](G& c) -> auto& { return c.sm.load_data_bytes_per_cycle; }));
   // --- L1
   p.push_back(quantity_param<G>("l1.size", Q::kBytes, "", 0, kBig, "L1 data cache capacity per SM (0 = none)",
                                 [](G& c) -> auto& { return c.l1.size; }));

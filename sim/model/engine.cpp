@@ -56,6 +56,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   smem_ticks_per_wavefront = static_cast<Tick>(kTicksPerCycle * 128.0 / g.sm.shared_bytes_per_cycle + 0.5);
   smem_latency = cycles_to_ticks(g.sm.shared_latency);
   if (g.sm.copy_fill_bytes_per_cycle > 0) fill_ticks_per_byte = kTicksPerCycle / g.sm.copy_fill_bytes_per_cycle;
+  if (g.sm.load_data_bytes_per_cycle > 0) load_ticks_per_byte = kTicksPerCycle / g.sm.load_data_bytes_per_cycle;
   smem_latency_per_wavefront = cycles_to_ticks(g.sm.shared_latency_per_wavefront);
   ldsm_one_at_a_time = g.sm.ldmatrix_one_at_a_time_beside_mma;
   wgmma_on_path = g.sm.wgmma_operands_use_shared_path;
@@ -210,7 +211,7 @@ void Engine::Impl::take_request() {
       const Warp& w = warps[static_cast<std::size_t>(p.warp)];
       if (!w.active || w.age != p.age) break;
       const int sm = sm_of(w);
-      fills.add(sm, PendingFill{std::max(c.done, p.at_least), 0, p.fill_ticks, p.warp, p.age, p.slot});
+      fills.add(sm, PendingFill{std::max(c.done, p.at_least), p.fill_seq, p.fill_ticks, p.warp, p.age, p.slot});
       schedule_fills(sm);
       break;
     }

@@ -148,6 +148,7 @@ struct Engine::Impl {
   std::int64_t start_backlog = -1;  // sm.mio_start_backlog
   Tick starvation_ticks = 0;        // sm.mio_starvation_period
   double fill_ticks_per_byte = 0;  // sm.copy_fill_bytes_per_cycle as ticks per byte; 0: copies cost store wavefronts
+  double load_ticks_per_byte = 0;  // sm.load_data_bytes_per_cycle as ticks per byte; 0: loads take no data-path time
   EventQueue events;
   std::int64_t next_launch = 0, retired = 0;
   int last_sm = -1;
@@ -357,6 +358,15 @@ struct Engine::Impl {
     return round_ticks(bytes * fill_ticks_per_byte);
   }
 
+  // The data path's time to carry a plain load's data (LDG/LDL, not cp.async or TMA) into its registers, once it is
+  // back (sm.load_data_bytes_per_cycle; 0 when off): its bytes at the measured rate.
+  Tick load_data_ticks(const Instr& in) const {
+    if (load_ticks_per_byte <= 0 || in.async_copy || in.tma_boxes > 0) return 0;
+    const double bytes = in.lanes.present() ? static_cast<double>(in.lanes.count) * in.lanes.bytes
+                                            : static_cast<double>(in.region.rows) * in.region.row_bytes;
+    return round_ticks(bytes * load_ticks_per_byte);
+  }
+
   // Loads whose lines wait in the memory system's outboxes (l2.reads_in_arrival_order), by the owner
   // number they were handed over with: what their completion fills.
   struct PendingLoad {
@@ -372,6 +382,7 @@ struct Engine::Impl {
     int slot = 0;
     Tick at_least = 0;    // done no sooner: what did not go to L2 (L1 hits, the copy engine, a booked write)
     Tick fill_ticks = 0;  // kFill: the data path's time to write it
+    std::uint64_t fill_seq = 0;  // kFill: its place among fills arriving at one tick, taken at issue
   };
   bool reads_in_order = false;   // l2.reads_in_arrival_order
   bool writes_in_order = false;  // l2.writes_in_arrival_order

@@ -170,15 +170,31 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
             pending_loads[pending_id].kind = PendingLoad::Kind::kFill;
             pending_loads[pending_id].at_least = done;
             pending_loads[pending_id].fill_ticks = fill_ticks(in);
+            pending_loads[pending_id].fill_seq = fills.issue_seq();
             pending_id = ~0u;
           } else {
-            fills.add(sm, PendingFill{done, 0, fill_ticks(in), warp_index, w.age, in.slot});
+            fills.add(sm, PendingFill{done, fills.issue_seq(), fill_ticks(in), warp_index, w.age, in.slot});
             schedule_fills(sm);
           }
           ++w.pending[in.slot];
         } else {
           done = std::max(done, shared_pipe_ticks(sm, t, fill_ticks(in)));
         }
+      }
+      // A plain load's data passes the SM's shared-memory data path on its way to the registers (as a copy's fill:
+      // when it is back, in slots beside the shared instructions); its slot is settled when it has passed.
+      if (const Tick carry = fills_at_arrival ? load_data_ticks(in) : 0; carry > 0) {
+        if (pending_id != ~0u) {
+          pending_loads[pending_id].kind = PendingLoad::Kind::kFill;
+          pending_loads[pending_id].at_least = done;
+          pending_loads[pending_id].fill_ticks = carry;
+          pending_loads[pending_id].fill_seq = fills.issue_seq();
+          pending_id = ~0u;
+        } else {
+          fills.add(sm, PendingFill{done, fills.issue_seq(), carry, warp_index, w.age, in.slot});
+          schedule_fills(sm);
+        }
+        ++w.pending[in.slot];
       }
       if (pending_id != ~0u) {
         pending_loads[pending_id].at_least = done;

@@ -10,13 +10,14 @@
 #include <queue>
 #include <vector>
 
+#include "common/error.h"
 #include "common/types.h"
 
 namespace gms {
 
 struct PendingFill {
   Tick arrive = 0;             // the copy's last line is back at the SM
-  std::uint64_t seq = 0;       // order of issue: ties of `arrive` go in issue order
+  std::uint64_t seq = 0;       // order of issue (issue_seq): ties of `arrive` go in issue order
   Tick ticks = 0;              // the data path's time to write it
   int warp = 0;                // global warp index and its launch age (a later warp may reuse the index)
   std::uint64_t age = 0;
@@ -27,8 +28,13 @@ class SharedFills {
  public:
   explicit SharedFills(int sms) : queues_(static_cast<std::size_t>(sms)), scheduled_(static_cast<std::size_t>(sms), kNever) {}
 
-  void add(int sm, PendingFill f) {
-    f.seq = next_seq_++;
+  // The next fill's place among ties, taken when its copy or load issues - not when it is added: a pipelined run
+  // adds a fill whose lines went to L2 only when the memory side has timed them, later than one that hit in L1,
+  // and the order of ties must not depend on that (Cli.ThreadCountsGiveIdenticalResults).
+  std::uint64_t issue_seq() { return next_seq_++; }
+  // Adds a fill whose `seq` was taken from issue_seq() when it issued.
+  void add(int sm, const PendingFill& f) {
+    SIM_ASSERT(f.seq < next_seq_, "a fill added with order " << f.seq << " not taken at issue (next " << next_seq_ << ")");
     queues_[static_cast<std::size_t>(sm)].push(f);
   }
   bool empty(int sm) const { return queues_[static_cast<std::size_t>(sm)].empty(); }

@@ -24,6 +24,7 @@
 //   gms-fill-ubench          the sweep, one JSON object per configuration
 //   gms-fill-ubench --once   each kernel once at the sweep's largest point (for ncu)
 //   gms-fill-ubench --probes the probe alone, beside readers on chosen sub-partitions, pitches 64 / 80 / 96
+//   gms-fill-ubench --loads  global loads into registers (LDG.128 / LDG.32) beside the readers (load_mix)
 //   gms-fill-ubench --probe-grid  the probe beside 1-16 readers (spread, the copier's sub-partition only,
 //                            the other three only), 8 or 2 ldmatrix in flight each, pitches 64 / 96
 // CUDA only (clock64, inline PTX, cp.async: sm_80 on).
@@ -107,6 +108,56 @@ __global__ void fill_mix(int steps, int copies, int stride, const int4* src, lon
     }
     asm volatile("cp.async.wait_all;\n" ::: "memory");
     acc = reinterpret_cast<const unsigned*>(cbuf)[cw * kCopierStages * kStage / 4 + lane];
+  }
+#endif
+  const long long t1 = clock64();
+  if (lane == 0) out[blockIdx.x * kWarps + warp] = t1 - t0;
+  if (acc == 0x12345u) *sink = acc;
+}
+
+// `--loads`: the copiers' warps issue global loads into registers instead (LDG.E.128, 512 bytes a warp, or
+// LDG.E, 128 bytes a warp: VEC 4 / 1 words a lane), 4 independent ones in flight before the warp uses them, from
+// the same windows (.cg from L2, .ca from L1, .cg from DRAM). Does a load's data, on its way to the registers,
+// take the shared-memory data path's cycles as a cp.async's write does? The readers' slope says how many.
+template <int PITCH, int SRC, int VEC>
+__global__ void load_mix(int steps, int loads, int stride, const int4* src, long long* out, unsigned* sink) {
+  __shared__ __align__(128) unsigned char rbuf[kReaderBytes];
+  for (int i = threadIdx.x; i < kReaderBytes / 4; i += blockDim.x) reinterpret_cast<unsigned*>(rbuf)[i] = i;
+  __syncthreads();
+  const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+  const long long t0 = clock64();
+  unsigned acc = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if (is_reader(warp)) {
+    acc = read_tiles<PITCH>(rbuf, steps, stride, lane);
+  } else {
+    const int cw = (warp / 8) * 4 + warp % 4;  // 0..15
+    const int window = window_int4(SRC) * 4 / VEC;  // in units of the load
+    const unsigned* base = reinterpret_cast<const unsigned*>(src + static_cast<size_t>(blockIdx.x) * window_int4(SRC));
+    for (int i = 0; i < loads; i += 4) {
+      unsigned v[4][VEC];
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        // The run-time stride (1) keeps ptxas from seeing the addresses repeat: with a literal one it hoisted the
+        // 8 loads of a period out of the loop (ncu: 8 LDG a warp where 512 were meant, first call 2026-12-01).
+        const unsigned* g = base + static_cast<size_t>((((i + j) * stride * 16 + cw) * 32 + lane) % window) * VEC;
+        if constexpr (VEC == 4) {
+          if constexpr (SRC == kFromL1)
+            asm volatile("ld.global.ca.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v[j][0]), "=r"(v[j][1]), "=r"(v[j][2]), "=r"(v[j][3]) : "l"(g));
+          else
+            asm volatile("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v[j][0]), "=r"(v[j][1]), "=r"(v[j][2]), "=r"(v[j][3]) : "l"(g));
+        } else {
+          if constexpr (SRC == kFromL1)
+            asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(v[j][0]) : "l"(g));
+          else
+            asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v[j][0]) : "l"(g));
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+#pragma unroll
+        for (int k = 0; k < VEC; ++k) acc ^= v[j][k];
+    }
   }
 #endif
   const long long t1 = clock64();
@@ -213,6 +264,30 @@ void sweep(int sms, bool once, const int4* src, long long* out, unsigned* sink, 
           "{\"measure\": \"fill_mix\", \"pitch\": %d, \"copy\": \"%s\", \"copy_rows\": %d, \"copy_pitch\": %d, "
           "\"ldmatrix_per_sm\": %d, \"ldgsts_per_sm\": %d, \"reader_cycles\": %.0f, \"copier_cycles\": %.0f, \"gpu\": \"%s\"}\n",
           PITCH, source_name(SRC), ROW_BYTES, DST_PITCH, s * 8 * (kWarps / 2), copies * (kWarps / 2), median(rs), median(cs), gpu);
+    }
+  }
+}
+
+// The loads' sweep (`--loads`): 0, 256 and 512 loads per loader warp beside the readers, and alone.
+template <int PITCH, int SRC, int VEC>
+void load_sweep(int sms, const int4* src, long long* out, unsigned* sink, const char* gpu) {
+  const int steps = reader_steps(PITCH);
+  auto* kernel = load_mix<PITCH, SRC, VEC>;
+  for (int readers_on = 1; readers_on >= 0; --readers_on) {
+    for (int loads : {0, 256, 512}) {
+      if (!readers_on && loads == 0) continue;
+      const int s = readers_on ? steps : 0;
+      auto launch = [&] { kernel<<<sms, kWarps * 32>>>(s, loads, 1, src, out, sink); };
+      std::vector<double> rs, cs;
+      for (int rep = 0; rep < 5; ++rep) {
+        const Ends e = run_once(sms, out, launch);
+        rs.push_back(e.readers);
+        cs.push_back(e.copiers);
+      }
+      std::printf(
+          "{\"measure\": \"load_mix\", \"pitch\": %d, \"load\": \"%s\", \"bytes_per_lane\": %d, \"ldmatrix_per_sm\": %d, "
+          "\"ldg_per_sm\": %d, \"reader_cycles\": %.0f, \"loader_cycles\": %.0f, \"gpu\": \"%s\"}\n",
+          PITCH, source_name(SRC), VEC * 4, s * 8 * (kWarps / 2), loads * (kWarps / 2), median(rs), median(cs), gpu);
     }
   }
 }
@@ -337,6 +412,18 @@ int main(int argc, char** argv) {
     fill_mix<64, 512, 512, kFromL2><<<sms, kWarps * 32, kReaderBytes + kWarps / 2 * kCopierStages * kCopyBytes>>>(0, 512, 1, src, out, sink);
     GPU_CHECK_LAUNCH();
     GPU_CHECK(gpuDeviceSynchronize());
+    if (argc > 1 && std::strcmp(argv[1], "--loads") == 0) {  // global loads into registers beside the readers
+      load_sweep<64, kFromL2, 4>(sms, src, out, sink, prop.name);
+      load_sweep<80, kFromL2, 4>(sms, src, out, sink, prop.name);
+      load_sweep<64, kFromL1, 4>(sms, src, out, sink, prop.name);
+      load_sweep<64, kFromL2, 1>(sms, src, out, sink, prop.name);
+      load_sweep<64, kFromL1, 1>(sms, src, out, sink, prop.name);
+      int4* dram_src;
+      GPU_CHECK(gpuMalloc(&dram_src, sizeof(int4) * static_cast<size_t>(kWindowInt4Dram) * sms));
+      GPU_CHECK(gpuMemset(dram_src, 1, sizeof(int4) * static_cast<size_t>(kWindowInt4Dram) * sms));
+      load_sweep<64, kFromDram, 4>(sms, dram_src, out, sink, prop.name);
+      return 0;
+    }
     if (probes_only) {  // one copy's latency beside readers of 16, 4 and 8 wavefronts on chosen sub-partitions
       probe_readers<64>(sms, src, out, sink, prop.name);
       probe_readers<80>(sms, src, out, sink, prop.name);
