@@ -89,13 +89,7 @@ class MioQueue {
   void push(int sm, int sp, std::uint32_t instructions, Tick start, Tick end, int warp = -1) {
     if (!bounded() || instructions == 0) return;
     if (per_sm_ && oldest_first_) {  // the warp has had its turn
-      auto& waiting = waiting_[static_cast<std::size_t>(sm)];
-      for (std::size_t i = 0; i < waiting.size(); ++i)
-        if (waiting[i].warp == warp) {
-          waiting[i] = waiting.back();
-          waiting.pop_back();
-          break;
-        }
+      waiting_[static_cast<std::size_t>(sm)].remove(warp);
     } else if (per_sm_) {  // a sub-partition in the line has had its turn
       auto& line = line_[static_cast<std::size_t>(sm)];
       for (std::size_t i = 0; i < line.size(); ++i)
@@ -146,24 +140,43 @@ class MioQueue {
   // Oldest first (sm.mio_entries_oldest_first): every warp the full SM turned away waits with its age until it adds its
   // instructions, and an asking warp is owed the entries after those of the older waiting warps of the SM, whatever
   // their sub-partitions (gms-mio-startup-ubench sts_warps012).
-  struct Waiter {
-    int warp;
-    std::uint64_t age;
-    std::uint32_t need;
+  // The warps turned away, in columns: the scan of every ask (each MIO-wanting warp at every step of its
+  // sub-partition) sums the needs of the older ones without a branch per entry - it was a fifth of a Triton GEMV's
+  // simulation as a list of records (docs/performance.md). Removal moves the last entry into the gap.
+  struct Waiters {
+    std::vector<int> warp;
+    std::vector<std::uint64_t> age;
+    std::vector<std::uint32_t> need;
+    std::size_t find(int w) const {
+      return static_cast<std::size_t>(std::find(warp.begin(), warp.end(), w) - warp.begin());
+    }
+    void remove(int w) {
+      const std::size_t i = find(w);
+      if (i == warp.size()) return;
+      warp[i] = warp.back(), age[i] = age.back(), need[i] = need.back();
+      warp.pop_back(), age.pop_back(), need.pop_back();
+    }
+    // The summed needs of the entries older than `a` (a smaller age), the asking warp's own included.
+    std::size_t need_older_than(std::uint64_t a) const {
+      std::uint64_t sum = 0;  // a product, not a branch: which entries are older is as random as the warps' ages
+      for (std::size_t k = 0; k < age.size(); ++k) sum += static_cast<std::uint64_t>(age[k] < a) * need[k];
+      return static_cast<std::size_t>(sum);
+    }
   };
   Tick sm_room_oldest_first(int sm, int warp, std::uint32_t instructions, Tick t, std::uint64_t age) {
-    auto& waiting = waiting_[static_cast<std::size_t>(sm)];
-    std::size_t ahead = 0, mine = waiting.size();
-    for (std::size_t k = 0; k < waiting.size(); ++k) {
-      if (waiting[k].warp == warp) {
-        waiting[k].age = age;  // a starved warp asks as the oldest
-        mine = k;
-      } else if (waiting[k].age < age) {
-        ahead += waiting[k].need;
-      }
+    Waiters& waiting = waiting_[static_cast<std::size_t>(sm)];
+    const std::size_t mine = waiting.find(warp);
+    std::size_t ahead = waiting.need_older_than(age);
+    if (mine < waiting.warp.size()) {  // not ahead of itself; a starved warp asks as the oldest
+      if (waiting.age[mine] < age) ahead -= waiting.need[mine];
+      waiting.age[mine] = age;
     }
     const Tick at = room(sm_[static_cast<std::size_t>(sm)], per_sm_, instructions, t, ahead);
-    if (at > t && mine == waiting.size()) waiting.push_back({warp, age, std::min(instructions, per_sm_)});
+    if (at > t && mine == waiting.warp.size()) {
+      waiting.warp.push_back(warp);
+      waiting.age.push_back(age);
+      waiting.need.push_back(std::min(instructions, per_sm_));
+    }
     return at;
   }
 
@@ -173,7 +186,7 @@ class MioQueue {
   bool oldest_first_;
   std::vector<std::deque<Tick>> sm_, sp_;
   std::vector<std::vector<Waiting>> line_;  // per SM, unless oldest first: the sub-partitions turned away, in that order
-  std::vector<std::vector<Waiter>> waiting_;  // per SM, when oldest first: the warps turned away and not yet through
+  std::vector<Waiters> waiting_;  // per SM, when oldest first: the warps turned away and not yet through
 };
 
 }  // namespace gms
