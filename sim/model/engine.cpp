@@ -51,6 +51,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
       for (int w = p; w < warps_per_sm; w += nsp) sp.warps.push_back(sm * warps_per_sm + w);
       sp.views.assign(sp.warps.size(), WarpView{false, 0});
       sp.gate.assign(sp.warps.size(), Gate{});
+      sp.mio_since.assign(sp.warps.size(), kNever);
     }
   free_slots.assign(g.sm.count, occ.ctas_per_sm);
   smem_ticks_per_wavefront = static_cast<Tick>(kTicksPerCycle * 128.0 / g.sm.shared_bytes_per_cycle + 0.5);
@@ -116,6 +117,7 @@ void Engine::Impl::launch(int sm, Tick t) {
     const auto position = static_cast<std::size_t>(g % warps_per_sm / nsp);
     sp.views[position].age = warp.age;
     warp.gate = &sp.gate[position];
+    sp.mio_since[position] = kNever;
     fetch_next(warp);
   }
   ++next_launch;

@@ -54,7 +54,6 @@ struct Engine::Impl {
     Tick accounted = 0;  // the warp's time is classified up to here
     Tick started = 0;
     std::uint64_t age = 0;
-    Tick mio_since = kNever;  // sm.mio_starvation_period: since when its next instruction has wanted an MIO entry
     bool active = false;
     bool at_barrier = false;
     std::array<Tick, kMaxSlots> slot_ready{};
@@ -88,6 +87,9 @@ struct Engine::Impl {
     // its 500-byte state (a host cache miss a warp: a quarter of a Triton GEMV's simulation time,
     // 16 warps per sub-partition).
     std::vector<Gate> gate;
+    // Per position, sm.mio_starvation_period: since when the warp's next instruction has wanted an MIO entry (kNever:
+    // it does not) - beside the gates for the same reason (the scan reads it for every ready MIO-wanting warp).
+    std::vector<Tick> mio_since;
     Tick issue_free = 0;
     // Until when an mma.sync block holds the dispatch (sm.mma_sync_holds_dispatch): a warp kept from
     // issuing until then counts as dispatch_stall, not not_selected.
@@ -425,9 +427,9 @@ struct Engine::Impl {
   // The sub-partition's wake-up at t: its scheduler picks a ready warp, which issues.
   void step(std::uint32_t index, Tick t);
   // sm.mio_starvation_period: whether the warp already wanted an MIO entry at the tick before the last one.
-  bool starved(const Warp& w, Tick t) const {
+  bool starved(Tick mio_since, Tick t) const {
     const Tick last_tick = t / starvation_ticks * starvation_ticks;
-    return last_tick >= starvation_ticks && w.mio_since <= last_tick - starvation_ticks;
+    return last_tick >= starvation_ticks && mio_since <= last_tick - starvation_ticks;
   }
   // sm.mio_starvation_period: the warp to issue instead of the scheduler's pick, when one has starved for an MIO entry.
   int starving_first(SubPart& sp, int pick, Tick t);

@@ -25,10 +25,8 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
                                      << c.active << ", at barrier " << c.at_barrier << ", MIO " << g.mio_need);
 #endif
     bool eligible = g.ready <= t && (t >= sp.issue_free || (held && g.slips && t >= sp.open_from));
-    if (starvation_ticks > 0 && g.mio_need > 0 && g.ready <= t) {  // wanting an entry from now on (kept until it issues)
-      Warp& w = warps[sp.warps[i]];
-      if (w.mio_since == kNever) w.mio_since = t;
-    }
+    if (starvation_ticks > 0 && g.mio_need > 0 && g.ready <= t && sp.mio_since[i] == kNever)
+      sp.mio_since[i] = t;  // wanting an entry from now on (kept until it issues)
     if (eligible && g.starts && g.mio_need > 0 && start_backlog >= 0) {
       // A new warp's first MIO instructions wait for the SM's queue to drain (gms-mio-ubench mio_startup).
       const Tick drained = mio.drained_to(sp.sm, static_cast<int>(index), static_cast<std::size_t>(start_backlog), t);
@@ -46,7 +44,7 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
       // overfill the bounds by at most the burst's size less one.
       const std::uint32_t need = mio_bursts_one ? 1u : g.mio_need;
       if (mio_oldest_first) {  // each warp asks with its age (the scheduler's view has it); a starved one as the oldest (0)
-        const std::uint64_t age = starvation_ticks > 0 && starved(warps[sp.warps[i]], t) ? 0 : sp.views[i].age + 1;
+        const std::uint64_t age = starvation_ticks > 0 && starved(sp.mio_since[i], t) ? 0 : sp.views[i].age + 1;
         room = mio.room_at(sp.sm, static_cast<int>(index), need, t, sp.warps[i], age);
       } else if (need != asked) {
         asked = need;
@@ -89,14 +87,12 @@ int Engine::Impl::starving_first(SubPart& sp, int pick, Tick t) {
   Tick longest = kNever;
   for (size_t i = 0; i < sp.warps.size(); ++i) {
     if (!sp.views[i].eligible || sp.gate[i].mio_need == 0) continue;
-    const Warp& w = warps[sp.warps[i]];
-    if (starved(w, t) && w.mio_since < longest) {
-      longest = w.mio_since;
+    if (starved(sp.mio_since[i], t) && sp.mio_since[i] < longest) {
+      longest = sp.mio_since[i];
       pick = static_cast<int>(i);
     }
   }
-  Warp& chosen = warps[sp.warps[pick]];
-  if (sp.gate[pick].mio_need > 0) chosen.mio_since = kNever;  // it issues now
+  if (sp.gate[pick].mio_need > 0) sp.mio_since[pick] = kNever;  // it issues now
   return pick;
 }
 
