@@ -76,9 +76,10 @@ def pace(path):
     return out
 
 
-def preset_rate(path):
+def preset_rate(path, key="copy_fill_bytes_per_cycle"):
+    """The preset's `sm.KEY` in bytes a cycle (its YAML line, unit or not); None when it sets none."""
     for line in open(path):
-        m = re.match(r"\s*copy_fill_bytes_per_cycle:\s*([0-9.]+)", line)
+        m = re.match(r"\s*" + re.escape(key) + r":\s*([0-9.]+)", line)
         if m:
             return float(m.group(1))
     return None

@@ -20,7 +20,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fill_slopes import slope  # noqa: E402  the same least-squares slope as the copies' sweep
+from fill_slopes import preset_rate, slope  # noqa: E402  the copies' sweep's slope and preset reader
 
 
 
@@ -71,14 +71,6 @@ def ncu_wavefronts(folder):
     return out
 
 
-def preset_rate(path):
-    for line in open(path):
-        m = re.match(r"\s*load_data_bytes_per_cycle:\s*([0-9.]+)", line)
-        if m:
-            return float(m.group(1))
-    return None
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("run", help="load_fill_run.jsonl of validate/scripts/device_load_fill.sh")
@@ -104,7 +96,7 @@ def main():
         for k, n, w in waves:
             print(f"| {k} | {n:.0f} | {w:.2f} |")
     if a.check:
-        rate = preset_rate(a.check)
+        rate = preset_rate(a.check, "load_data_bytes_per_cycle")
         if rate is None or rate <= 0:
             print(f"CHECK FAILED: {a.check} sets no sm.load_data_bytes_per_cycle", file=sys.stderr)
             return 1
