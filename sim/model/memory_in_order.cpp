@@ -61,6 +61,11 @@ MemorySystem::IssuedReduce MemorySystem::reduce_in_order(const AccessCtx& ctx, c
 
 bool MemorySystem::take_next_request(Completed* out) {
   if (pipelined_) return take_next_queued(out);
+  if (!completed_.empty()) {  // loads the last take completed besides its own (hits on its L1 sectors)
+    *out = completed_.front();
+    completed_.pop_front();
+    return true;
+  }
   const int sm = outbox_.next_sm();
   const Tick depart = outbox_.front_departure();
   const bool read = outbox_.front().kind == Outbound::kRead;
@@ -84,7 +89,16 @@ bool MemorySystem::take_next_request(Completed* out) {
   // A write at its departure (the way out's, or later behind a read that waited for an MSHR).
   const Tick done = time_request(sm, depart, r, &back);
   raise_l1_fill(r, done);
-  return request_done(r.load, done, back, out);
+  if (r.l1_slot != kNoSlot)  // the loads that hit on its sectors while it waited: their data is there now
+    l1_in_flight_.back(r.l1_slot, r.l1_line, r.l1_mask, done, [&](std::uint32_t load, Tick at) {
+      Completed c;
+      if (request_done(load, at, 0, &c)) completed_.push_back(c);
+    });
+  if (request_done(r.load, done, back, out)) return true;
+  if (completed_.empty()) return false;
+  *out = completed_.front();
+  completed_.pop_front();
+  return true;
 }
 
 bool MemorySystem::request_done(std::uint32_t load, Tick done, Tick back, Completed* out) {

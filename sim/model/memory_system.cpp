@@ -349,7 +349,8 @@ Tick MemorySystem::load(const AccessCtx& ctx, const LaneAccess& lanes, bool bypa
 
 void MemorySystem::set_l1_bytes(std::int64_t bytes) {
   if (bytes == l1_bytes_) return;
-  SIM_ASSERT(outbox_.empty() && !requests_queued(), outbox_.size() << " reads still in the outboxes when the L1 is rebuilt");
+  SIM_ASSERT(outbox_.empty() && !requests_queued() && l1_in_flight_.empty() && completed_.empty(),
+             outbox_.size() << " reads still in the outboxes when the L1 is rebuilt");
   l1_bytes_ = bytes;
   l1_ = bytes > 0 ? std::make_unique<TagArray>(bytes, gpu_.l1.line, gpu_.l1.sector, gpu_.l1.assoc,
                                                replacement_from_name(gpu_.l1.replacement), gpu_.sm.count)
@@ -358,7 +359,8 @@ void MemorySystem::set_l1_bytes(std::int64_t bytes) {
 }
 
 void MemorySystem::begin_kernel(bool keep_l2, Tick at) {
-  SIM_ASSERT(outbox_.empty() && !requests_queued(), outbox_.size() << " reads still in the outboxes at a kernel boundary");
+  SIM_ASSERT(outbox_.empty() && !requests_queued() && l1_in_flight_.empty() && completed_.empty(),
+             outbox_.size() << " reads still in the outboxes at a kernel boundary");
   counters_ = MemCounters{};
   dram_->reset_counts();
   reductions_done_ = at;
@@ -429,6 +431,13 @@ Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool b
     auto a = l1.access(static_cast<std::uint32_t>(sm), l1.set_of(line >> l1_line_shift_), line, mask,
                        false, t, priority_of(hint));
     if (settle_l1(a.slot) && a.hit) a.ready = l1.ready_at(a.slot, a.hit, t);
+    if (deferring_ != kNoLoad && !pipelined_ && a.hit) {  // hits on sectors still in an outbox wait for their data
+      if (const std::uint32_t late = l1_in_flight_.late(a.slot, line, a.hit)) {
+        l1_in_flight_.wait(a.slot, line, late, deferring_, t + l1_hit_ticks_);
+        ++open_loads_[deferring_].lines_left;
+        a.ready = (a.hit & ~late) ? l1.ready_at(a.slot, a.hit & ~late, t) : 0;
+      }
+    }
     l1_sectors += popc(mask);
     l1_hits += popc(a.hit);
     counters_.l1_hit_bytes += static_cast<std::uint64_t>(popc(a.hit)) * l1_sector;
@@ -465,6 +474,7 @@ Tick MemorySystem::load_lines(const AccessCtx& ctx, EachLine&& each_line, bool b
         }
       }
       flush();
+      if (deferring_ != kNoLoad && !pipelined_) l1_in_flight_.sent(a.slot, line, a.miss);
       l1.fill(a.slot, a.miss, d);
       r = std::max(r, d);
     }

@@ -4,6 +4,7 @@
 // of a simulation follows the number of line requests, not cycles x SMs.
 #include <bit>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "model/departure_queue.h"
 #include "model/dram.h"
 #include "model/gpc_share.h"
+#include "model/l1_in_flight.h"
 #include "model/mem_counters.h"
 #include "model/request_coalescer.h"
 #include "model/request_pipeline.h"
@@ -186,7 +188,7 @@ class MemorySystem {
   IssuedReduce reduce_in_order(const AccessCtx& ctx, const Region& region, std::uint32_t owner);
   IssuedReduce reduce_in_order(const AccessCtx& ctx, const LaneAccess& lanes, std::uint32_t owner);
   // When the earliest line in the outboxes leaves its SM (kNever: none waits).
-  Tick next_departure() const { return outbox_.next(); }
+  Tick next_departure() const { return completed_.empty() ? outbox_.next() : 0; }  // 0: completions to hand out
   struct Completed {
     std::uint32_t owner = 0;
     Tick done = 0;  // a load's data is back; a store's or reduction's data taken in by the slices
@@ -513,6 +515,10 @@ class MemorySystem {
   LinePlace placed(int sm, const OutboundRequest& r) const { return r.kind == Outbound::kRead ? r.place : place_of(sm, r.line); }
   std::uint32_t deferring_ = kNoLoad;  // during an *_in_order call: its open access
   DepartureQueue<OutboundRequest> outbox_;
+  // Booked at the SMs (not pipelined): L1 sectors whose request is in an outbox, and the loads that hit on them
+  // (model/l1_in_flight.h); a take that completes such loads besides its own hands them out next (completed_).
+  L1InFlight l1_in_flight_;
+  std::deque<Completed> completed_;
   std::vector<OpenLoad> open_loads_;
   std::vector<std::uint32_t> free_loads_;
   // Runs `issue` (an access's timing at its SM) with its L2 requests sent to the outbox under a new open

@@ -605,14 +605,13 @@ TEST(Cli, ReadsInArrivalOrderChangeNothingOnOneSm) {
 // With l2.writes_in_arrival_order too, every request an SM sends (loads, stores, reductions, a spill's write-backs)
 // reaches the slices in its departure order; on one SM that is issue order again, so the GEMV (reductions at the
 // end of each CTA, which its warps' exits wait for) and the WMMA record (its epilogue's stores) must simulate to
-// the same numbers as when everything is booked at issue - the exits' deferred drains included. Not with loads' data
-// on the shared-memory data path (sm.load_data_bytes_per_cycle): in arrival order, an L1 hit on a sector whose miss
-// is still in the outbox reads its provisional arrival (docs/calibration.md, "Reads in arrival order"), which the
-// hit's own slot never waited on alone in these kernels, but its fill now takes the data path then (the GEMV: 29
-// cycles of 1,045,120 sooner).
+// the same numbers as when everything is booked at issue - the exits' deferred drains included. With loads' data on
+// the shared-memory data path (sm.load_data_bytes_per_cycle) this also needs an L1 hit on sectors whose miss is still
+// in the outbox to wait for that miss's data (model/l1_in_flight.h): reading the unloaded estimate instead, the GEMV's
+// hits took the path 29 of 1,045,120 cycles sooner.
 TEST(Cli, WritesInArrivalOrderChangeNothingOnOneSm) {
   auto dir = gms::test::temp_dir("cli_writes_in_order");
-  const std::string one = " --set gpu.sm.count=1 --set gpu.sm.load_data_bytes_per_cycle=0 --set gpu.l2.sm_partitions=";
+  const std::string one = " --set gpu.sm.count=1 --set gpu.l2.sm_partitions=";
   const std::string both = " --set gpu.l2.reads_in_arrival_order=true --set gpu.l2.writes_in_arrival_order=true";
   const std::string runs[] = {
       "run -q -g " + src("configs/gpus/h100.yaml") + " -w " + src("configs/workloads/seed001-gemv-llcc.yaml") + one,
