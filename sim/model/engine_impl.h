@@ -419,6 +419,10 @@ struct Engine::Impl {
   // on it goes on. Work of a warp that has exited since is dropped.
   void settle(int g, std::uint64_t age, int slot, Tick done);
 
+  // A copy's write, or a load's data, for the warp's `slot` passes the data path when it is back (`ticks` of it, its
+  // data due at `done`): queued at once, or - `pending_id` an in-order load whose lines are in the outboxes - turned
+  // into a fill queued by take_request (`pending_id` then spent); the slot waits for it either way.
+  void queue_fill(Warp& w, int warp_index, int slot, Tick done, Tick ticks, std::uint32_t& pending_id);
   // Wakes the SM's pending fills when the first has arrived and the data path is free.
   void schedule_fills(int sm);
   // At `t` (after the sub-partitions' issues of that tick): if the data path is idle, the fills that

@@ -162,36 +162,15 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
         result.shared.ldgsts_instructions += in.issue_cycles;
         result.shared.ldgsts_wavefronts += in.wavefronts;
         if (fills_at_arrival) {  // written when the data is back (fill_event)
-          if (pending_id != ~0u) {  // queued when it is back (take_request)
-            pending_loads[pending_id].kind = PendingLoad::Kind::kFill;
-            pending_loads[pending_id].at_least = done;
-            pending_loads[pending_id].fill_ticks = fill_ticks(in);
-            pending_loads[pending_id].fill_seq = fills.issue_seq();
-            pending_id = ~0u;
-          } else {
-            fills.add(sm, PendingFill{done, fills.issue_seq(), fill_ticks(in), warp_index, w.age, in.slot});
-            schedule_fills(sm);
-          }
-          ++w.pending[in.slot];
+          queue_fill(w, warp_index, in.slot, done, fill_ticks(in), pending_id);
         } else {
           done = std::max(done, shared_pipe_ticks(sm, t, fill_ticks(in)));
         }
       }
       // A plain load's data passes the SM's shared-memory data path on its way to the registers (as a copy's fill:
       // when it is back, in slots beside the shared instructions); its slot is settled when it has passed.
-      if (const Tick carry = fills_at_arrival ? load_data_ticks(in) : 0; carry > 0) {
-        if (pending_id != ~0u) {
-          pending_loads[pending_id].kind = PendingLoad::Kind::kFill;
-          pending_loads[pending_id].at_least = done;
-          pending_loads[pending_id].fill_ticks = carry;
-          pending_loads[pending_id].fill_seq = fills.issue_seq();
-          pending_id = ~0u;
-        } else {
-          fills.add(sm, PendingFill{done, fills.issue_seq(), carry, warp_index, w.age, in.slot});
-          schedule_fills(sm);
-        }
-        ++w.pending[in.slot];
-      }
+      if (const Tick carry = fills_at_arrival ? load_data_ticks(in) : 0; carry > 0)
+        queue_fill(w, warp_index, in.slot, done, carry, pending_id);
       if (pending_id != ~0u) {
         pending_loads[pending_id].at_least = done;
         ++w.pending[in.slot];
@@ -475,6 +454,22 @@ void Engine::Impl::release_barrier(int sm, int cta_slot, Cta& cta) {
   cta.arrived = 0;
   cta.barrier_release = 0;
   wake_sm(sm);
+}
+
+void Engine::Impl::queue_fill(Warp& w, int warp_index, int slot, Tick done, Tick ticks, std::uint32_t& pending_id) {
+  if (pending_id != ~0u) {  // its lines are in the outboxes: queued when they are back (take_request)
+    PendingLoad& p = pending_loads[pending_id];
+    p.kind = PendingLoad::Kind::kFill;
+    p.at_least = done;
+    p.fill_ticks = ticks;
+    p.fill_seq = fills.issue_seq();
+    pending_id = ~0u;
+  } else {
+    const int sm = sm_of(w);
+    fills.add(sm, PendingFill{done, fills.issue_seq(), ticks, warp_index, w.age, slot});
+    schedule_fills(sm);
+  }
+  ++w.pending[slot];
 }
 
 void Engine::Impl::schedule_fills(int sm) {

@@ -51,10 +51,6 @@ class L1InFlight {
     waiters_.resize(kept);
   }
   bool empty() const { return in_flight_.empty() && waiters_.empty(); }
-  void clear() {
-    in_flight_.clear();
-    waiters_.clear();
-  }
 
  private:
   // A slot holds one line at a time; the line's address tells a refilled slot's sectors from its former line's.

@@ -61,11 +61,7 @@ MemorySystem::IssuedReduce MemorySystem::reduce_in_order(const AccessCtx& ctx, c
 
 bool MemorySystem::take_next_request(Completed* out) {
   if (pipelined_) return take_next_queued(out);
-  if (!completed_.empty()) {  // loads the last take completed besides its own (hits on its L1 sectors)
-    *out = completed_.front();
-    completed_.pop_front();
-    return true;
-  }
+  if (hand_out_completed(out)) return true;  // loads the last take completed besides its own (hits on its L1 sectors)
   const int sm = outbox_.next_sm();
   const Tick depart = outbox_.front_departure();
   const bool read = outbox_.front().kind == Outbound::kRead;
@@ -94,7 +90,10 @@ bool MemorySystem::take_next_request(Completed* out) {
       Completed c;
       if (request_done(load, at, 0, &c)) completed_.push_back(c);
     });
-  if (request_done(r.load, done, back, out)) return true;
+  return request_done(r.load, done, back, out) || hand_out_completed(out);
+}
+
+bool MemorySystem::hand_out_completed(Completed* out) {
   if (completed_.empty()) return false;
   *out = completed_.front();
   completed_.pop_front();

@@ -519,6 +519,7 @@ class MemorySystem {
   // (model/l1_in_flight.h); a take that completes such loads besides its own hands them out next (completed_).
   L1InFlight l1_in_flight_;
   std::deque<Completed> completed_;
+  bool hand_out_completed(Completed* out);  // the oldest of completed_ into `out`; false when there is none
   std::vector<OpenLoad> open_loads_;
   std::vector<std::uint32_t> free_loads_;
   // Runs `issue` (an access's timing at its SM) with its L2 requests sent to the outbox under a new open
