@@ -4,6 +4,7 @@
 // local memory lays them out - `rounds` times over, as local (spill) or global accesses, the frames missing a 28 KiB
 // L1 as silicon's did beside 200 KiB of shared memory. Shared by bench/local_writeback.cpp (the model's side of the
 // microbenchmark) and the unit tests of l2.dirty_ways_per_set.
+#include <algorithm>
 #include <cstdint>
 
 #include "model/memory_system.h"
@@ -13,6 +14,9 @@ namespace gms::bench {
 struct LocalRounds {
   std::uint64_t first_written = 0, first_read = 0;  // DRAM bytes after the first round
   std::uint64_t written = 0, read = 0;              // after all of them
+  // After the first two rounds (ncu's warm-up launch, on an emptied L2): the L2's read lookups
+  // (lts__t_sectors_op_read.sum) and the sectors the SMs asked it for (L1 misses, l1tex__m_xbar2l1tex_read_sectors.sum).
+  std::uint64_t early_l2_reads = 0, early_l2_requested = 0;
 };
 
 inline LocalRounds replay_local_rounds(const GpuConfig& gpu, int ctas, int warps, int rounds, bool local, bool store,
@@ -36,6 +40,10 @@ inline LocalRounds replay_local_rounds(const GpuConfig& gpu, int ctas, int warps
     if (r == 0) {
       out.first_written = mem.dram().bytes_written();
       out.first_read = mem.dram().bytes_read();
+    }
+    if (r == std::min(rounds, 2) - 1) {
+      out.early_l2_reads = mem.counters().l2_read_sectors;
+      out.early_l2_requested = mem.counters().l2_requested_sectors;
     }
   }
   out.written = mem.dram().bytes_written();

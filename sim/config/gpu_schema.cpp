@@ -420,6 +420,14 @@ Schema<GpuConfig> make_schema() {
                             "a store to a far line passes a near slice's crossbar input first (counted as a write "
                             "there, not written) and is written at its home slice",
                             [](G& c) -> auto& { return c.l2.far_writes_in_both_partitions; }));
+  p.push_back(bool_param<G>("l2.far_stores_copy_near", false,
+                            "a store to a far line also leaves its sectors in the near slice it passes (valid, clean: "
+                            "the home slice holds them dirty), so a later read from that partition is answered near - "
+                            "one read lookup, not the near miss and the home's (gms-local-ubench: lines stored, then read "
+                            "back, 1.00 L2 read sector per L1 miss, local or global; lines only read 1.50 on first touch). "
+                            "Only where far stores pass a near slice: l2.partition_mode replicate and "
+                            "l2.far_writes_in_both_partitions",
+                            [](G& c) -> auto& { return c.l2.far_stores_copy_near; }));
   p.push_back(bool_param<G>("l2.far_fills_take_slice_bandwidth", true,
                             "in the replicating mode, a far line's home-slice lookup (the near partition missed) "
                             "takes l2.slice_bytes_per_cycle there; false: it comes over the fabric, whose own limit is "

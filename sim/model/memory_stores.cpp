@@ -67,6 +67,13 @@ Tick MemorySystem::l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t, 
   if (h.near_pass) {  // counted at the near slice too
     counters_.l2_write_sectors += popc(mask);
     counters_.l2_write_hit_sectors += popc(mask);
+    if (replicate_ && gpu_.l2.far_stores_copy_near) {
+      // The near slice keeps what passed it, clean (the home slice holds it dirty): a read of the line
+      // from this partition finds it there (gms-local-ubench: a stored line read back costs one lookup).
+      const auto c = l2_->access(h.near, h.set, line, mask, false, h.taken);
+      if (c.evicted_dirty) dram_->write(c.evicted_line, popc(c.evicted_dirty) * sector, h.taken);
+      if (c.miss) l2_->fill(c.slot, c.miss, h.taken);
+    }
   }
   if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, h.start);
   // A set past its dirty ways writes this line through (gms-local-ubench --writeback: stored frames reach DRAM

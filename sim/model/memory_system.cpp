@@ -509,7 +509,7 @@ MemorySystem::AtHome MemorySystem::to_home_slice(int sm, Addr line, std::uint32_
   // lts__xbar2lts 1.02 cycles per stored sector, as near ones do, though L2 counts them twice).
   const Tick in_home = near_pass && !home_input_after_near ? arrive : enter(home, arrive);
   return {home, hashed_set(line_index, l2_->sets()), serve_start(slices_bw_[home], in_home, hold),
-          near_pass ? taken : in_home, far, near_pass};
+          near_pass ? taken : in_home, far, near_pass, r.near};
 }
 
 std::uint64_t MemorySystem::l2_dirty_sectors() const {

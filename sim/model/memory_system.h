@@ -363,6 +363,7 @@ class MemorySystem {
     std::uint32_t slice, set;
     Tick start, taken;
     bool far, near_pass;
+    std::uint32_t near;  // the near slice a far line passed (near_pass)
   };
   // `near_hold`: what a far line's pass through a near slice holds of its pipeline (pass_near).
   // `input_bytes`: what it costs each slice input (0 = the mask's sectors); the fabric takes the mask's sectors.

@@ -13,7 +13,7 @@ double time_us(const std::filesystem::path& dir) {
   return nlohmann::json::parse(slurp(dir / "stats.json"))["metrics"]["gpu__time_duration.sum"].get<double>() / 1e3;
 }
 
-// configs/workloads/triton-gemm-spill-2048.yaml: 244 us on h100, 8.9x the same tiling
+// configs/workloads/triton-gemm-spill-2048.yaml: 234 us on h100, 8.6x the same tiling
 // without its spills, in the 28 KiB of L1 its carve-out leaves.
 TEST(Examples, SpillingGemmRunsAsItsCommentSays) {
   const auto dir = gms::test::temp_dir("example_spill");
@@ -24,8 +24,8 @@ TEST(Examples, SpillingGemmRunsAsItsCommentSays) {
   r = run(base + " --set workload.spill_bytes_per_thread=0B -o " + (dir / "none").string());
   ASSERT_EQ(r.code, 0) << r.out;
   const double spill = time_us(dir / "spill"), none = time_us(dir / "none");
-  EXPECT_NEAR(spill, 244, 244 * 0.02);
-  EXPECT_NEAR(spill / none, 8.9, 1);
+  EXPECT_NEAR(spill, 234, 234 * 0.02);
+  EXPECT_NEAR(spill / none, 8.6, 1);
   EXPECT_EQ(nlohmann::json::parse(slurp(dir / "spill" / "stats.json"))["occupancy"]["l1_bytes"], 28 * 1024);
   std::filesystem::remove_all(dir);
 }
