@@ -67,7 +67,7 @@ Tick MemorySystem::l2_write_line(int sm, Addr line, std::uint32_t mask, Tick t, 
   if (h.near_pass) {  // counted at the near slice too
     counters_.l2_write_sectors += popc(mask);
     counters_.l2_write_hit_sectors += popc(mask);
-    if (replicate_ && gpu_.l2.far_stores_copy_near) {
+    if (copy_far_stores_) {
       // The near slice keeps what passed it, clean (the home slice holds it dirty): a read of the line
       // from this partition finds it there (gms-local-ubench: a stored line read back costs one lookup).
       const auto c = l2_->access(h.near, h.set, line, mask, false, h.taken);

@@ -53,6 +53,7 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   fill_mask_unit_ = static_cast<std::uint32_t>(gpu.dram.access_granularity / gpu.l2.sector);
   l1_hit_ticks_ = cycles_to_ticks(gpu.l1.hit_latency);
   local_stores_through_ = gpu.l1.local_stores == "write_through";
+  copy_far_stores_ = replicate_ && gpu.l2.far_stores_copy_near;
   dirty_ways_limit_ = gpu.l2.dirty_ways_per_set;
   local_dirty_ways_limit_ = gpu.l2.local_dirty_ways_per_set > 0 ? gpu.l2.local_dirty_ways_per_set : dirty_ways_limit_;
   icnt_ticks_ = cycles_to_ticks(gpu.icnt.latency);

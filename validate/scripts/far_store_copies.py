@@ -20,7 +20,6 @@ stored, then read.
 launch's ~2,300 other reads included) and fload's new lines 1.2-1.3 times, and the model's two-round figure is within
 0.04 of silicon's for every case both have (from 32 CTAs: one CTA's launches are the other reads' size)."""
 import argparse
-import csv
 import json
 import os
 import sys
@@ -49,12 +48,9 @@ def silicon_cases(directory):
     if name is None:
         sys.exit(f"{directory}: no local_ncu.csv or local_reload_ncu.csv")
     path = os.path.join(directory, name)
-    launches = raw_launches(path)
-    # raw_launches keeps numbers only: the kernel names come from the same rows.
-    rows = list(csv.reader(open(path)))
-    head = next(i for i, r in enumerate(rows) if r and r[0] == "ID")
-    names = [dict(zip(rows[head], r)).get("Kernel Name", "") for r in rows[head + 2:] if len(r) == len(rows[head])]
-    if len(names) != len(launches) or len(launches) % LAUNCHES_PER_CASE:
+    launches = raw_launches(path, text=("Kernel Name",))
+    names = [l.get("Kernel Name", "") for l in launches]
+    if len(launches) % LAUNCHES_PER_CASE:
         sys.exit(f"{path}: {len(launches)} launches, not cases of {LAUNCHES_PER_CASE}")
     out = {}
     for i in range(0, len(launches), LAUNCHES_PER_CASE):

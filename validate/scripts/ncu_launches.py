@@ -23,9 +23,10 @@ def profiles(path):
     return [by_id[k] for k in sorted(by_id)]
 
 
-def raw_launches(path):
+def raw_launches(path, text=()):
     """Per profiled launch of an `ncu --csv --page raw` file (one row a launch, one column a metric, a row of
-    units under the header), in launch order, its numeric columns by name."""
+    units under the header), in launch order, its numeric columns by name - and the columns named in `text`
+    (e.g. "Kernel Name") as they are written."""
     rows = list(csv.reader(open(path)))
     head = next(i for i, r in enumerate(rows) if r and r[0] == "ID")
     names, out = rows[head], []
@@ -34,6 +35,9 @@ def raw_launches(path):
             continue
         vals = {}
         for n, v in zip(names, r):
+            if n in text:
+                vals[n] = v
+                continue
             try:
                 vals[n] = float(v.replace(",", ""))
             except ValueError:
