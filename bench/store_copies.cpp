@@ -1,0 +1,89 @@
+// The model's side of gms-store-copy-ubench (validate/runner/store_copy_ubench.cu): every case's 16 rounds on the
+// memory system alone, as silicon ran them - one CTA an SM reads its part of a resident set R (whole lines, L2 only)
+// then streams its part of S fresh lines (stores or reads), 4 KiB (its 256 lanes' 16 bytes) a step, the SMs in step.
+// Prints one JSON line per case: the DRAM bytes read and written and the L2's read lookups (hits) of the launch, from
+// an emptied L2 as ncu's cache control leaves it. Read beside silicon by validate/scripts/store_copies.py.
+//   build/store_copies [configs/gpus/h100.yaml] [stream_mib=N] [gpu.KEY=V ...]
+// stream_mib=N: only the cases streaming N MiB a round (and R alone) - CI's check, a quarter of the time.
+#include <cstdio>
+#include <string>
+
+#include "api/simulation.h"
+#include "curve_args.h"
+#include "model/memory_system.h"
+
+namespace {
+
+constexpr int kRounds = 16;
+constexpr std::uint64_t kMiB = 1 << 20;
+constexpr std::uint64_t kStep = 4096;  // a CTA's 256 lanes x 16 bytes
+
+struct Launch {
+  std::uint64_t resident = 0, stream = 0;  // bytes, all SMs
+  std::uint64_t read = 0, written = 0, l2_reads = 0, l2_read_hits = 0;
+};
+
+// mode 0 none, 1 store, 2 read (the ubench's template argument).
+Launch replay(const gms::GpuConfig& gpu, int resident_mib, int stream_mib, int mode) {
+  using namespace gms;
+  const int ctas = gpu.sm.count;
+  // Each CTA's parts in whole 4 KiB steps, as the ubench sizes them.
+  const std::uint64_t resident_cta = resident_mib * kMiB / ctas / kStep * kStep;
+  const std::uint64_t stream_cta = mode == 0 ? 0 : std::max<std::uint64_t>(kStep, stream_mib * kMiB / ctas / kStep * kStep);
+  MemorySystem mem(gpu);
+  mem.set_l1_bytes(28 * 1024);
+  const Addr resident_base = 0x7f0000000000ull, stream_base = 0x7f1000000000ull;
+  Tick t = 0;
+  for (int r = 0; r < kRounds; ++r) {
+    for (std::uint64_t off = 0; off < resident_cta; off += kStep, t += cycles_to_ticks(8.0))
+      for (int c = 0; c < ctas; ++c)
+        mem.load(AccessCtx{c, t, nullptr, false}, Region{resident_base + c * resident_cta + off, 1, kStep, 0}, true);
+    for (std::uint64_t off = 0; off < stream_cta; off += kStep, t += cycles_to_ticks(8.0))
+      for (int c = 0; c < ctas; ++c) {
+        const Region at{stream_base + (static_cast<Addr>(r) * ctas + c) * stream_cta + off, 1, kStep, 0};
+        const AccessCtx ctx{c, t, nullptr, false};
+        if (mode == 1)
+          mem.store(ctx, at);
+        else
+          mem.load(ctx, at, true);
+      }
+  }
+  return {resident_cta * ctas, stream_cta * ctas, mem.dram().bytes_read(), mem.dram().bytes_written(),
+          mem.counters().l2_read_sectors, mem.counters().l2_read_hit_sectors};
+}
+
+int run(gms::bench::CurveArgs args) {
+  int only = 0;  // stream_mib=N
+  std::erase_if(args.sets, [&](const std::string& s) {
+    if (!s.starts_with("stream_mib=")) return false;
+    only = std::stoi(s.substr(11));
+    return true;
+  });
+  const auto cfg = gms::load_configs(gms::ConfigInputs{args.gpu_file, "", args.sets});
+  const gms::GpuConfig& gpu = cfg.gpu.value;
+  const char* names[] = {"none", "store", "read"};
+  auto print = [&](int mode, int resident_mib, int stream_mib) {
+    const Launch x = replay(gpu, resident_mib, stream_mib, mode);
+    std::printf("{\"mode\": \"%s\", \"resident_bytes\": %llu, \"stream_bytes_per_round\": %llu, \"rounds\": %d, "
+                "\"dram_bytes_read\": %llu, \"dram_bytes_write\": %llu, \"lts_sectors_op_read\": %llu, "
+                "\"lts_sectors_op_read_hit\": %llu, \"gpu\": \"%s\"}\n",
+                names[mode], static_cast<unsigned long long>(x.resident), static_cast<unsigned long long>(x.stream),
+                kRounds, static_cast<unsigned long long>(x.read), static_cast<unsigned long long>(x.written),
+                static_cast<unsigned long long>(x.l2_reads), static_cast<unsigned long long>(x.l2_read_hits),
+                gpu.name.c_str());
+    std::fflush(stdout);
+  };
+  for (int resident_mib : {8, 16, 24}) {
+    print(0, resident_mib, 0);
+    for (int stream_mib : {2, 4, 8, 16, 32}) {
+      if (only && stream_mib != only) continue;
+      print(1, resident_mib, stream_mib);
+      print(2, resident_mib, stream_mib);
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return gms::bench::curve_main("store_copies", argc, argv, run); }
