@@ -3,8 +3,9 @@
 // then streams its part of S fresh lines (stores or reads), 4 KiB (its 256 lanes' 16 bytes) a step, the SMs in step.
 // Prints one JSON line per case: the DRAM bytes read and written and the L2's read lookups (hits) of the launch, from
 // an emptied L2 as ncu's cache control leaves it. Read beside silicon by validate/scripts/store_copies.py.
-//   build/store_copies [configs/gpus/h100.yaml] [stream_mib=N] [gpu.KEY=V ...]
+//   build/store_copies [configs/gpus/h100.yaml] [stream_mib=N] [pause_ns=P] [gpu.KEY=V ...]
 // stream_mib=N: only the cases streaming N MiB a round (and R alone) - CI's check, a quarter of the time.
+// pause_ns=P: P ns (at the SM clock) between a CTA's stream steps, as gms-store-copy-ubench --pace sleeps.
 #include <cstdio>
 #include <string>
 
@@ -24,7 +25,7 @@ struct Launch {
 };
 
 // mode 0 none, 1 store, 2 read (the ubench's template argument).
-Launch replay(const gms::GpuConfig& gpu, int resident_mib, int stream_mib, int mode) {
+Launch replay(const gms::GpuConfig& gpu, int resident_mib, int stream_mib, int mode, double pause_cycles) {
   using namespace gms;
   const int ctas = gpu.sm.count;
   // Each CTA's parts in whole 4 KiB steps, as the ubench sizes them.
@@ -38,7 +39,7 @@ Launch replay(const gms::GpuConfig& gpu, int resident_mib, int stream_mib, int m
     for (std::uint64_t off = 0; off < resident_cta; off += kStep, t += cycles_to_ticks(8.0))
       for (int c = 0; c < ctas; ++c)
         mem.load(AccessCtx{c, t, nullptr, false}, Region{resident_base + c * resident_cta + off, 1, kStep, 0}, true);
-    for (std::uint64_t off = 0; off < stream_cta; off += kStep, t += cycles_to_ticks(8.0))
+    for (std::uint64_t off = 0; off < stream_cta; off += kStep, t += cycles_to_ticks(8.0 + pause_cycles))
       for (int c = 0; c < ctas; ++c) {
         const Region at{stream_base + (static_cast<Addr>(r) * ctas + c) * stream_cta + off, 1, kStep, 0};
         const AccessCtx ctx{c, t, nullptr, false};
@@ -53,24 +54,25 @@ Launch replay(const gms::GpuConfig& gpu, int resident_mib, int stream_mib, int m
 }
 
 int run(gms::bench::CurveArgs args) {
-  int only = 0;  // stream_mib=N
+  int only = 0, pause_ns = 0;  // stream_mib=N, pause_ns=P
   std::erase_if(args.sets, [&](const std::string& s) {
-    if (!s.starts_with("stream_mib=")) return false;
-    only = std::stoi(s.substr(11));
+    if (s.starts_with("stream_mib=")) only = std::stoi(s.substr(11));
+    else if (s.starts_with("pause_ns=")) pause_ns = std::stoi(s.substr(9));
+    else return false;
     return true;
   });
   const auto cfg = gms::load_configs(gms::ConfigInputs{args.gpu_file, "", args.sets});
   const gms::GpuConfig& gpu = cfg.gpu.value;
   const char* names[] = {"none", "store", "read"};
   auto print = [&](int mode, int resident_mib, int stream_mib) {
-    const Launch x = replay(gpu, resident_mib, stream_mib, mode);
+    const Launch x = replay(gpu, resident_mib, stream_mib, mode, pause_ns * 1e-9 * gpu.sm_clock);
     std::printf("{\"mode\": \"%s\", \"resident_bytes\": %llu, \"stream_bytes_per_round\": %llu, \"rounds\": %d, "
                 "\"dram_bytes_read\": %llu, \"dram_bytes_write\": %llu, \"lts_sectors_op_read\": %llu, "
-                "\"lts_sectors_op_read_hit\": %llu, \"gpu\": \"%s\"}\n",
+                "\"lts_sectors_op_read_hit\": %llu, \"pause_ns\": %d, \"gpu\": \"%s\"}\n",
                 names[mode], static_cast<unsigned long long>(x.resident), static_cast<unsigned long long>(x.stream),
                 kRounds, static_cast<unsigned long long>(x.read), static_cast<unsigned long long>(x.written),
                 static_cast<unsigned long long>(x.l2_reads), static_cast<unsigned long long>(x.l2_read_hits),
-                gpu.name.c_str());
+                pause_ns, gpu.name.c_str());
     std::fflush(stdout);
   };
   for (int resident_mib : {8, 16, 24}) {

@@ -11,9 +11,12 @@
 // priority, or not at all, less. The same rounds on the model: bench/store_copies.cpp; the two side by side:
 // validate/scripts/store_copies.py. One JSON line per case (the stamps' median CTA cycles per round).
 //   gms-store-copy-ubench          (device_store_copies.sh runs it under ncu)
+//   gms-store-copy-ubench --pace   16 MiB streams at four rates (a __nanosleep of 0-8,000 ns after each 4 KiB step):
+//                                  does a store stream push out less of R when its write-backs come slower?
 // CUDA only (inline PTX).
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "../include/gpu_port.h"
@@ -37,7 +40,8 @@ __device__ __forceinline__ void st_v4(int4* p, int4 v) {
 
 template <int Mode>  // 0 none, 1 store, 2 read
 __global__ void store_copy_rounds(int rounds, const int4* resident, long long resident_vecs, int4* stream,
-                                  long long stream_vecs, long long stream_chunks, long long* cycles, int* sink) {
+                                  long long stream_vecs, long long stream_chunks, long long* cycles, int* sink,
+                                  unsigned pause_ns) {
   extern __shared__ int smem[];
   const int4* mine = resident + blockIdx.x * resident_vecs;
   int acc = threadIdx.x;
@@ -50,10 +54,16 @@ __global__ void store_copy_rounds(int rounds, const int4* resident, long long re
       int4* chunk = stream + ((static_cast<long long>(r) * gridDim.x + blockIdx.x) % stream_chunks) * stream_vecs;
       if (Mode == 1) {
 #pragma unroll 8
-        for (long long i = threadIdx.x; i < stream_vecs; i += kThreads) st_v4(chunk + i, make_int4(acc, r, 0, 1));
+        for (long long i = threadIdx.x; i < stream_vecs; i += kThreads) {
+          st_v4(chunk + i, make_int4(acc, r, 0, 1));
+          if (pause_ns) __nanosleep(pause_ns);  // --pace: the same lines at a lower rate
+        }
       } else {
 #pragma unroll 8
-        for (long long i = threadIdx.x; i < stream_vecs; i += kThreads) acc ^= ld_cg(chunk + i).x;
+        for (long long i = threadIdx.x; i < stream_vecs; i += kThreads) {
+          acc ^= ld_cg(chunk + i).x;
+          if (pause_ns) __nanosleep(pause_ns);
+        }
       }
     }
   }
@@ -68,7 +78,7 @@ __global__ void store_copy_rounds(int rounds, const int4* resident, long long re
 
 template <int Mode>
 void run_case(const char* mode, int resident_mib, int stream_mib, const gpuDeviceProp& prop, const int4* resident,
-              int4* stream, long long stream_bytes, long long* d_cycles, int* sink) {
+              int4* stream, long long stream_bytes, long long* d_cycles, int* sink, unsigned pause_ns = 0) {
   const int ctas = prop.multiProcessorCount;
   const int shared = std::min<int>(200 * 1024, static_cast<int>(prop.sharedMemPerBlockOptin));
   // Each CTA's parts in whole 4 KiB blocks (a round of its 256 lanes' 16 bytes).
@@ -79,7 +89,7 @@ void run_case(const char* mode, int resident_mib, int stream_mib, const gpuDevic
   std::vector<double> per_round;
   for (int rep = 0; rep < 2; ++rep) {  // the first launch warms the clocks; ncu sees both
     store_copy_rounds<Mode><<<ctas, kThreads, shared>>>(kRounds, resident, resident_vecs, stream, stream_vecs, chunks,
-                                                        d_cycles, sink);
+                                                        d_cycles, sink, pause_ns);
     GPU_CHECK_LAUNCH();
     GPU_CHECK(gpuDeviceSynchronize());
     std::vector<long long> c(ctas);
@@ -88,16 +98,18 @@ void run_case(const char* mode, int resident_mib, int stream_mib, const gpuDevic
     per_round.push_back(ubench::median(cyc) / kRounds);
   }
   std::printf("{\"measure\": \"store_copies\", \"mode\": \"%s\", \"ctas\": %d, \"threads\": %d, \"rounds\": %d, "
-              "\"resident_bytes\": %lld, \"stream_bytes_per_round\": %lld, \"cycles_per_round\": %.0f, \"gpu\": \"%s\"}\n",
-              mode, ctas, kThreads, kRounds, resident_vecs * 16 * ctas, Mode == 0 ? 0 : stream_vecs * 16 * ctas,
+              "\"resident_bytes\": %lld, \"stream_bytes_per_round\": %lld, \"pause_ns\": %u, \"cycles_per_round\": %.0f, "
+              "\"gpu\": \"%s\"}\n",
+              mode, ctas, kThreads, kRounds, resident_vecs * 16 * ctas, Mode == 0 ? 0 : stream_vecs * 16 * ctas, pause_ns,
               per_round.back(), prop.name);
   std::fflush(stdout);
 }
 
 }  // namespace
 
-int main() {
-  return ubench_main("gms-store-copy-ubench", [](const gpuDeviceProp& prop) {
+int main(int argc, char** argv) {
+  const bool pace = argc > 1 && std::string(argv[1]) == "--pace";
+  return ubench_main("gms-store-copy-ubench", [pace](const gpuDeviceProp& prop) {
     const long long stream_bytes = 1024 * kMiB;  // 16 rounds of the largest stream, never wrapped
     int4 *resident, *stream;
     long long* d_cycles;
@@ -108,6 +120,14 @@ int main() {
     GPU_CHECK(gpuMemset(stream, 1, stream_bytes));
     GPU_CHECK(gpuMalloc(&d_cycles, sizeof(long long) * prop.multiProcessorCount));
     GPU_CHECK(gpuMalloc(&sink, sizeof(int)));
+    if (pace) {  // does a store stream displace less at a lower rate? (the model's LRU: order only, no rate)
+      for (int resident_mib : {8, 16, 24})
+        for (unsigned pause : {0u, 500u, 2000u, 8000u}) {
+          run_case<1>("store", resident_mib, 16, prop, resident, stream, stream_bytes, d_cycles, sink, pause);
+          run_case<2>("read", resident_mib, 16, prop, resident, stream, stream_bytes, d_cycles, sink, pause);
+        }
+      return;
+    }
     for (int resident_mib : {8, 16, 24}) {
       run_case<0>("none", resident_mib, 0, prop, resident, stream, stream_bytes, d_cycles, sink);
       for (int stream_mib : {2, 4, 8, 16, 32}) {

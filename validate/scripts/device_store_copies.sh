@@ -7,16 +7,18 @@
 #   store_copies_run.jsonl  the cases as the binary prints them (cycles per round)
 #   store_copies_ncu.csv    ncu --page raw of the launches
 #   store_copies_env.txt    GPU, driver, clocks, ncu, command, the build, the SASS' loads and stores
+# `pace`: the 16 MiB streams only, each at four rates (gms-store-copy-ubench --pace), as store_copies_pace_*.
 # Read by validate/scripts/store_copies.py beside the model's rounds (bench/store_copies.cpp).
-# Usage: validate/scripts/device_store_copies.sh
+# Usage: validate/scripts/device_store_copies.sh [pace]
 set -uo pipefail
 source "$(dirname "$0")/device_env.sh"
 source "$(dirname "$0")/ncu_metrics.sh"
 metrics="gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,lts__t_sectors_op_read_lookup_hit.sum,lts__t_sectors_op_read_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric.sum,l1tex__m_xbar2l1tex_read_sectors.sum,l1tex__m_l1tex2xbar_write_sectors.sum,launch__grid_size,launch__block_size"
-device_build_env store_copies "device_store_copies.sh" validate/runner/store_copy_ubench.cu /tmp/gms-store-copy-ubench "Function|LDG|STG"
-/tmp/gms-store-copy-ubench > "$OUT/store_copies_run.jsonl"
+name=store_copies${1:+_$1}
+device_build_env $name "device_store_copies.sh $*" validate/runner/store_copy_ubench.cu /tmp/gms-store-copy-ubench "Function|LDG|STG|NANOSLEEP"
+/tmp/gms-store-copy-ubench ${1:+--$1} > "$OUT/${name}_run.jsonl"
 ncu --clock-control none --csv --page raw -k regex:store_copy_rounds \
-    --metrics "$(keep_known_metrics "$metrics" 2>> "$OUT/store_copies_env.txt")" \
-    /tmp/gms-store-copy-ubench > "$OUT/store_copies_ncu.csv" 2> "$OUT/store_copies_ncu.err"
-echo "ncu exit $?" >> "$OUT/store_copies_env.txt"
-nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >> "$OUT/store_copies_env.txt"
+    --metrics "$(keep_known_metrics "$metrics" 2>> "$OUT/${name}_env.txt")" \
+    /tmp/gms-store-copy-ubench ${1:+--$1} > "$OUT/${name}_ncu.csv" 2> "$OUT/${name}_ncu.err"
+echo "ncu exit $?" >> "$OUT/${name}_env.txt"
+nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >> "$OUT/${name}_env.txt"
