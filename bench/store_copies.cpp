@@ -7,6 +7,7 @@
 // stream_mib=N: only the cases streaming N MiB a round (and R alone) - CI's check, a quarter of the time.
 // pause_ns=P: P ns (at the SM clock) between a CTA's stream steps, as gms-store-copy-ubench --pace sleeps.
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 
 #include "api/simulation.h"
@@ -55,10 +56,19 @@ Launch replay(const gms::GpuConfig& gpu, int resident_mib, int stream_mib, int m
 
 int run(gms::bench::CurveArgs args) {
   int only = 0, pause_ns = 0;  // stream_mib=N, pause_ns=P
+  auto count = [](const std::string& arg) {  // the non-negative integer after '='
+    const std::string v = arg.substr(arg.find('=') + 1);
+    if (v.empty() || v.size() > 9 || v.find_first_not_of("0123456789") != std::string::npos)
+      throw std::runtime_error("'" + arg + "': expected a non-negative integer after '='");
+    return std::stoi(v);
+  };
   std::erase_if(args.sets, [&](const std::string& s) {
-    if (s.starts_with("stream_mib=")) only = std::stoi(s.substr(11));
-    else if (s.starts_with("pause_ns=")) pause_ns = std::stoi(s.substr(9));
-    else return false;
+    if (s.starts_with("stream_mib="))
+      only = count(s);
+    else if (s.starts_with("pause_ns="))
+      pause_ns = count(s);
+    else
+      return false;
     return true;
   });
   const auto cfg = gms::load_configs(gms::ConfigInputs{args.gpu_file, "", args.sets});
