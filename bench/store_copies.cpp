@@ -1,6 +1,5 @@
 // The model's side of gms-store-copy-ubench (validate/runner/store_copy_ubench.cu): every case's 16 rounds on the
-// memory system alone, as silicon ran them - one CTA an SM reads its part of a resident set R (whole lines, L2 only)
-// then streams its part of S fresh lines (stores or reads), 4 KiB (its 256 lanes' 16 bytes) a step, the SMs in step.
+// memory system alone, as silicon ran them (bench/store_rounds.h).
 // Prints one JSON line per case: the DRAM bytes read and written and the L2's read lookups (hits) of the launch, from
 // an emptied L2 as ncu's cache control leaves it. Read beside silicon by validate/scripts/store_copies.py.
 //   build/store_copies [configs/gpus/h100.yaml] [stream_mib=N] [pause_ns=P] [gpu.KEY=V ...]
@@ -12,47 +11,12 @@
 
 #include "api/simulation.h"
 #include "curve_args.h"
-#include "model/memory_system.h"
+#include "store_rounds.h"
 
 namespace {
 
 constexpr int kRounds = 16;
 constexpr std::uint64_t kMiB = 1 << 20;
-constexpr std::uint64_t kStep = 4096;  // a CTA's 256 lanes x 16 bytes
-
-struct Launch {
-  std::uint64_t resident = 0, stream = 0;  // bytes, all SMs
-  std::uint64_t read = 0, written = 0, l2_reads = 0, l2_read_hits = 0;
-};
-
-// mode 0 none, 1 store, 2 read (the ubench's template argument).
-Launch replay(const gms::GpuConfig& gpu, int resident_mib, int stream_mib, int mode, double pause_cycles) {
-  using namespace gms;
-  const int ctas = gpu.sm.count;
-  // Each CTA's parts in whole 4 KiB steps, as the ubench sizes them.
-  const std::uint64_t resident_cta = resident_mib * kMiB / ctas / kStep * kStep;
-  const std::uint64_t stream_cta = mode == 0 ? 0 : std::max<std::uint64_t>(kStep, stream_mib * kMiB / ctas / kStep * kStep);
-  MemorySystem mem(gpu);
-  mem.set_l1_bytes(28 * 1024);
-  const Addr resident_base = 0x7f0000000000ull, stream_base = 0x7f1000000000ull;
-  Tick t = 0;
-  for (int r = 0; r < kRounds; ++r) {
-    for (std::uint64_t off = 0; off < resident_cta; off += kStep, t += cycles_to_ticks(8.0))
-      for (int c = 0; c < ctas; ++c)
-        mem.load(AccessCtx{c, t, nullptr, false}, Region{resident_base + c * resident_cta + off, 1, kStep, 0}, true);
-    for (std::uint64_t off = 0; off < stream_cta; off += kStep, t += cycles_to_ticks(8.0 + pause_cycles))
-      for (int c = 0; c < ctas; ++c) {
-        const Region at{stream_base + (static_cast<Addr>(r) * ctas + c) * stream_cta + off, 1, kStep, 0};
-        const AccessCtx ctx{c, t, nullptr, false};
-        if (mode == 1)
-          mem.store(ctx, at);
-        else
-          mem.load(ctx, at, true);
-      }
-  }
-  return {resident_cta * ctas, stream_cta * ctas, mem.dram().bytes_read(), mem.dram().bytes_written(),
-          mem.counters().l2_read_sectors, mem.counters().l2_read_hit_sectors};
-}
 
 int run(gms::bench::CurveArgs args) {
   int only = 0, pause_ns = 0;  // stream_mib=N, pause_ns=P
@@ -75,7 +39,9 @@ int run(gms::bench::CurveArgs args) {
   const gms::GpuConfig& gpu = cfg.gpu.value;
   const char* names[] = {"none", "store", "read"};
   auto print = [&](int mode, int resident_mib, int stream_mib) {
-    const Launch x = replay(gpu, resident_mib, stream_mib, mode, pause_ns * 1e-9 * gpu.sm_clock);
+    const auto x = gms::bench::replay_store_rounds(gpu, resident_mib * kMiB, stream_mib * kMiB,
+                                                   static_cast<gms::bench::Stream>(mode), kRounds,
+                                                   pause_ns * 1e-9 * gpu.sm_clock);
     std::printf("{\"mode\": \"%s\", \"resident_bytes\": %llu, \"stream_bytes_per_round\": %llu, \"rounds\": %d, "
                 "\"dram_bytes_read\": %llu, \"dram_bytes_write\": %llu, \"lts_sectors_op_read\": %llu, "
                 "\"lts_sectors_op_read_hit\": %llu, \"pause_ns\": %d, \"gpu\": \"%s\"}\n",

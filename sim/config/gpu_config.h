@@ -147,6 +147,8 @@ struct L2Config {
   bool far_reductions_in_both_partitions = false;
   bool far_writes_in_both_partitions = false;  // a store to a far line passes (and is counted at) a near slice's input
   bool far_stores_copy_near = false;  // ... and leaves a clean copy of its sectors there
+  // A far read's line, filled at its home slice for the near partition's copy, is kept there evicted first.
+  bool far_read_home_evict_first = false;
   // The home slice's lookup for a far line the near partition missed takes the slice's bandwidth
   // (false: it arrives over the fabric, not the crossbar port that l2.slice_bytes_per_cycle limits).
   bool far_fills_take_slice_bandwidth = true;

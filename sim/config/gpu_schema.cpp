@@ -428,6 +428,13 @@ Schema<GpuConfig> make_schema() {
                             "Only where far stores pass a near slice: l2.partition_mode replicate and "
                             "l2.far_writes_in_both_partitions",
                             [](G& c) -> auto& { return c.l2.far_stores_copy_near; }));
+  p.push_back(bool_param<G>("l2.far_read_home_evict_first", false,
+                            "in the replicating mode, the line a far read fills at its home slice (the near partition's "
+                            "copy then answers that partition) is kept there as the set's first victim, until a read from "
+                            "the home partition itself promotes it (gms-store-copy-ubench --pace: beside a slow read "
+                            "stream, silicon keeps a resident set as only this does - 0.020 / 0.059 displaced a round, "
+                            "this 0.014 / 0.073, plain LRU 0.073 / 0.248)",
+                            [](G& c) -> auto& { return c.l2.far_read_home_evict_first; }));
   p.push_back(bool_param<G>("l2.far_fills_take_slice_bandwidth", true,
                             "in the replicating mode, a far line's home-slice lookup (the near partition missed) "
                             "takes l2.slice_bytes_per_cycle there; false: it comes over the fabric, whose own limit is "

@@ -54,6 +54,7 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   l1_hit_ticks_ = cycles_to_ticks(gpu.l1.hit_latency);
   local_stores_through_ = gpu.l1.local_stores == "write_through";
   copy_far_stores_ = replicate_ && gpu.l2.far_stores_copy_near;
+  far_home_first_ = replicate_ && gpu.l2.far_read_home_evict_first;
   dirty_ways_limit_ = gpu.l2.dirty_ways_per_set;
   local_dirty_ways_limit_ = gpu.l2.local_dirty_ways_per_set > 0 ? gpu.l2.local_dirty_ways_per_set : dirty_ways_limit_;
   icnt_ticks_ = cycles_to_ticks(gpu.icnt.latency);
@@ -192,7 +193,9 @@ Tick MemorySystem::home_slice_read(std::uint32_t slice, std::uint32_t set, Addr 
   const Tick looked_up = tag_lookup(slice, arrive);
   Tick s = takes_bandwidth ? serve_start(slices_bw_[slice], looked_up, popc(mask) * sector) : looked_up;
   if (served) *served = s;
-  auto a = tags.access(slice, set, line, mask, false, s, priority_of(hint));
+  // A far read's home line serves the near copy's fills; the home partition's own reads keep it (l2.far_read_home_evict_first).
+  const InsertPriority priority = from_fabric && far_home_first_ ? InsertPriority::kFirst : priority_of(hint);
+  auto a = tags.access(slice, set, line, mask, false, s, priority);
   count_read_lookup(sm, s, popc(a.hit), popc(a.miss), cta, true);
   if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, s);
   Tick ready = a.hit ? a.ready : s;

@@ -391,6 +391,7 @@ class MemorySystem {
   std::int64_t l1_bytes_ = -1;  // the L1 size in use (set_l1_bytes; -1 before the first)
   bool local_stores_through_ = true;  // l1.local_stores
   bool copy_far_stores_ = false;      // l2.far_stores_copy_near, in the replicating mode (the only one with near copies)
+  bool far_home_first_ = false;      // l2.far_read_home_evict_first, in the replicating mode
   int dirty_ways_limit_ = 0, local_dirty_ways_limit_ = 0;  // l2.dirty_ways_per_set, l2.local_dirty_ways_per_set
   double sm_port_ticks_per_byte_;
   double sm_port_ticks_per_request_;  // 0: no request rate
