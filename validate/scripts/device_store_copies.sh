@@ -7,9 +7,11 @@
 #   store_copies_run.jsonl  the cases as the binary prints them (cycles per round)
 #   store_copies_ncu.csv    ncu --page raw of the launches
 #   store_copies_env.txt    GPU, driver, clocks, ncu, command, the build, the SASS' loads and stores
-# `pace`: the 16 MiB streams only, each at four rates (gms-store-copy-ubench --pace), as store_copies_pace_*.
+# `pace`: the 16 MiB streams only, each at four rates (gms-store-copy-ubench --pace), as store_copies_pace_*;
+# `spread`: the 16 MiB streams from all SMs, every second or every fourth (--spread), as store_copies_spread_*;
+# `sync`: the default cases with every round ended at a grid-wide barrier (--sync), as store_copies_sync_*.
 # Read by validate/scripts/store_copies.py beside the model's rounds (bench/store_copies.cpp).
-# Usage: validate/scripts/device_store_copies.sh [pace]
+# Usage: validate/scripts/device_store_copies.sh [pace|spread|sync]
 set -uo pipefail
 source "$(dirname "$0")/device_env.sh"
 source "$(dirname "$0")/ncu_metrics.sh"

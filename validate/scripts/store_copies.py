@@ -42,7 +42,8 @@ def paced(pause):
 
 
 def key(case):
-    return (case["mode"], int(case["resident_bytes"]), int(case["stream_bytes_per_round"]), int(case.get("pause_ns", 0)))
+    return (case["mode"], int(case["resident_bytes"]), int(case["stream_bytes_per_round"]), int(case.get("pause_ns", 0)),
+            int(case.get("streaming_ctas", 0)))
 
 
 def silicon_cases(directory, failures):
@@ -84,14 +85,15 @@ def main():
     for path, m in zip(a.model, models):
         if not any(k in silicon for k in m if k[0] != "none"):
             failures.append(f"model {path}: no case of the record's")
-    head = "| R (MiB) | S a round (MiB) | pause (ns) | mode | silicon: R displaced a round | DRAM written (MB) | L2 read hit |"
+    head = "| R (MiB) | S a round (MiB) | pause (ns) | SMs streaming | mode | silicon: R displaced a round | DRAM written (MB) | L2 read hit |"
     head += "".join(f" model {i + 1}: displaced | written (MB) | hit |" for i in range(len(models)))
     print(head)
-    print("|" + "---|" * (7 + 3 * len(models)))
-    for (mode, r, s, pause), (d, w, hit) in sorted(silicon.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][3], kv[0][0])):
-        row = f"| {r / MIB:.1f} | {s / MIB:.1f} | {pause} | {mode} | {d:.3f} | {w / 1e6:.1f} | {hit:.3f} |"
+    print("|" + "---|" * (8 + 3 * len(models)))
+    for (mode, r, s, pause, streaming), (d, w, hit) in sorted(silicon.items(),
+                                                               key=lambda kv: (kv[0][1], kv[0][4], kv[0][2], kv[0][3], kv[0][0])):
+        row = f"| {r / MIB:.1f} | {s / MIB:.1f} | {pause} | {streaming or 'all'} | {mode} | {d:.3f} | {w / 1e6:.1f} | {hit:.3f} |"
         for i, m in enumerate(models):
-            got = m.get((mode, r, s, pause))
+            got = m.get((mode, r, s, pause, streaming))
             if got is None:  # a model file of some cases (build/store_copies stream_mib=N)
                 row += " - | - | - |"
                 continue
@@ -103,14 +105,14 @@ def main():
         if mode == "none" and d > 0.005:
             failures.append(f"silicon: R {r / MIB:.1f} MiB alone is displaced {d:.3f} a round")
         if mode == "store":
-            rd = silicon.get(("read", r, s, pause))
+            rd = silicon.get(("read", r, s, pause, streaming))
             if rd and s <= 16 * MIB and max(d, rd[0]) > 0.05 and d < rd[0] - 0.01:
                 failures.append(f"silicon R {r / MIB:.1f} S {s / MIB:.1f}{paced(pause)}: stores displace {d:.3f}, reads {rd[0]:.3f}")
     # --pace records: the same streams at lower rates push out less of R (silicon; the model's LRU orders by access only).
     pauses = sorted({k[3] for k in silicon})
     if len(pauses) > 1:
-        for (mode, r, s, pause), (d, _, _) in silicon.items():
-            slow = silicon.get((mode, r, s, pauses[-1]))
+        for (mode, r, s, pause, streaming), (d, _, _) in silicon.items():
+            slow = silicon.get((mode, r, s, pauses[-1], streaming))
             if pause == 0 and d > 0.05 and slow and slow[0] > 0.8 * d:
                 failures.append(f"silicon {mode} R {r / MIB:.1f} S {s / MIB:.1f}: {d:.3f} displaced at full rate, "
                                 f"{slow[0]:.3f} at a {pauses[-1]} ns pace")
