@@ -11,12 +11,14 @@ usage: validate/scripts/cta_sm_speed.py DIR [--check] [--model CASE=RUN_DIR ...]
 import argparse
 import collections
 import csv
+import math
 import os
 import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cta_stamps import stamp_runs  # noqa: E402
+from rank_stats import pearson  # noqa: E402
 
 
 def per_sm_means(rows, start, end):
@@ -40,12 +42,10 @@ def spread(mean):
 
 
 def correlation(a, b):
+    """Pearson's over the SMs both runs have; 0 where either is constant."""
     keys = sorted(set(a) & set(b))
-    x, y = [a[k] for k in keys], [b[k] for k in keys]
-    mx, my = statistics.mean(x), statistics.mean(y)
-    num = sum((p - mx) * (q - my) for p, q in zip(x, y))
-    den = (sum((p - mx) ** 2 for p in x) * sum((q - my) ** 2 for q in y)) ** 0.5
-    return num / den if den else 0.0
+    r = pearson([a[k] for k in keys], [b[k] for k in keys])
+    return 0.0 if math.isnan(r) else r
 
 
 def main():

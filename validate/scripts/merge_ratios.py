@@ -32,6 +32,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_result import report  # noqa: E402
+from rank_stats import pearson  # noqa: E402
 
 XBAR = "l1tex__m_xbar2l1tex_read_sectors.sum"
 TEX = "lts__t_sectors_srcunit_tex_op_read.sum"
@@ -102,17 +103,6 @@ def rows_of(card, records):
     return rows
 
 
-def correlation(xs, ys):
-    n = len(xs)
-    if n < 3:
-        return float("nan")
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
-    sxx = sum((x - mx) ** 2 for x in xs)
-    syy = sum((y - my) ** 2 for y in ys)
-    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float("nan")
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("card")
@@ -133,8 +123,8 @@ def main():
         if abs(r["silicon"] - r["exact"]) > APPROX_TOLERANCE:
             failures.append(f"{r['case']}: the shared formula gives {r['silicon']:.3f}, silicon's exact share "
                             f"{r['exact']:.3f}")
-    c_excess = correlation([r["excess"] for r in rows], [r["time"] for r in rows])
-    c_reads = correlation([r["reads"] for r in rows], [r["time"] for r in rows])
+    c_excess = pearson([r["excess"] for r in rows], [r["time"] for r in rows]) if len(rows) > 2 else float("nan")
+    c_reads = pearson([r["reads"] for r in rows], [r["time"] for r in rows]) if len(rows) > 2 else float("nan")
     print(f"\n{len(rows)} records: correlation of the merged excess with the time error {c_excess:+.2f}, "
           f"of the L2 read lookups' error with the time error {c_reads:+.2f}")
     if math.isnan(c_excess):

@@ -1,6 +1,6 @@
-"""Rank statistics shared by the validate scripts (repeat_ranks.py, recommend_table.py): ranks with
-ties sharing their mean rank, and Spearman's correlation on them (the same definition as the
-simulator's `compare`, sim/stats/statistics.h)."""
+"""Rank statistics shared by the validate scripts (repeat_ranks.py, recommend_table.py, cta_sm_speed.py,
+merge_ratios.py): ranks with ties sharing their mean rank, Pearson's correlation, and Spearman's on the ranks (the
+same definition as the simulator's `compare`, sim/stats/statistics.h)."""
 
 
 def ranks(xs):
@@ -18,12 +18,16 @@ def ranks(xs):
     return r
 
 
+def pearson(a, b):
+    """Pearson's correlation of two equally long series; NaN when either is constant."""
+    n = len(a)
+    ma, mb = sum(a) / n, sum(b) / n
+    cov = sum((x - ma) * (y - mb) for x, y in zip(a, b))
+    va = sum((x - ma) ** 2 for x in a) ** 0.5
+    vb = sum((y - mb) ** 2 for y in b) ** 0.5
+    return cov / (va * vb) if va and vb else float("nan")
+
+
 def spearman(a, b):
     """Spearman's rank correlation of two equally long series; NaN when either is constant."""
-    ra, rb = ranks(a), ranks(b)
-    n = len(a)
-    ma, mb = sum(ra) / n, sum(rb) / n
-    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
-    va = sum((x - ma) ** 2 for x in ra) ** 0.5
-    vb = sum((y - mb) ** 2 for y in rb) ** 0.5
-    return cov / (va * vb) if va and vb else float("nan")
+    return pearson(ranks(a), ranks(b))
