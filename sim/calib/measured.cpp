@@ -103,6 +103,11 @@ const std::vector<std::string>& compared_metrics() {
                                              "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
                                              // the L2 tag stage's requests (records that carry it: the padding set)
                                              "lts__t_requests_srcunit_tex_op_read.sum",
+                                             // the SMs' read sectors the tag stage looks up, and those the SMs
+                                             // receive: their ratio is what the request coalescer merged
+                                             // (validate/scripts/merge_ratios.py; records: Triton GEMMs, padding)
+                                             "lts__t_sectors_srcunit_tex_op_read.sum",
+                                             "l1tex__m_xbar2l1tex_read_sectors.sum",
                                              "sm__warps_active.avg.pct_of_peak_sustained_active",
                                              "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct",
                                              // the SM data path (records that carry them: tiled_gemm)

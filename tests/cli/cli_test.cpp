@@ -346,6 +346,29 @@ TEST(Cli, CompareReplaysRecordsAndSummarisesErrors) {
   EXPECT_EQ(run("compare --gpu " + src("configs/gpus/h100.yaml") + " " + (dir / "c.csv").string()).code, 2);
 }
 
+// The SMs' read sectors the L2 tag stage looks up beside those the SMs receive, scored wherever a record carries them:
+// their ratio is what the request coalescer merged (docs/calibration.md, "Merged where silicon looks up").
+TEST(Cli, CompareScoresTheTagStagesReadSectorsBesideTheDelivered) {
+  auto dir = gms::test::temp_dir("cli_compare_merged");
+  auto r = run("compare --gpu " + src("configs/gpus/h100.yaml") + " " +
+               src("validate/results/h100/triton_gemm/triton_gemm_4096x4096x4096_64x128x32_w4_s4_grouped8.json") +
+               " --sample-waves 2 --csv " + (dir / "c.csv").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const std::string csv = slurp(dir / "c.csv");
+  auto simulated = [&](const std::string& metric) {
+    const std::string key = "triton_gemm_4096x4096x4096_64x128x32_w4_s4_grouped8," + metric + ",";
+    const auto at = csv.find(key);
+    EXPECT_NE(at, std::string::npos) << csv;
+    if (at == std::string::npos) return 0.0;
+    const auto sim = csv.find(',', at + key.size()) + 1;  // after the measured value
+    return std::stod(csv.substr(sim));
+  };
+  const double looked_up = simulated("lts__t_sectors_srcunit_tex_op_read.sum");
+  const double delivered = simulated("l1tex__m_xbar2l1tex_read_sectors.sum");
+  EXPECT_GT(looked_up, 0.0);
+  EXPECT_LT(looked_up, delivered);  // some sectors merged into open requests
+}
+
 TEST(Cli, CompareTakesRawNcuCsvAndChecksTargets) {
   const std::string base = "compare --gpu " + src("configs/gpus/h100.yaml") + " --ncu " + src("tests/data/ncu/gemv_small.csv") +
                            " --workload " + src("tests/data/ncu/gemv_small.yaml") + " --kernel gemv_splitk";
