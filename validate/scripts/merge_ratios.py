@@ -94,12 +94,10 @@ def rows_of(card, records):
             continue
         silicon = 1 - (m[READ]["measured"] - m[FABRIC]["measured"]) / xbar
         model = 1 - (m[READ]["simulated"] - m[FABRIC]["simulated"]) / xbar
-        tile = workload.get("tile", {})
         rows.append({
             "case": case["case"], "exact": 1 - tex / xbar, "silicon": silicon, "model": model, "excess": model - silicon,
             "time": m[TIME]["error"], "reads": m[READ]["error"], "k": workload.get("k"),
-            "tiling": re.sub(r"_\d+x\d+x\d+_", "_MxNxK_", case["case"]), "ctas": ctas_per_sm(counters),
-            "tile": f"{tile.get('m', 0)}x{tile.get('n', 0)}x{tile.get('k', 0)}"})
+            "tiling": re.sub(r"_\d+x\d+x\d+_", "_MxNxK_", case["case"]), "ctas": ctas_per_sm(counters)})
     return rows
 
 
@@ -115,7 +113,7 @@ def main():
     if not rows:
         usage_error(f"no case of {args.card} has a record in {args.records} with {XBAR} and {TEX}")
     failures = []
-    print(f"| case | CTAs an SM | merged: silicon (exact) | model | excess | time error | L2 read lookups error |")
+    print("| case | CTAs an SM | merged: silicon (exact) | model | excess | time error | L2 read lookups error |")
     print("|---|---|---|---|---|---|---|")
     for r in sorted(rows, key=lambda r: r["excess"]):
         print(f"| {r['case']} | {r['ctas']} | {r['silicon']:.2f} ({r['exact']:.2f}) | {r['model']:.2f} | "
