@@ -117,7 +117,8 @@ int cmd_run(const std::vector<std::string>& args) {
       "threads for this one simulation (default: $GPUMEMSIM_THREADS, else all cores): 2+ times the memory side's requests on a thread "
       "of its own, pipelined behind the SMs, and a trace replay (kind: trace) reads and decodes its thread blocks "
       "ahead on another - the same results for any number")(
-      "warp-timeline", po::value(&trace_sm), "with --out, write warps.csv: the warp states of every warp of SM N over time")(
+      "warp-timeline", po::value(&trace_sm), "with --out, write warps.csv: the warp states of every warp of SM N over time, and barriers.csv: when its "
+      "CTAs' barriers released")(
       "quiet,q", po::bool_switch(&quiet), "print no summary")(
       "progress", po::bool_switch(&progress), "show progress on stderr even when it is not a terminal")(
       "no-progress", po::bool_switch(&no_progress), "never show progress");
@@ -163,6 +164,9 @@ int cmd_run(const std::vector<std::string>& args) {
       std::ostringstream ws;
       run.result.stalls.write_csv(ws);
       write_file_atomically(dir / "warps.csv", ws.str());
+      std::ostringstream bs;
+      run.result.stalls.write_barriers_csv(bs);
+      write_file_atomically(dir / "barriers.csv", bs.str());
     }
     if (run.timeline) {
       std::ostringstream tl;

@@ -437,6 +437,7 @@ void Engine::Impl::release_barrier(int sm, int cta_slot, Cta& cta) {
   cta.barrier_release += cycles_to_ticks(gpu.sm.barrier_latency);
   CtaRecord& rec = result.ctas[static_cast<size_t>(cta.record)];
   if (rec.first_barrier == kNever) rec.first_barrier = cta.barrier_release;
+  result.stalls.add_barrier_release(sm, rec.launch_index, cta.barrier_release);
   const int first = sm * warps_per_sm + cta_slot * warps_per_cta;
   for (int k = 0; k < warps_per_cta; ++k) {
     Warp& o = warps[first + k];

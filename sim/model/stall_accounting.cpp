@@ -28,4 +28,9 @@ void StallAccounting::write_csv(std::ostream& os) const {
        << static_cast<double>(s.from) / kTicksPerCycle << ',' << static_cast<double>(s.to) / kTicksPerCycle << '\n';
 }
 
+void StallAccounting::write_barriers_csv(std::ostream& os) const {
+  os << "sm,launch_index,release_cycle\n";
+  for (const auto& r : releases_) os << traced_sm_ << ',' << r.cta << ',' << static_cast<double>(r.at) / kTicksPerCycle << '\n';
+}
+
 }  // namespace gms

@@ -2,7 +2,8 @@
 // Where each warp's time goes, classified as Nsight Compute's warp states: issuing ("selected"),
 // eligible but not picked ("not_selected"), waiting for loaded data ("long_scoreboard"), at a
 // barrier ("barrier"), waiting for or occupying a busy math pipe ("math_pipe_throttle"). Optionally
-// keeps the segments of one SM's warps for a timeline CSV.
+// keeps the segments of one SM's warps for a timeline CSV, and when its CTAs' barriers released (a
+// barrier that no warp waited at leaves no segment, yet it divides a warp's loop into phases).
 #include <array>
 #include <cstdint>
 #include <ostream>
@@ -41,6 +42,10 @@ class StallAccounting {
   void add_untraced(WarpState s, Tick from, Tick to) {
     if (to > from) total_[static_cast<int>(s)] += to - from;
   }
+  // A barrier of CTA `cta` (its launch index) on SM `sm` let its warps go at t; kept for the traced SM.
+  void add_barrier_release(int sm, std::int64_t cta, Tick t) {
+    if (sm == traced_sm_) releases_.push_back({cta, t});
+  }
   void add_active(Tick t) { active_ += t; }
   Tick total(WarpState s) const { return total_[static_cast<int>(s)]; }  // summed over every warp
   double pct(WarpState s) const {
@@ -53,6 +58,7 @@ class StallAccounting {
     active_ += o.active_;
     if (o.traced_sm_ >= 0) traced_sm_ = o.traced_sm_;
     segments_.insert(segments_.end(), o.segments_.begin(), o.segments_.end());
+    releases_.insert(releases_.end(), o.releases_.begin(), o.releases_.end());
   }
   // A sampled run: this run's totals plus f x what they grew since `earlier` (the same run, sooner).
   void extrapolate(const StallAccounting& earlier, double f) {
@@ -60,7 +66,8 @@ class StallAccounting {
       total_[s] += static_cast<Tick>(static_cast<double>(total_[s] - earlier.total_[s]) * f + 0.5);
     active_ += static_cast<Tick>(static_cast<double>(active_ - earlier.active_) * f + 0.5);
   }
-  void write_csv(std::ostream& os) const;
+  void write_csv(std::ostream& os) const;           // warps.csv: the traced SM's segments
+  void write_barriers_csv(std::ostream& os) const;  // barriers.csv: its CTAs' barrier releases, in time order
 
  private:
   struct Segment {
@@ -73,6 +80,11 @@ class StallAccounting {
   Tick active_ = 0;
   int traced_sm_ = -1;
   std::vector<Segment> segments_;
+  struct Release {
+    std::int64_t cta;
+    Tick at;
+  };
+  std::vector<Release> releases_;
 };
 
 }  // namespace gms

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <vector>
 #include <sstream>
 #include <sys/wait.h>
 
@@ -161,6 +162,45 @@ TEST(Cli, WarpTimelineChangesNoNumberAndItsSegmentsDoNotOverlap) {
     ++rows;
   }
   EXPECT_GT(rows, 100);
+}
+
+// barriers.csv beside warps.csv: every barrier a traced CTA waited at released within the wait (a warp waits from its
+// arrival to the release, or past it for copies still on their way), in time order per CTA.
+TEST(Cli, WarpTimelineListsTheBarrierReleasesItsWaitsEndAt) {
+  auto dir = gms::test::temp_dir("cli_barriers");
+  ASSERT_EQ(run(seed_args("row-major") + " --set workload.cta_limit=0 --warp-timeline 3 --out " + dir.string()).code, 0);
+  std::istringstream rel_csv(slurp(dir / "barriers.csv"));
+  std::string line;
+  ASSERT_TRUE(std::getline(rel_csv, line));
+  EXPECT_EQ(line, "sm,launch_index,release_cycle");
+  std::map<long, std::vector<double>> releases;
+  while (std::getline(rel_csv, line)) {
+    int sm = -1;
+    long cta = -1;
+    double at = 0;
+    ASSERT_EQ(std::sscanf(line.c_str(), "%d,%ld,%lf", &sm, &cta, &at), 3) << line;
+    EXPECT_EQ(sm, 3) << line;
+    auto& v = releases[cta];
+    if (!v.empty()) EXPECT_GT(at, v.back()) << line;
+    v.push_back(at);
+  }
+  ASSERT_FALSE(releases.empty());
+  std::istringstream csv(slurp(dir / "warps.csv"));
+  ASSERT_TRUE(std::getline(csv, line));
+  int waits = 0;
+  while (std::getline(csv, line)) {
+    int sm = -1, slot = -1;
+    long cta = -1;
+    char state[32] = {};
+    double from = 0, to = 0;
+    ASSERT_EQ(std::sscanf(line.c_str(), "%d,%d,%ld,%31[^,],%lf,%lf", &sm, &slot, &cta, state, &from, &to), 6) << line;
+    if (std::string(state) != "barrier") continue;
+    ++waits;
+    const auto& v = releases[cta];
+    EXPECT_TRUE(std::any_of(v.begin(), v.end(), [&](double r) { return r >= from - 1e-3 && r <= to + 1e-3; }))
+        << "no release of CTA " << cta << " within its wait: " << line;
+  }
+  EXPECT_GT(waits, 0);
 }
 
 // Every kind of bad input: one clear line naming file and key, exit code 2, no output directory.
