@@ -27,6 +27,8 @@
 #define gpuRuntimeGetVersion hipRuntimeGetVersion
 #define gpuFuncSetAttribute(f, a, v) hipFuncSetAttribute(reinterpret_cast<const void*>(f), a, v)
 #define gpuFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize
+#define gpuOccupancyMaxActiveBlocksPerMultiprocessor(n, f, threads, smem) \
+  hipOccupancyMaxActiveBlocksPerMultiprocessor(n, reinterpret_cast<const void*>(f), threads, smem)
 #define GPU_SHARED_PER_SM(prop) (prop).maxSharedMemoryPerMultiProcessor
 #else
 #include <cuda_fp16.h>
@@ -55,6 +57,7 @@
 #define gpuRuntimeGetVersion cudaRuntimeGetVersion
 #define gpuFuncSetAttribute(f, a, v) cudaFuncSetAttribute(f, a, v)
 #define gpuFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
+#define gpuOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
 #define GPU_SHARED_PER_SM(prop) (prop).sharedMemPerMultiprocessor
 #endif
 

@@ -51,11 +51,21 @@ __device__ inline void cp_async_wait() {
 #endif
 }
 
-// One CTA's tile: the body of both kernels below, inlined into each (the plain kernel's code is what it was
-// before the stamped one existed).
-template <int BM, int BN, int BK, int TCM, int TCN, int VEC, bool ASYNC, int STAGES, int PAD, int RV>
+// Where the main loop's phases begin and end (gms-ladder --phases, ladder_phase_stamps.cuh): the loop's entry,
+// and per K tile once its copies are issued (the STS behind the LDGs: the loads' data has come), after the barrier
+// that follows them, and after the barrier behind the compute. The plain kernels' hook does nothing.
+enum class LoopPoint { kEntry, kCopied, kFirstBarrier, kSecondBarrier };
+struct NoLoopStamps {
+  __device__ __forceinline__ void operator()(LoopPoint, int) const {}
+};
+
+// One CTA's tile: the body of every kernel below, inlined into each (the plain kernel's code is what it was
+// before the stamped ones existed).
+template <int BM, int BN, int BK, int TCM, int TCN, int VEC, bool ASYNC, int STAGES, int PAD, int RV,
+          typename LoopStamps = NoLoopStamps>
 __device__ __forceinline__ void sgemm_ladder_cta(int M, int N, int K, const float* __restrict__ A,
-                                                 const float* __restrict__ B, float* __restrict__ C) {
+                                                 const float* __restrict__ B, float* __restrict__ C,
+                                                 LoopStamps stamp = {}) {
   using P = SgemmLadder<BM, BN, BK, TCM, TCN, VEC, ASYNC, STAGES, PAD, RV>;
   constexpr int T = P::kThreads, TM = P::TM, TN = P::TN, LDA = P::LDA, LDB = P::LDB;
   extern __shared__ __align__(16) float smem[];
@@ -114,6 +124,7 @@ __device__ __forceinline__ void sgemm_ladder_cta(int M, int N, int K, const floa
     }
   };
   const int KT = K / BK;
+  stamp(LoopPoint::kEntry, 0);
   if (STAGES == 1) {
     for (int kt = 0; kt < KT; ++kt) {
       load_tile(kt, 0);
@@ -121,9 +132,12 @@ __device__ __forceinline__ void sgemm_ladder_cta(int M, int N, int K, const floa
         cp_async_commit();
         cp_async_wait<0>();
       }
+      stamp(LoopPoint::kCopied, kt);
       __syncthreads();
+      stamp(LoopPoint::kFirstBarrier, kt);
       compute(0);
       __syncthreads();
+      stamp(LoopPoint::kSecondBarrier, kt);
     }
   } else {
     load_tile(0, 0);
@@ -132,9 +146,12 @@ __device__ __forceinline__ void sgemm_ladder_cta(int M, int N, int K, const floa
       if (kt + 1 < KT) load_tile(kt + 1, (kt + 1) % 2);
       cp_async_commit();
       cp_async_wait<1>();
+      stamp(LoopPoint::kCopied, kt);
       __syncthreads();
+      stamp(LoopPoint::kFirstBarrier, kt);
       compute(kt % 2);
       __syncthreads();
+      stamp(LoopPoint::kSecondBarrier, kt);
     }
   }
 #pragma unroll
