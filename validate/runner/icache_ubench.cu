@@ -1,0 +1,135 @@
+// gms-icache-ubench: what a loop larger than the instruction caches costs a warp, and how evenly. Seed 002's r3 rungs
+// run ~2,800-instruction (~44 KB) unrolled loops whose profile books 7 % (two CTAs an SM) to 14 % (one) of a warp's
+// time as no_instruction - the instruction fetch the model has no state for (docs/co-resident-ctas.md, "A K tile phase
+// by phase"). Here: a loop of N independent FFMAs (8 chains, so that one warp a sub-partition can issue every cycle),
+// N = 256 .. 8,192 (4 .. 128 KB of SASS), run ITERS times by every warp of CTAs of 4 or 8 warps, one or two CTAs an SM;
+// lane 0 of every warp stores the SM's 32-bit clock after each pass, and %smid once.
+// Prints one JSON object per case: cycles per pass (passes after the first; mean, p10, p50, p90), the issue-bound
+// pass (N x warps a sub-partition, 1 FFMA a cycle), the spread of the passes within a warp (the mean over warps of
+// their passes' standard deviation over their mean) and across SMs (the SMs' mean passes: (p90 - p10) / median),
+// the CTAs each SM held. CUDA only (%clock, %smid).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <vector>
+
+#include "../include/gpu_port.h"
+#include "../include/ubench_main.h"
+#include "../include/ubench_stats.h"
+#include "../kernels/cta_stamp.cuh"
+
+namespace {
+
+constexpr int kPasses = 48;
+
+__device__ __forceinline__ unsigned clock32() {
+  unsigned t;
+  asm volatile("mov.u32 %0, %%clock;" : "=r"(t) : : "memory");
+  return t;
+}
+
+template <int N>
+__global__ void icache_loop(float b, float c, float* sink, unsigned* stamps) {
+  float a[8];
+#pragma unroll
+  for (int j = 0; j < 8; ++j) a[j] = threadIdx.x + j;
+  const int warps = blockDim.x / 32, warp = threadIdx.x / 32;
+  unsigned* row = stamps + (static_cast<size_t>(blockIdx.x) * warps + warp) * (kPasses + 2);
+  const bool lane0 = (threadIdx.x & 31) == 0;
+  if (lane0) row[0] = gmsv::sm_id(), row[1] = clock32();
+  for (int p = 0; p < kPasses; ++p) {
+#pragma unroll
+    for (int i = 0; i < N / 8; ++i)
+#pragma unroll
+      for (int j = 0; j < 8; ++j) a[j] = fmaf(a[j], b, c);
+    const unsigned t = clock32();
+    if (lane0) row[2 + p] = t;
+  }
+  float s = 0;
+#pragma unroll
+  for (int j = 0; j < 8; ++j) s += a[j];
+  if (s == 12345.f) *sink = s;  // keeps the chains
+}
+
+double pick(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[static_cast<size_t>(q * (v.size() - 1))];
+}
+
+template <int N>
+void run_case(int sms, int warps, int ctas_per_sm) {
+  const int blocks = sms * ctas_per_sm, threads = 32 * warps;
+  const size_t rows = static_cast<size_t>(blocks) * warps, count = rows * (kPasses + 2);
+  unsigned* stamps;
+  float* sink;
+  GPU_CHECK(gpuMalloc(&stamps, count * sizeof(unsigned)));
+  GPU_CHECK(gpuMalloc(&sink, sizeof(float)));
+  icache_loop<N><<<blocks, threads>>>(1.0001f, 0.5f, sink, stamps);  // warm-up
+  GPU_CHECK_LAUNCH();
+  icache_loop<N><<<blocks, threads>>>(1.0001f, 0.5f, sink, stamps);
+  GPU_CHECK_LAUNCH();
+  GPU_CHECK(gpuDeviceSynchronize());
+  std::vector<unsigned> h(count);
+  GPU_CHECK(gpuMemcpy(h.data(), stamps, count * sizeof(unsigned), gpuMemcpyDeviceToHost));
+  std::vector<double> passes, within;
+  std::map<unsigned, std::vector<double>> by_sm;
+  std::map<unsigned, int> ctas_on;
+  for (size_t r = 0; r < rows; ++r) {
+    const unsigned* s = &h[r * (kPasses + 2)];
+    if (r % warps == 0) ++ctas_on[s[0]];
+    std::vector<double> mine;
+    for (int p = 1; p < kPasses; ++p) mine.push_back(static_cast<double>(s[2 + p] - s[1 + p]));  // the first pass apart
+    double mean = 0, var = 0;
+    for (double x : mine) mean += x;
+    mean /= mine.size();
+    for (double x : mine) var += (x - mean) * (x - mean);
+    within.push_back(std::sqrt(var / mine.size()) / mean);
+    by_sm[s[0]].push_back(mean);
+    passes.insert(passes.end(), mine.begin(), mine.end());
+  }
+  std::vector<double> sm_means;
+  for (auto& [sm, v] : by_sm) {
+    double m = 0;
+    for (double x : v) m += x;
+    sm_means.push_back(m / v.size());
+  }
+  int fewest = 1 << 30, most = 0;
+  for (auto& [sm, n] : ctas_on) fewest = std::min(fewest, n), most = std::max(most, n);
+  double mean = 0;
+  for (double x : passes) mean += x;
+  mean /= passes.size();
+  double within_mean = 0;
+  for (double x : within) within_mean += x;
+  within_mean /= within.size();
+  const double per_sub = warps * ctas_per_sm / 4.0;  // warps a sub-partition
+  std::printf("{\"ffma_per_pass\": %d, \"sass_kb\": %d, \"warps_per_cta\": %d, \"ctas_per_sm\": %d, \"sms_used\": %zu, "
+              "\"ctas_on_an_sm\": [%d, %d], \"cycles_per_pass\": {\"mean\": %.1f, \"p10\": %.0f, \"p50\": %.0f, \"p90\": %.0f}, "
+              "\"issue_bound_pass\": %.0f, \"within_warp_cv\": %.4f, \"across_sms_p10_p90_over_median\": %.4f}\n",
+              N, N * 16 / 1024, warps, ctas_per_sm, by_sm.size(), fewest, most, mean, pick(passes, 0.1), pick(passes, 0.5),
+              pick(passes, 0.9), N * per_sub, within_mean,
+              (pick(sm_means, 0.9) - pick(sm_means, 0.1)) / pick(sm_means, 0.5));
+  std::fflush(stdout);
+  GPU_CHECK(gpuFree(stamps));
+  GPU_CHECK(gpuFree(sink));
+}
+
+template <int N>
+void sizes_of(int sms) {
+  for (int warps : {4, 8})
+    for (int ctas : {1, 2}) run_case<N>(sms, warps, ctas);
+}
+
+}  // namespace
+
+int main() {
+  return ubench_main("gms-icache-ubench", [](const gpuDeviceProp& prop) {
+    const int sms = prop.multiProcessorCount;
+    sizes_of<256>(sms);
+    sizes_of<1024>(sms);
+    sizes_of<2048>(sms);
+    sizes_of<3072>(sms);
+    sizes_of<4096>(sms);
+    sizes_of<8192>(sms);
+  });
+}
