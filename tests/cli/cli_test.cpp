@@ -130,6 +130,20 @@ TEST(Cli, TwoRunsWriteIdenticalStats) {
   }
 }
 
+// One row of warps.csv (sm,warp_slot,launch_index,state,start_cycle,end_cycle).
+struct SegmentRow {
+  int sm = -1, slot = -1;
+  long cta = -1;
+  std::string state;
+  double from = 0, to = 0;
+};
+bool parse_segment(const std::string& line, SegmentRow& r) {
+  char state[32] = {};
+  if (std::sscanf(line.c_str(), "%d,%d,%ld,%31[^,],%lf,%lf", &r.sm, &r.slot, &r.cta, state, &r.from, &r.to) != 6) return false;
+  r.state = state;
+  return true;
+}
+
 // Tracing an SM's warps (--warp-timeline) observes and changes nothing: the same stats.json and ctas.csv as without it
 // (the engine adds a warp's stall time by another path when no SM is traced), and each traced warp's segments follow
 // one another without overlapping, as its time is classified once.
@@ -147,17 +161,14 @@ TEST(Cli, WarpTimelineChangesNoNumberAndItsSegmentsDoNotOverlap) {
   std::map<std::pair<int, long>, double> end_of;  // (warp slot, CTA) -> its last segment's end
   int rows = 0;
   while (std::getline(csv, line)) {
-    int sm = -1, slot = -1;
-    long cta = -1;
-    char state[32] = {};
-    double from = 0, to = 0;
-    ASSERT_EQ(std::sscanf(line.c_str(), "%d,%d,%ld,%31[^,],%lf,%lf", &sm, &slot, &cta, state, &from, &to), 6) << line;
-    EXPECT_EQ(sm, 3) << line;
-    EXPECT_LT(from, to) << line;
-    auto [it, fresh] = end_of.try_emplace({slot, cta}, to);
+    SegmentRow seg;
+    ASSERT_TRUE(parse_segment(line, seg)) << line;
+    EXPECT_EQ(seg.sm, 3) << line;
+    EXPECT_LT(seg.from, seg.to) << line;
+    auto [it, fresh] = end_of.try_emplace({seg.slot, seg.cta}, seg.to);
     if (!fresh) {
-      EXPECT_GE(from, it->second) << "overlaps the warp's previous segment: " << line;
-      it->second = to;
+      EXPECT_GE(seg.from, it->second) << "overlaps the warp's previous segment: " << line;
+      it->second = seg.to;
     }
     ++rows;
   }
@@ -189,16 +200,13 @@ TEST(Cli, WarpTimelineListsTheBarrierReleasesItsWaitsEndAt) {
   ASSERT_TRUE(std::getline(csv, line));
   int waits = 0;
   while (std::getline(csv, line)) {
-    int sm = -1, slot = -1;
-    long cta = -1;
-    char state[32] = {};
-    double from = 0, to = 0;
-    ASSERT_EQ(std::sscanf(line.c_str(), "%d,%d,%ld,%31[^,],%lf,%lf", &sm, &slot, &cta, state, &from, &to), 6) << line;
-    if (std::string(state) != "barrier") continue;
+    SegmentRow seg;
+    ASSERT_TRUE(parse_segment(line, seg)) << line;
+    if (seg.state != "barrier") continue;
     ++waits;
-    const auto& v = releases[cta];
-    EXPECT_TRUE(std::any_of(v.begin(), v.end(), [&](double r) { return r >= from - 1e-3 && r <= to + 1e-3; }))
-        << "no release of CTA " << cta << " within its wait: " << line;
+    const auto& v = releases[seg.cta];
+    EXPECT_TRUE(std::any_of(v.begin(), v.end(), [&](double r) { return r >= seg.from - 1e-3 && r <= seg.to + 1e-3; }))
+        << "no release of CTA " << seg.cta << " within its wait: " << line;
   }
   EXPECT_GT(waits, 0);
 }

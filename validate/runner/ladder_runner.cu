@@ -21,6 +21,7 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../include/gpu_port.h"
@@ -122,18 +123,16 @@ float median_ms(std::vector<float> v) {
   return v[v.size() / 2];
 }
 
-// --stamps: the plain and the stamped kernel timed alternately (the stamps' cost on record), then three
-// stamped runs written out. Returns false if a run left a CTA unstamped.
-bool stamp_rung(const Rung& r, int n, const float* A, const float* B, float* C, const std::string& dir) {
-  const size_t ctas = static_cast<size_t>(n / r.bm) * (n / r.bn);
-  unsigned long long* stamps;
-  GPU_CHECK(gpuMalloc(&stamps, ctas * 5 * sizeof(unsigned long long)));
+// The plain kernel and a stamped one timed alternately, after one warm-up run of each: medians of 7 (the stamps' cost
+// on record). `stamped()` launches the stamped kernel.
+template <typename Stamped>
+std::pair<float, float> plain_and_stamped_ms(const Rung& r, int n, const float* A, const float* B, float* C, Stamped stamped) {
   gpuEvent_t e0, e1;
   GPU_CHECK(gpuEventCreate(&e0));
   GPU_CHECK(gpuEventCreate(&e1));
-  auto timed = [&](bool stamped) {
+  auto timed = [&](bool with_stamps) {
     GPU_CHECK(gpuEventRecord(e0));
-    if (stamped) r.launch_stamped(n, A, B, C, stamps);
+    if (with_stamps) stamped();
     else r.launch(n, A, B, C);
     GPU_CHECK(gpuEventRecord(e1));
     GPU_CHECK(gpuEventSynchronize(e1));
@@ -142,8 +141,20 @@ bool stamp_rung(const Rung& r, int n, const float* A, const float* B, float* C, 
     return t;
   };
   timed(false), timed(true);  // warm-up
-  std::vector<float> plain, stamped;
-  for (int rep = 0; rep < 7; ++rep) plain.push_back(timed(false)), stamped.push_back(timed(true));
+  std::vector<float> plain, with;
+  for (int rep = 0; rep < 7; ++rep) plain.push_back(timed(false)), with.push_back(timed(true));
+  GPU_CHECK(gpuEventDestroy(e0));
+  GPU_CHECK(gpuEventDestroy(e1));
+  return {median_ms(plain), median_ms(with)};
+}
+
+// --stamps: the plain and the stamped kernel timed alternately (the stamps' cost on record), then three
+// stamped runs written out. Returns false if a run left a CTA unstamped.
+bool stamp_rung(const Rung& r, int n, const float* A, const float* B, float* C, const std::string& dir) {
+  const size_t ctas = static_cast<size_t>(n / r.bm) * (n / r.bn);
+  unsigned long long* stamps;
+  GPU_CHECK(gpuMalloc(&stamps, ctas * 5 * sizeof(unsigned long long)));
+  const auto [plain_ms, stamped_ms] = plain_and_stamped_ms(r, n, A, B, C, [&] { r.launch_stamped(n, A, B, C, stamps); });
   bool ok = true;
   std::vector<unsigned long long> h(ctas * 5);
   for (int run = 0; run < 3; ++run) {
@@ -163,10 +174,8 @@ bool stamp_rung(const Rung& r, int n, const float* A, const float* B, float* C, 
   }
   std::printf("{\"rung\": \"%s\", \"size\": %d, \"ctas\": %zu, \"stamps\": \"%s\", \"time_us_median_plain\": %.2f, "
               "\"time_us_median_stamped\": %.2f, \"dynamic_smem_floor\": %d}\n",
-              r.name, n, ctas, ok ? "ok" : "MISSING", median_ms(plain) * 1e3, median_ms(stamped) * 1e3, g_smem_floor);
+              r.name, n, ctas, ok ? "ok" : "MISSING", plain_ms * 1e3, stamped_ms * 1e3, g_smem_floor);
   std::fflush(stdout);
-  GPU_CHECK(gpuEventDestroy(e0));
-  GPU_CHECK(gpuEventDestroy(e1));
   GPU_CHECK(gpuFree(stamps));
   return ok;
 }
@@ -183,23 +192,9 @@ bool phase_rung(const Rung& r, int n, const float* A, const float* B, float* C, 
   const size_t per_warp = 2 + 3 * kt_count, count = ctas * warps * per_warp;
   unsigned* stamps;
   GPU_CHECK(gpuMalloc(&stamps, count * sizeof(unsigned)));
-  gpuEvent_t e0, e1;
-  GPU_CHECK(gpuEventCreate(&e0));
-  GPU_CHECK(gpuEventCreate(&e1));
   int per_sm = 0, plain_per_sm = 0;
-  auto timed = [&](bool stamped) {
-    GPU_CHECK(gpuEventRecord(e0));
-    if (stamped) per_sm = r.launch_phases(n, A, B, C, stamps, &plain_per_sm);
-    else r.launch(n, A, B, C);
-    GPU_CHECK(gpuEventRecord(e1));
-    GPU_CHECK(gpuEventSynchronize(e1));
-    float t = 0;
-    GPU_CHECK(gpuEventElapsedTime(&t, e0, e1));
-    return t;
-  };
-  timed(false), timed(true);  // warm-up
-  std::vector<float> plain, stamped;
-  for (int rep = 0; rep < 7; ++rep) plain.push_back(timed(false)), stamped.push_back(timed(true));
+  const auto [plain_ms, stamped_ms] =
+      plain_and_stamped_ms(r, n, A, B, C, [&] { per_sm = r.launch_phases(n, A, B, C, stamps, &plain_per_sm); });
   std::vector<unsigned> h(count);
   GPU_CHECK(gpuMemset(stamps, 0, count * sizeof(unsigned)));
   r.launch_phases(n, A, B, C, stamps, &plain_per_sm);
@@ -286,11 +281,9 @@ bool phase_rung(const Rung& r, int n, const float* A, const float* B, float* C, 
   std::printf("{\"rung\": \"%s\", \"size\": %d, \"ctas\": %zu, \"warps_per_cta\": %zu, \"ctas_per_sm\": %d, \"ctas_per_sm_plain\": %d, "
               "\"first_wave_ctas\": %zu, \"unwritten_stamps\": %zu, \"time_us_median_plain\": %.2f, "
               "\"time_us_median_stamped\": %.2f, \"load_k_tile0_mean\": %.1f%s}\n",
-              r.name, n, ctas, warps, per_sm, plain_per_sm, first_wave, unwritten, median_ms(plain) * 1e3,
-              median_ms(stamped) * 1e3, tile0_load.empty() ? 0.0 : t0 / tile0_load.size(), summary.c_str());
+              r.name, n, ctas, warps, per_sm, plain_per_sm, first_wave, unwritten, plain_ms * 1e3,
+              stamped_ms * 1e3, tile0_load.empty() ? 0.0 : t0 / tile0_load.size(), summary.c_str());
   std::fflush(stdout);
-  GPU_CHECK(gpuEventDestroy(e0));
-  GPU_CHECK(gpuEventDestroy(e1));
   GPU_CHECK(gpuFree(stamps));
   // a stamp may read 0 by chance; a missing row would leave 1 + 3 K tiles
   return unwritten * 1000 < count && per_sm == plain_per_sm;
