@@ -3,7 +3,9 @@
 // time as no_instruction - the instruction fetch the model has no state for (docs/co-resident-ctas.md, "A K tile phase
 // by phase"). Here: a loop of N independent FFMAs (8 chains, so that one warp a sub-partition can issue every cycle),
 // N = 256 .. 8,192 (4 .. 128 KB of SASS), run ITERS times by every warp of CTAs of 4 or 8 warps, one or two CTAs an SM;
-// lane 0 of every warp stores the SM's 32-bit clock after each pass, and %smid once.
+// lane 0 of every warp stores the SM's 32-bit clock after each pass, and %smid once. `held` 1: every pass begins at a
+// barrier (the CTA's warps start the loop's head together); 2: with a dependent global load (an L2 hit) before it, as
+// seed 002's r3 rungs wait on their copies' loads, then on a barrier, at the head of each K tile.
 // Prints one JSON object per case: cycles per pass (passes after the first; mean, p10, p50, p90), the issue-bound
 // pass (N x warps a sub-partition, 1 FFMA a cycle), the spread of the passes within a warp (the mean over warps of
 // their passes' standard deviation over their mean) and across SMs (the SMs' mean passes: (p90 - p10) / median),
@@ -29,8 +31,8 @@ __device__ __forceinline__ unsigned clock32() {
   return t;
 }
 
-template <int N>
-__global__ void icache_loop(float b, float c, float* sink, unsigned* stamps) {
+template <int N, int HELD>
+__global__ void icache_loop(float b, float c, float* sink, unsigned* stamps, const float* zeros) {
   float a[8];
 #pragma unroll
   for (int j = 0; j < 8; ++j) a[j] = threadIdx.x + j;
@@ -39,6 +41,8 @@ __global__ void icache_loop(float b, float c, float* sink, unsigned* stamps) {
   const bool lane0 = (threadIdx.x & 31) == 0;
   if (lane0) row[0] = gmsv::sm_id(), row[1] = clock32();
   for (int p = 0; p < kPasses; ++p) {
+    if (HELD == 2) a[0] += zeros[(p * blockDim.x + threadIdx.x) & 4095];  // 16 KB of zeros: L2 hits after the first pass
+    if (HELD >= 1) __syncthreads();
 #pragma unroll
     for (int i = 0; i < N / 8; ++i)
 #pragma unroll
@@ -57,17 +61,17 @@ double pick(std::vector<double> v, double q) {
   return v.empty() ? 0.0 : v[static_cast<size_t>(q * (v.size() - 1))];
 }
 
-template <int N>
-void run_case(int sms, int warps, int ctas_per_sm) {
+template <int N, int HELD>
+void run_case(int sms, int warps, int ctas_per_sm, const float* zeros) {
   const int blocks = sms * ctas_per_sm, threads = 32 * warps;
   const size_t rows = static_cast<size_t>(blocks) * warps, count = rows * (kPasses + 2);
   unsigned* stamps;
   float* sink;
   GPU_CHECK(gpuMalloc(&stamps, count * sizeof(unsigned)));
   GPU_CHECK(gpuMalloc(&sink, sizeof(float)));
-  icache_loop<N><<<blocks, threads>>>(1.0001f, 0.5f, sink, stamps);  // warm-up
+  icache_loop<N, HELD><<<blocks, threads>>>(1.0001f, 0.5f, sink, stamps, zeros);  // warm-up
   GPU_CHECK_LAUNCH();
-  icache_loop<N><<<blocks, threads>>>(1.0001f, 0.5f, sink, stamps);
+  icache_loop<N, HELD><<<blocks, threads>>>(1.0001f, 0.5f, sink, stamps, zeros);
   GPU_CHECK_LAUNCH();
   GPU_CHECK(gpuDeviceSynchronize());
   std::vector<unsigned> h(count);
@@ -103,10 +107,10 @@ void run_case(int sms, int warps, int ctas_per_sm) {
   for (double x : within) within_mean += x;
   within_mean /= within.size();
   const double per_sub = warps * ctas_per_sm / 4.0;  // warps a sub-partition
-  std::printf("{\"ffma_per_pass\": %d, \"sass_kb\": %d, \"warps_per_cta\": %d, \"ctas_per_sm\": %d, \"sms_used\": %zu, "
+  std::printf("{\"ffma_per_pass\": %d, \"held\": %d, \"sass_kb\": %d, \"warps_per_cta\": %d, \"ctas_per_sm\": %d, \"sms_used\": %zu, "
               "\"ctas_on_an_sm\": [%d, %d], \"cycles_per_pass\": {\"mean\": %.1f, \"p10\": %.0f, \"p50\": %.0f, \"p90\": %.0f}, "
               "\"issue_bound_pass\": %.0f, \"within_warp_cv\": %.4f, \"across_sms_p10_p90_over_median\": %.4f}\n",
-              N, N * 16 / 1024, warps, ctas_per_sm, by_sm.size(), fewest, most, mean, pick(passes, 0.1), pick(passes, 0.5),
+              N, HELD, N * 16 / 1024, warps, ctas_per_sm, by_sm.size(), fewest, most, mean, pick(passes, 0.1), pick(passes, 0.5),
               pick(passes, 0.9), N * per_sub, within_mean,
               (pick(sm_means, 0.9) - pick(sm_means, 0.1)) / pick(sm_means, 0.5));
   std::fflush(stdout);
@@ -115,9 +119,15 @@ void run_case(int sms, int warps, int ctas_per_sm) {
 }
 
 template <int N>
-void sizes_of(int sms) {
+void sizes_of(int sms, const float* zeros) {
   for (int warps : {4, 8})
-    for (int ctas : {1, 2}) run_case<N>(sms, warps, ctas);
+    for (int ctas : {1, 2}) run_case<N, 0>(sms, warps, ctas, zeros);
+}
+
+// The warps held at the loop's head, 8-warp CTAs, one and two an SM: a loop that fits and two that do not.
+template <int N>
+void held_of(int sms, const float* zeros) {
+  for (int ctas : {1, 2}) run_case<N, 1>(sms, 8, ctas, zeros), run_case<N, 2>(sms, 8, ctas, zeros);
 }
 
 }  // namespace
@@ -125,11 +135,18 @@ void sizes_of(int sms) {
 int main() {
   return ubench_main("gms-icache-ubench", [](const gpuDeviceProp& prop) {
     const int sms = prop.multiProcessorCount;
-    sizes_of<256>(sms);
-    sizes_of<1024>(sms);
-    sizes_of<2048>(sms);
-    sizes_of<3072>(sms);
-    sizes_of<4096>(sms);
-    sizes_of<8192>(sms);
+    float* zeros;
+    GPU_CHECK(gpuMalloc(&zeros, 4096 * sizeof(float)));
+    GPU_CHECK(gpuMemset(zeros, 0, 4096 * sizeof(float)));
+    sizes_of<256>(sms, zeros);
+    sizes_of<1024>(sms, zeros);
+    sizes_of<2048>(sms, zeros);
+    sizes_of<3072>(sms, zeros);
+    sizes_of<4096>(sms, zeros);
+    sizes_of<8192>(sms, zeros);
+    held_of<2048>(sms, zeros);
+    held_of<3072>(sms, zeros);
+    held_of<4096>(sms, zeros);
+    GPU_CHECK(gpuFree(zeros));
   });
 }
