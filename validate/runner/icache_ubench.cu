@@ -5,7 +5,9 @@
 // N = 256 .. 8,192 (4 .. 128 KB of SASS), run ITERS times by every warp of CTAs of 4 or 8 warps, one or two CTAs an SM;
 // lane 0 of every warp stores the SM's 32-bit clock after each pass, and %smid once. `held` 1: every pass begins at a
 // barrier (the CTA's warps start the loop's head together); 2: with a dependent global load (an L2 hit) before it, as
-// seed 002's r3 rungs wait on their copies' loads, then on a barrier, at the head of each K tile.
+// seed 002's r3 rungs wait on their copies' loads, then on a barrier, at the head of each K tile; 3: as 1, the second
+// round of CTAs (the second CTA on every SM) starting half a pass late, so that an SM's two CTAs run in different
+// halves of the loop, as r3_bk32's do (one loads while the other computes: docs/co-resident-ctas.md).
 // Prints one JSON object per case: cycles per pass (passes after the first; mean, p10, p50, p90), the issue-bound
 // pass (N x warps a sub-partition, 1 FFMA a cycle), the spread of the passes within a warp (the mean over warps of
 // their passes' standard deviation over their mean) and across SMs (the SMs' mean passes: (p90 - p10) / median),
@@ -39,10 +41,15 @@ __global__ void icache_loop(float b, float c, float* sink, unsigned* stamps, con
   const int warps = blockDim.x / 32, warp = threadIdx.x / 32;
   unsigned* row = stamps + (static_cast<size_t>(blockIdx.x) * warps + warp) * (kPasses + 2);
   const bool lane0 = (threadIdx.x & 31) == 0;
+  if (HELD == 3 && blockIdx.x >= gridDim.x / 2) {  // half an issue-bound pass of the SM with both CTAs (4 warps a sub-partition)
+    const unsigned t0 = clock32();
+    while (clock32() - t0 < 2u * N) {
+    }
+  }
   if (lane0) row[0] = gmsv::sm_id(), row[1] = clock32();
   for (int p = 0; p < kPasses; ++p) {
     if (HELD == 2) a[0] += zeros[(p * blockDim.x + threadIdx.x) & 4095];  // 16 KB of zeros: L2 hits after the first pass
-    if (HELD >= 1) __syncthreads();
+    if (HELD >= 1) __syncthreads();  // 1, 2, 3
 #pragma unroll
     for (int i = 0; i < N / 8; ++i)
 #pragma unroll
@@ -128,6 +135,7 @@ void sizes_of(int sms, const float* zeros) {
 template <int N>
 void held_of(int sms, const float* zeros) {
   for (int ctas : {1, 2}) run_case<N, 1>(sms, 8, ctas, zeros), run_case<N, 2>(sms, 8, ctas, zeros);
+  run_case<N, 3>(sms, 8, 2, zeros);
 }
 
 }  // namespace

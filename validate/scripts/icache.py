@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """What a loop larger than the instruction caches costs (validate/scripts/device_icache.sh, gms-icache-ubench): per
 loop size (its SASS from the env file's per-kernel counts), warps a sub-partition and how the warps reach the loop's
-head (`held` 0: free; 1: at a barrier; 2: a load and a barrier), a pass's cycles over the
+head (`held` 0: free; 1: at a barrier; 2: a load and a barrier; 3: at a barrier, an SM's second CTA half a pass behind
+its first), a pass's cycles over the
 issue-bound pass (one FFMA a cycle a sub-partition), the spread of the SMs' mean passes ((p10-p90) / median) and of a
 warp's own passes (coefficient of variation).
 
