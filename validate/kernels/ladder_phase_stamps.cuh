@@ -27,11 +27,8 @@ struct WarpLoopStamps {
   }
 };
 
-// Stamps per warp: 2 + 3 x (K / BK); warps in the order CTA (blockIdx.x + gridDim.x x blockIdx.y), then warp.
-template <int BK>
-__host__ __device__ constexpr size_t loop_stamps_per_warp(int K) {
-  return 2 + 3 * static_cast<size_t>(K / BK);
-}
+// Stamps per warp (K tiles = K / BK): 2 + 3 x K tiles; warps in the order CTA (blockIdx.x + gridDim.x x blockIdx.y), then warp.
+__host__ __device__ constexpr size_t loop_stamps_per_warp(size_t k_tiles) { return 2 + 3 * k_tiles; }
 
 template <int BM, int BN, int BK, int TCM, int TCN, int VEC, bool ASYNC, int STAGES, int PAD, int RV>
 __global__ void __launch_bounds__(TCM * TCN, TCM * TCN == 128 ? 7 : 1) ladder_phase_stamps(int M, int N, int K, const float* __restrict__ A,
@@ -39,7 +36,7 @@ __global__ void __launch_bounds__(TCM * TCN, TCM * TCN == 128 ? 7 : 1) ladder_ph
                                                                  unsigned* stamps) {
   constexpr int kWarps = TCM * TCN / 32;
   const size_t cta = blockIdx.x + static_cast<size_t>(gridDim.x) * blockIdx.y;
-  const WarpLoopStamps s{stamps + (cta * kWarps + threadIdx.x / 32) * loop_stamps_per_warp<BK>(K)};
+  const WarpLoopStamps s{stamps + (cta * kWarps + threadIdx.x / 32) * loop_stamps_per_warp(K / BK)};
   sgemm_ladder_cta<BM, BN, BK, TCM, TCN, VEC, ASYNC, STAGES, PAD, RV>(M, N, K, A, B, C, s);
 #if !defined(__HIPCC__)
   // The SM (its CTAs are ranked by their entry, per SM), read at the end where no register is scarce: read at the

@@ -189,7 +189,7 @@ bool stamp_rung(const Rung& r, int n, const float* A, const float* B, float* C, 
 // false if a warp left a stamp unwritten or the stamps cost the kernel occupancy.
 bool phase_rung(const Rung& r, int n, const float* A, const float* B, float* C, const std::string& dir) {
   const size_t ctas = static_cast<size_t>(n / r.bm) * (n / r.bn), warps = r.threads / 32, kt_count = n / r.bk;
-  const size_t per_warp = 2 + 3 * kt_count, count = ctas * warps * per_warp;
+  const size_t per_warp = gmsv::loop_stamps_per_warp(kt_count), count = ctas * warps * per_warp;
   unsigned* stamps;
   GPU_CHECK(gpuMalloc(&stamps, count * sizeof(unsigned)));
   int per_sm = 0, plain_per_sm = 0;
