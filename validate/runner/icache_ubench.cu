@@ -12,10 +12,15 @@
 // pass (N x warps a sub-partition, 1 FFMA a cycle), the spread of the passes within a warp (the mean over warps of
 // their passes' standard deviation over their mean) and across SMs (the SMs' mean passes: (p90 - p10) / median),
 // the CTAs each SM held. CUDA only (%clock, %smid).
+// `--fine`: loop sizes between the two regimes (N = 2,304 .. 2,944, ~37-47 KB: where r3_bk32's 44.9 KB and r4's 45.7 KB
+// loops sit), and loops of 1, 2 or 4 chains (a warp issues at most every 4 / 2 / 1 cycles: FFMA's dependent latency)
+// that fit (17 KB) and do not (45 and 49 KB) - whether the fetch stalls a warp that asks for fewer instructions than it
+// delivers (r4's loop, as long as r3_bk32's, waits on shared loads where r3's runs dense: docs/co-resident-ctas.md).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "../include/gpu_port.h"
@@ -33,11 +38,11 @@ __device__ __forceinline__ unsigned clock32() {
   return t;
 }
 
-template <int N, int HELD>
+template <int N, int HELD, int CHAINS>
 __global__ void icache_loop(float b, float c, float* sink, unsigned* stamps, const float* zeros) {
-  float a[8];
+  float a[CHAINS];
 #pragma unroll
-  for (int j = 0; j < 8; ++j) a[j] = threadIdx.x + j;
+  for (int j = 0; j < CHAINS; ++j) a[j] = threadIdx.x + j;
   const int warps = blockDim.x / 32, warp = threadIdx.x / 32;
   unsigned* row = stamps + (static_cast<size_t>(blockIdx.x) * warps + warp) * (kPasses + 2);
   const bool lane0 = (threadIdx.x & 31) == 0;
@@ -51,15 +56,15 @@ __global__ void icache_loop(float b, float c, float* sink, unsigned* stamps, con
     if (HELD == 2) a[0] += zeros[(p * blockDim.x + threadIdx.x) & 4095];  // 16 KB of zeros: L2 hits after the first pass
     if (HELD >= 1) __syncthreads();  // 1, 2, 3
 #pragma unroll
-    for (int i = 0; i < N / 8; ++i)
+    for (int i = 0; i < N / CHAINS; ++i)
 #pragma unroll
-      for (int j = 0; j < 8; ++j) a[j] = fmaf(a[j], b, c);
+      for (int j = 0; j < CHAINS; ++j) a[j] = fmaf(a[j], b, c);
     const unsigned t = clock32();
     if (lane0) row[2 + p] = t;
   }
   float s = 0;
 #pragma unroll
-  for (int j = 0; j < 8; ++j) s += a[j];
+  for (int j = 0; j < CHAINS; ++j) s += a[j];
   if (s == 12345.f) *sink = s;  // keeps the chains
 }
 
@@ -68,7 +73,7 @@ double pick(std::vector<double> v, double q) {
   return v.empty() ? 0.0 : v[static_cast<size_t>(q * (v.size() - 1))];
 }
 
-template <int N, int HELD>
+template <int N, int HELD, int CHAINS = 8>
 void run_case(int sms, int warps, int ctas_per_sm, const float* zeros) {
   const int blocks = sms * ctas_per_sm, threads = 32 * warps;
   const size_t rows = static_cast<size_t>(blocks) * warps, count = rows * (kPasses + 2);
@@ -76,9 +81,9 @@ void run_case(int sms, int warps, int ctas_per_sm, const float* zeros) {
   float* sink;
   GPU_CHECK(gpuMalloc(&stamps, count * sizeof(unsigned)));
   GPU_CHECK(gpuMalloc(&sink, sizeof(float)));
-  icache_loop<N, HELD><<<blocks, threads>>>(1.0001f, 0.5f, sink, stamps, zeros);  // warm-up
+  icache_loop<N, HELD, CHAINS><<<blocks, threads>>>(1.0001f, 0.5f, sink, stamps, zeros);  // warm-up
   GPU_CHECK_LAUNCH();
-  icache_loop<N, HELD><<<blocks, threads>>>(1.0001f, 0.5f, sink, stamps, zeros);
+  icache_loop<N, HELD, CHAINS><<<blocks, threads>>>(1.0001f, 0.5f, sink, stamps, zeros);
   GPU_CHECK_LAUNCH();
   GPU_CHECK(gpuDeviceSynchronize());
   std::vector<unsigned> h(count);
@@ -114,10 +119,10 @@ void run_case(int sms, int warps, int ctas_per_sm, const float* zeros) {
   for (double x : within) within_mean += x;
   within_mean /= within.size();
   const double per_sub = warps * ctas_per_sm / 4.0;  // warps a sub-partition
-  std::printf("{\"ffma_per_pass\": %d, \"held\": %d, \"sass_kb\": %d, \"warps_per_cta\": %d, \"ctas_per_sm\": %d, \"sms_used\": %zu, "
+  std::printf("{\"ffma_per_pass\": %d, \"held\": %d, \"chains\": %d, \"sass_kb\": %d, \"warps_per_cta\": %d, \"ctas_per_sm\": %d, \"sms_used\": %zu, "
               "\"ctas_on_an_sm\": [%d, %d], \"cycles_per_pass\": {\"mean\": %.1f, \"p10\": %.0f, \"p50\": %.0f, \"p90\": %.0f}, "
               "\"issue_bound_pass\": %.0f, \"within_warp_cv\": %.4f, \"across_sms_p10_p90_over_median\": %.4f}\n",
-              N, HELD, N * 16 / 1024, warps, ctas_per_sm, by_sm.size(), fewest, most, mean, pick(passes, 0.1), pick(passes, 0.5),
+              N, HELD, CHAINS, N * 16 / 1024, warps, ctas_per_sm, by_sm.size(), fewest, most, mean, pick(passes, 0.1), pick(passes, 0.5),
               pick(passes, 0.9), N * per_sub, within_mean,
               (pick(sm_means, 0.9) - pick(sm_means, 0.1)) / pick(sm_means, 0.5));
   std::fflush(stdout);
@@ -138,14 +143,39 @@ void held_of(int sms, const float* zeros) {
   run_case<N, 3>(sms, 8, 2, zeros);
 }
 
+// Fewer chains: a warp that cannot issue every cycle (1 chain: every 4th), one CTA of 4 or 8 warps an SM and two of 8.
+template <int N>
+void chains_of(int sms, const float* zeros) {
+  run_case<N, 0, 1>(sms, 4, 1, zeros), run_case<N, 0, 1>(sms, 8, 1, zeros), run_case<N, 0, 1>(sms, 8, 2, zeros);
+  run_case<N, 0, 2>(sms, 4, 1, zeros), run_case<N, 0, 2>(sms, 8, 1, zeros), run_case<N, 0, 2>(sms, 8, 2, zeros);
+  run_case<N, 0, 4>(sms, 4, 1, zeros), run_case<N, 0, 4>(sms, 8, 1, zeros);
+}
+
 }  // namespace
 
-int main() {
-  return ubench_main("gms-icache-ubench", [](const gpuDeviceProp& prop) {
+int main(int argc, char** argv) {
+  const bool fine = argc > 1 && std::string(argv[1]) == "--fine";
+  if (argc > 2 || (argc == 2 && !fine)) {
+    std::fprintf(stderr, "usage: gms-icache-ubench [--fine]\n");
+    return 2;
+  }
+  return ubench_main("gms-icache-ubench", [fine](const gpuDeviceProp& prop) {
     const int sms = prop.multiProcessorCount;
     float* zeros;
     GPU_CHECK(gpuMalloc(&zeros, 4096 * sizeof(float)));
     GPU_CHECK(gpuMemset(zeros, 0, 4096 * sizeof(float)));
+    if (fine) {
+      sizes_of<2304>(sms, zeros);
+      sizes_of<2560>(sms, zeros);
+      sizes_of<2688>(sms, zeros);
+      sizes_of<2816>(sms, zeros);
+      sizes_of<2944>(sms, zeros);
+      chains_of<1024>(sms, zeros);
+      chains_of<2816>(sms, zeros);
+      chains_of<3072>(sms, zeros);
+      GPU_CHECK(gpuFree(zeros));
+      return;
+    }
     sizes_of<256>(sms, zeros);
     sizes_of<1024>(sms, zeros);
     sizes_of<2048>(sms, zeros);

@@ -3,11 +3,12 @@
 # caches costs a warp, and how evenly across warps and SMs.
 #   icache_run.jsonl   one line per case (loop size, warps a CTA, CTAs an SM)
 #   icache_env.txt     GPU, driver, clocks, nvcc, the command, and per kernel its SASS instructions and FFMAs
-# Usage on the device machine, from the repository root: validate/scripts/device_icache.sh
+# Usage on the device machine, from the repository root: validate/scripts/device_icache.sh [--fine]
+# (--fine: the loop sizes between the two regimes and the loops of fewer chains, gms-icache-ubench --fine)
 set -uo pipefail
 source "$(dirname "$0")/device_env.sh"
 BIN=/tmp/gms-icache-ubench
-device_env "device_icache.sh" validate/runner/icache_ubench.cu "$BIN" > "$OUT/icache_env.txt" 2>&1
+device_env "device_icache.sh $*" validate/runner/icache_ubench.cu "$BIN" > "$OUT/icache_env.txt" 2>&1
 [ -x "$BIN" ] || { echo "build failed"; cat "$OUT/icache_env.txt"; exit 1; }
 {
   echo "# per kernel: SASS instructions, FFMA among them (cuobjdump -sass)"
@@ -15,7 +16,7 @@ device_env "device_icache.sh" validate/runner/icache_ubench.cu "$BIN" > "$OUT/ic
                                 /^ *\/\*[0-9a-f]{4}\*\// {n++; if ($0 ~ /FFMA/) f++}
                                 END {if (name) print name, n, f}'
 } >> "$OUT/icache_env.txt" 2>&1
-"$BIN" | tee "$OUT/icache_run.jsonl"
+"$BIN" "$@" | tee "$OUT/icache_run.jsonl"
 status=${PIPESTATUS[0]}
 nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >> "$OUT/icache_env.txt"
 exit "$status"

@@ -2,15 +2,21 @@
 """What a loop larger than the instruction caches costs (validate/scripts/device_icache.sh, gms-icache-ubench): per
 loop size (its SASS from the env file's per-kernel counts), warps a sub-partition and how the warps reach the loop's
 head (`held` 0: free; 1: at a barrier; 2: a load and a barrier; 3: at a barrier, an SM's second CTA half a pass behind
-its first), a pass's cycles over the
-issue-bound pass (one FFMA a cycle a sub-partition), the spread of the SMs' mean passes ((p10-p90) / median) and of a
+its first) and chains (8: a warp can issue every cycle; 1: every 4th), a pass's cycles over the
+issue-bound pass (one FFMA a cycle a sub-partition), the instructions a sub-partition issued a cycle (with up to two
+warps a sub-partition, whose passes run alike), the spread of the SMs' mean passes ((p10-p90) / median) and of a
 warp's own passes (coefficient of variation).
 
     validate/scripts/icache.py validate/results/h200/icache [--check]
+    validate/scripts/icache.py validate/results/h200/icache/fine [--check]   (gms-icache-ubench --fine)
 
 --check: exit 1 unless the two regimes the record shows hold - loops of up to 2,200 SASS instructions (~34 KB) within
 20 % of the issue bound with the SMs alike (spread <= 5 %), and loops of 3,000 or more with one warp a sub-partition
 at least 2x the bound and the SMs apart (spread >= 10 %) while a warp's own passes stay within 5 % of each other.
+On a record with loops of fewer chains (--fine), also what sm.fetch_instructions_per_cycle rests on: a lone warp a
+sub-partition past the cache (2,600 SASS or more) gets 0.38-0.46 instructions a cycle with 8 chains and with 2, where
+the same 2 chains get 0.47 or more from a loop that fits; with 1 chain (0.25 asked) it gets within 3 % of what it
+gets from a loop that fits; two warps a sub-partition past the cache issue 0.85 a cycle or more between them.
 """
 import argparse
 import json
@@ -29,26 +35,34 @@ def main():
     run, env = a.folder / "icache_run.jsonl", a.folder / "icache_env.txt"
     if not run.exists() or not env.exists():
         sys.exit(f"icache.py: {a.folder} lacks icache_run.jsonl or icache_env.txt")
-    # per (FFMA, held) the kernel's SASS instructions (a record from before `held` has one kernel per size)
-    sass = {(int(m.group(1)), int(m.group(2) or 0)): int(m.group(3))
-            for m in re.finditer(r"icache_loopILi(\d+)E(?:Li(\d+)E)?\S* (\d+) \d+", env.read_text())}
+    # per (FFMA, held, chains) the kernel's SASS instructions (a record from before `held` has one kernel per size,
+    # one from before the chains parameter 8 chains)
+    sass = {(int(m.group(1)), int(m.group(2) or 0), int(m.group(3) or 8)): int(m.group(4))
+            for m in re.finditer(r"icache_loopILi(\d+)E(?:Li(\d+)E)?(?:Li(\d+)E)?\S* (\d+) \d+", env.read_text())}
     rows = [json.loads(l) for l in open(run) if l.startswith("{")]
     failures = []
     if not rows:
         failures.append("no cases")
-    print(f"{'FFMA':>6s} {'held':>4s} {'SASS':>6s} {'KB':>5s} {'warps/sub':>9s} {'pass':>8s} {'bound':>7s} {'over':>6s} "
-          f"{'SMs':>7s} {'warp':>7s}")
+    print(f"{'FFMA':>6s} {'held':>4s} {'chains':>6s} {'SASS':>6s} {'KB':>5s} {'warps/sub':>9s} {'pass':>8s} {'bound':>7s} "
+          f"{'over':>6s} {'issued':>7s} {'SMs':>7s} {'warp':>7s}")
+    rate = {}  # (SASS, chains, warps a sub-partition) -> instructions a sub-partition issued a cycle
     for r in rows:
-        held = r.get("held", 0)
-        n = sass.get((r["ffma_per_pass"], held), 0)
+        held, chains = r.get("held", 0), r.get("chains", 8)
+        n = sass.get((r["ffma_per_pass"], held, chains), 0)
         per_sub = r["warps_per_cta"] * r["ctas_per_sm"] / 4
         over = r["cycles_per_pass"]["mean"] / r["issue_bound_pass"]
+        issued = r["ffma_per_pass"] * per_sub / r["cycles_per_pass"]["mean"]
         sms, warp = r["across_sms_p10_p90_over_median"], r["within_warp_cv"]
-        print(f"{r['ffma_per_pass']:6d} {held:4d} {n:6d} {n * 16 / 1024:5.1f} {per_sub:9g} {r['cycles_per_pass']['mean']:8.0f} "
-              f"{r['issue_bound_pass']:7d} {over:5.2f}x {100 * sms:6.1f}% {100 * warp:6.1f}%")
+        # with four warps a sub-partition one runs ahead of the others: a mean pass is no sub-partition's rate
+        shown = f"{issued:7.3f}" if per_sub <= 2 else f"{'-':>7s}"
+        print(f"{r['ffma_per_pass']:6d} {held:4d} {chains:6d} {n:6d} {n * 16 / 1024:5.1f} {per_sub:9g} "
+              f"{r['cycles_per_pass']['mean']:8.0f} {r['issue_bound_pass']:7d} {over:5.2f}x {shown} {100 * sms:6.1f}% "
+              f"{100 * warp:6.1f}%")
         case = f"{r['ffma_per_pass']} FFMA, {per_sub:g} warps a sub-partition"
-        if held:
-            continue  # the held loops are reported, not held to the two regimes
+        if not held and per_sub <= 2 and r["ctas_per_sm"] == 1:
+            rate[(n, chains, per_sub)] = issued
+        if held or chains != 8:
+            continue  # the held loops and those of fewer chains are reported, not held to the two regimes
         if n == 0:
             failures.append(f"{case}: no SASS count in {env.name}")
         elif n <= 2200:
@@ -57,7 +71,29 @@ def main():
         elif n >= 3000 and per_sub == 1:
             if over < 2 or sms < 0.10 or warp > 0.05:
                 failures.append(f"{case}: {over:.2f}x, SMs {100 * sms:.1f} %, a warp {100 * warp:.1f} % (a loop that does not fit)")
+    if any(r.get("chains", 8) != 8 for r in rows):
+        failures += fetch_rate_failures(rate)
     report(failures, a.check)
+
+
+def fetch_rate_failures(rate):
+    """What sm.fetch_instructions_per_cycle rests on (the --fine record), from the issue rates of one CTA an SM."""
+    failures = []
+    fits = {(c, w): v for (n, c, w), v in rate.items() if 0 < n <= 2200}
+    past = {(n, c, w): v for (n, c, w), v in rate.items() if n >= 2600}
+    if not fits or not past:
+        return ["no loops that fit or none past the cache"]
+    for (n, c, w), v in sorted(past.items()):
+        case = f"{n} SASS, {c} chains, {w:g} warps a sub-partition: {v:.3f} a cycle"
+        if w == 1 and c in (2, 8) and not 0.38 <= v <= 0.46:
+            failures.append(f"{case} (a lone warp's fetch: 0.38-0.46)")
+        if w == 1 and c == 2 and fits.get((2, 1), 1.0) < 0.47:
+            failures.append(f"{case}, {fits.get((2, 1)):.3f} from a loop that fits (0.47 or more: asks above the fetch)")
+        if w == 1 and c == 1 and (1, 1) in fits and abs(v / fits[(1, 1)] - 1) > 0.03:
+            failures.append(f"{case} against {fits[(1, 1)]:.3f} from a loop that fits (within 3 %: asks below the fetch)")
+        if w == 2 and c == 8 and v < 0.85:
+            failures.append(f"{case} (two warps, a stream each: 0.85 or more)")
+    return failures
 
 
 if __name__ == "__main__":
