@@ -58,12 +58,25 @@ struct SmConfig {
   double copy_fill_bytes_per_cycle = 0; // cp.async bytes written into shared memory per data-path cycle; 0 = as
                                         // shared stores (the copy's destination wavefronts)
   double load_data_bytes_per_cycle = 0;  // LDG/LDL data through the shared-memory data path per cycle; 0 = none
+  std::uint64_t instruction_cache_instructions = 0;  // a loop of up to this many instructions runs from the cache; 0 = any
+  double fetch_instructions_per_cycle = 0;  // past it, the instructions a warp's fetch delivers a cycle; 0 = unlimited
 };
 
 // A one-wavefront shared load's latency beyond its cycle in the data path (LDS.32): what the issue
 // profile's exposed shared reads wait (workload issue.shared_reads).
 inline double one_wavefront_shared_latency(const SmConfig& sm) {
   return static_cast<double>(sm.shared_latency + sm.shared_latency_per_wavefront);
+}
+
+// Cycles a warp waits for each instruction of a loop of `loop_instructions` to arrive: 0 where the loop fits the
+// instruction cache (or the fetch is not modelled), else one over sm.fetch_instructions_per_cycle. A warp that asks
+// for fewer a cycle than that is not slowed (gms-icache-ubench --fine: a lone warp past the cache gets 0.42 a cycle
+// whether it asks for 0.5 or 1, and its 0.25 whatever the loop's size).
+inline double fetch_cycles_per_instruction(const SmConfig& sm, double loop_instructions) {
+  if (sm.fetch_instructions_per_cycle <= 0 || sm.instruction_cache_instructions == 0 ||
+      loop_instructions <= static_cast<double>(sm.instruction_cache_instructions))
+    return 0;
+  return 1.0 / sm.fetch_instructions_per_cycle;
 }
 
 // Tensor-core FLOP/cycle/SM for a math dtype: the dtype's own rate where the GPU declares one, the

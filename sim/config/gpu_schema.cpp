@@ -241,6 +241,20 @@ Schema<GpuConfig> make_schema() {
                                 "l1tex__data_pipe_lsu_wavefronts_mem_lgds, one a 128 bytes). 0 = loads take no "
                                 "data-path time",
                                 [](G& c) -> auto& { return c.sm.load_data_bytes_per_cycle; }));
+  p.push_back(quantity_param<G>("sm.instruction_cache_instructions", Q::kInteger, "0", 0, 1 << 24,
+                                "SASS instructions a kernel's main loop may hold and still run from the SM's instruction "
+                                "caches (its size: the workload's issue.instructions, one K tile of an unrolled loop); a "
+                                "larger loop streams its instructions at sm.fetch_instructions_per_cycle "
+                                "(gms-icache-ubench --fine, H200: 2,136 instructions fit, 2,392 mostly stream, 2,648 and "
+                                "more stream). 0 = every loop fits",
+                                [](G& c) -> auto& { return c.sm.instruction_cache_instructions; }));
+  p.push_back(quantity_param<G>("sm.fetch_instructions_per_cycle", Q::kReal, "0", 0, 64,
+                                "instructions per cycle a warp's fetch delivers from a loop larger than "
+                                "sm.instruction_cache_instructions: the warp issues no faster (the time beyond its issue "
+                                "floor is Nsight's no_instruction); a warp that asks for fewer is not slowed, and each "
+                                "warp of a sub-partition has its own stream (gms-icache-ubench --fine, H200: 0.42 for one "
+                                "warp a sub-partition, 0.46 each for two). 0 = unlimited",
+                                [](G& c) -> auto& { return c.sm.fetch_instructions_per_cycle; }));
   // --- L1
   p.push_back(quantity_param<G>("l1.size", Q::kBytes, "", 0, kBig, "L1 data cache capacity per SM (0 = none)",
                                 [](G& c) -> auto& { return c.l1.size; }));

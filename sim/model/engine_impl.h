@@ -286,11 +286,12 @@ struct Engine::Impl {
     in.dispatch_ticks = in.dispatch_alone_ticks +
                         static_cast<std::uint32_t>(std::lround(share * (static_cast<double>(in.dispatch_ticks) - in.dispatch_alone_ticks)));
   }
-  // When the warp may issue again after a block issued at `t`: its floor, the loop's own shared-read
-  // wait, then the measured issue-stage stalls (dispatch, branch resolution), never before the issue
+  // When the warp may issue again after a block issued at `t`: its floor (or, past the instruction cache, its
+  // instructions' arrival, if later), the loop's own shared-read wait, then the measured issue-stage stalls (dispatch, branch resolution), never before the issue
   // port is free.
   static Tick floor_end(const SubPart& sp, const Instr& in, Tick t) {
-    return std::max(sp.issue_free, t + in.hold_ticks + in.short_ticks + in.dispatch_ticks + in.branch_ticks);
+    return std::max(sp.issue_free,
+                    t + std::max(in.hold_ticks, in.fetch_ticks) + in.short_ticks + in.dispatch_ticks + in.branch_ticks);
   }
   // The block's time as Nsight's states: issuing, `wait` to the floor, short_scoreboard, then the
   // measured stalls.

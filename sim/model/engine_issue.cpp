@@ -70,7 +70,7 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
       issue(sp, w, sp.warps[pick], t);
     } else {  // it goes in between another warp's held HMMAs: its block's floor and size, before issue() moves on
       const Instr& in = w.instr;
-      const Tick floor = in.hold_ticks + in.short_ticks + in.dispatch_ticks + in.branch_ticks;
+      const Tick floor = std::max(in.hold_ticks, in.fetch_ticks) + in.short_ticks + in.dispatch_ticks + in.branch_ticks;
       const Tick n = std::max<std::uint32_t>(1, in.issue_cycles) + in.other_instructions;
       issue(sp, w, sp.warps[pick], t);
       slipped_in(sp, w, t, held_until, floor, n);
@@ -427,8 +427,12 @@ void Engine::Impl::account_floor(Warp& w, const SubPart& sp, const Instr& in, Ti
   Tick waited = t + in.hold_ticks;
   if (in.op == Op::kCompute && holds_dispatch(in) && sp.hmma_until > waited + measured) waited = sp.hmma_until - measured;
   account(w, WarpState::kWait, waited);
-  account(w, WarpState::kShortScoreboard, waited + in.short_ticks);
-  account(w, WarpState::kDispatchStall, waited + measured);
+  // Past the instruction cache the block's instructions arrive no faster than the warp's fetch delivers them: the
+  // time beyond its dependencies' floor waits for them (Nsight's no_instruction).
+  const Tick fetched = std::max(waited, t + in.fetch_ticks);
+  account(w, WarpState::kNoInstruction, fetched);
+  account(w, WarpState::kShortScoreboard, fetched + in.short_ticks);
+  account(w, WarpState::kDispatchStall, fetched + measured);
   account(w, WarpState::kBranchResolving, floor_end(sp, in, t));
 }
 

@@ -16,6 +16,7 @@ const char* warp_state_name(WarpState s) {
     case WarpState::kDrain: return "drain";
     case WarpState::kMioThrottle: return "mio_throttle";
     case WarpState::kLgThrottle: return "lg_throttle";
+    case WarpState::kNoInstruction: return "no_instruction";
     case WarpState::kCount: break;
   }
   return "?";

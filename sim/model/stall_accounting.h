@@ -26,6 +26,7 @@ enum class WarpState : int {
   kDrain,            // exited, waiting until the L2 has taken its stores and reductions
   kMioThrottle,      // its next shared-memory instruction finds the MIO queue full (sm.mio_queue_*)
   kLgThrottle,       // its store's data has not left the SM yet (icnt.stores_wait_for_way_out)
+  kNoInstruction,    // its next instructions are not fetched yet (a loop past the instruction cache)
   kCount
 };
 const char* warp_state_name(WarpState s);  // the Nsight name part, e.g. "long_scoreboard"

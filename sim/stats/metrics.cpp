@@ -114,6 +114,8 @@ std::vector<Metric> compute_metrics(const SimResult& r, const GpuConfig& gpu, co
        "warp time its next shared-memory instruction waited for room in the MIO queue (sm.mio_queue_*)"},
       {"smsp__warp_issue_stalled_lg_throttle_per_warp_active.pct", r.stalls.pct(WarpState::kLgThrottle), "%",
        "warp time after a store until its data left the SM (icnt.stores_wait_for_way_out)"},
+      {"smsp__warp_issue_stalled_no_instruction_per_warp_active.pct", r.stalls.pct(WarpState::kNoInstruction), "%",
+       "warp time waiting for its next instructions to be fetched (a loop larger than sm.instruction_cache_instructions)"},
       {"smsp__inst_executed.sum", static_cast<double>(r.warp_instructions), "inst",
        "instructions issued (a load group or MMA block counts once)"},
       {"smsp__sass_inst_executed_op_shared_ld.sum", static_cast<double>(r.shared.ld_instructions), "inst",

@@ -144,14 +144,15 @@ GemmKernel::GemmKernel(const GemmConfig& cfg, const GpuConfig& gpu, const std::s
   const double interval = shape_.tensor_rate > 0 && plan_.mma_instructions > 0
                               ? plan_.flops / plan_.mma_instructions * gpu.sm.subpartitions / shape_.tensor_rate
                               : 1.0;
-  plan_issue(v, one_wavefront_shared_latency(gpu.sm), static_cast<double>(gpu.sm.special_register_latency), interval);
+  plan_issue(v, one_wavefront_shared_latency(gpu.sm), static_cast<double>(gpu.sm.special_register_latency), interval,
+             fetch_cycles_per_instruction(gpu.sm, cfg_.issue.instructions));
 }
 
 // The compiled loop's issue profile: the instructions the steps above do not model issue as the
 // mma.sync loop's integer run, or among wgmma's MMAs (spread evenly over the steps), and every
 // instruction of the loop holds its warp the loop's mean stall count (mma.sync: less the HMMAs' pacing).
 void GemmKernel::plan_issue(const std::vector<Step>& steps, double shared_latency_cycles, double special_latency_cycles,
-                            double mma_interval_cycles) {
+                            double mma_interval_cycles, double fetch_cycles) {
   if (cfg_.issue.instructions == 0) return;
   std::uint32_t modelled = 0, mma_steps = 0;
   const bool integer_run = std::any_of(steps.begin(), steps.end(), [](const Step& s) { return s.op == Micro::kIntegerRun; });
@@ -181,7 +182,7 @@ void GemmKernel::plan_issue(const std::vector<Step>& steps, double shared_latenc
     for (std::uint32_t i = 0; i < mma_steps; ++i)
       other_per_mma_.push_back(static_cast<std::uint32_t>((static_cast<std::uint64_t>(other) * (i + 1)) / mma_steps -
                                                           (static_cast<std::uint64_t>(other) * i) / mma_steps));
-  issue_hold_ = issue_hold_per_instruction(cfg_.issue, shared_latency_cycles, special_latency_cycles);
+  issue_hold_ = issue_hold_per_instruction(cfg_.issue, shared_latency_cycles, special_latency_cycles, fetch_cycles);
   if (!integer_run || issue_hold_.floor <= 0) return;
   // The HMMAs follow one another at the tensor pipe's interval, and the profile counts that pacing as
   // their `wait` (Nsight, the loop alone: 0.79 of the 1.67 wait cycles per issued instruction sit on

@@ -82,9 +82,9 @@ class GemmKernel final : public Kernel {
   MmaPlan plan_;
   std::vector<Step> tile_steps_;
   // The loop's issue profile (workload issue.*): other instructions per MMA step, and the ticks
-  // each instruction holds its warp (0 = off).
+  // each instruction holds its warp (0 = off); `fetch_cycles` per instruction past the instruction cache.
   void plan_issue(const std::vector<Step>& steps, double shared_latency_cycles, double special_latency_cycles,
-                  double mma_interval_cycles);
+                  double mma_interval_cycles, double fetch_cycles);
   std::vector<std::uint32_t> other_per_mma_;
   std::uint32_t integer_run_ = 0;  // mma.sync: the loop's other instructions, one block per K tile
   IssueHold issue_hold_;  // the issue profile per instruction (issue.*)

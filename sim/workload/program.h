@@ -96,6 +96,11 @@ struct Instr {
   // kStore / kLoad of per-thread local memory (STL / LDL): L1 takes a store as l1.local_stores says;
   // both are counted as local, not global, accesses.
   bool local = false;
+  // Past the instruction cache (sm.instruction_cache_instructions), the ticks the block's instructions take to
+  // arrive at the warp's fetch rate (sm.fetch_instructions_per_cycle): the warp's floor is the later of this and
+  // hold_ticks, the difference Nsight's no_instruction. 0 = the loop fits. (Here, in the padding
+  // before `region`, the record stays 152 bytes.)
+  std::uint32_t fetch_ticks = 0;
   Region region;
   LaneAccess lanes;  // when present, memory ops use these per-lane addresses, not `region`
 };
@@ -107,12 +112,13 @@ struct Instr {
 // profile.
 struct IssueHold {
   double floor = 0, shared = 0, dispatch = 0, branch = 0, port = 0;
+  double fetch = 0;  // the instruction's arrival past the instruction cache (fetch_cycles_per_instruction); 0 = it fits
   double dispatch_alone = 0;  // issue.measured.alone.dispatch_stall's (dispatch without a lone profile)
 };
 // `special_latency_cycles`: sm.special_register_latency (0: special-register reads cost nothing beyond
-// their stall counts).
+// their stall counts); `fetch_cycles`: fetch_cycles_per_instruction of the loop (0: it fits the instruction cache).
 inline IssueHold issue_hold_per_instruction(const IssueProfileConfig& issue, double shared_latency_cycles,
-                                            double special_latency_cycles) {
+                                            double special_latency_cycles, double fetch_cycles = 0) {
   IssueHold h;
   if (issue.instructions <= 0) return h;
   const double n = issue.instructions, per_cycle = static_cast<double>(kTicksPerCycle);
@@ -127,6 +133,7 @@ inline IssueHold issue_hold_per_instruction(const IssueProfileConfig& issue, dou
   h.dispatch_alone = issue.alone_dispatch_stall_cycles > 0 ? issue.alone_dispatch_stall_cycles * per_cycle / n : h.dispatch;
   h.branch = issue.branch_resolving_cycles * per_cycle / n;
   h.port = issue.register_bank_conflict_cycles * per_cycle / n;
+  h.fetch = fetch_cycles * per_cycle;
   return h;
 }
 // Gives a block of instructions (its issue cycles and the other instructions issued among them) its
@@ -137,6 +144,7 @@ inline void hold_for_issue(Instr& out, const IssueHold& h) {
   out.hold_ticks = static_cast<std::uint32_t>(n * h.floor + 0.5);
   out.short_ticks = static_cast<std::uint32_t>(n * h.shared + 0.5);
   out.port_ticks = static_cast<std::uint32_t>(n * h.port + 0.5);
+  out.fetch_ticks = static_cast<std::uint32_t>(n * h.fetch + 0.5);
   out.dispatch_ticks = static_cast<std::uint32_t>(n * h.dispatch + 0.5);
   out.dispatch_alone_ticks = static_cast<std::uint32_t>(n * h.dispatch_alone + 0.5);
   out.branch_ticks = static_cast<std::uint32_t>(n * h.branch + 0.5);

@@ -52,7 +52,8 @@ TiledGemmKernel::TiledGemmKernel(const TiledGemmConfig& cfg, const GpuConfig& gp
                         std::to_string(modelled) + " warp instructions per K tile (FFMAs, copies, shared reads, barriers)");
     other_per_k_tile_ = given - modelled;
     issue_hold_ = issue_hold_per_instruction(cfg.issue, one_wavefront_shared_latency(gpu.sm),
-                                             static_cast<double>(gpu.sm.special_register_latency));
+                                             static_cast<double>(gpu.sm.special_register_latency),
+                                             fetch_cycles_per_instruction(gpu.sm, cfg.issue.instructions));
   } else if (cfg.other_instructions_per_k_tile >= 0) {
     other_per_k_tile_ = static_cast<std::uint32_t>(cfg.other_instructions_per_k_tile);
   } else {

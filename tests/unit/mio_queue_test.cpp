@@ -224,7 +224,7 @@ TEST(MioQueue, GlobalLoadsWaitBehindTheSharedPathWhenTheyTakeEntries) {
         test::source_path("validate/results/h200/triton_gemv/triton_gemv_1x8192x28672_bn256_bk64_w4_llcc.json"),
         std::move(sets), true});
     const auto r = simulate(cfg);
-    return std::pair{r.result.end, metric(cfg, r, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")};
+    return std::pair{r.result.end, test::metric(cfg, r, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")};
   };
   const auto off = run(false, true), on = run(true, true);
   EXPECT_GT(on.first, off.first * 105 / 100);  // ~8 % longer
