@@ -50,29 +50,15 @@ TEST(InstructionFetch, ABlockCarriesItsInstructionsArrival) {
 
 // One warp alone, blocks of 100 ALU instructions whose dependencies let it issue again 112 cycles after each began;
 // their instructions take `fetch_cycles` to arrive.
-class FetchedAluBlocks final : public test::OneCtaKernel {
- public:
-  explicit FetchedAluBlocks(std::uint64_t fetch_cycles) : OneCtaKernel("fetched_alu", 1), fetch_(fetch_cycles) {}
-  void next(WarpCursor& c, Instr& out) const override {
-    out = Instr{};
-    if (c.step++ >= 50) {
-      out.op = Op::kExit;
-      return;
-    }
-    out.op = Op::kCompute;
-    out.pipe = Pipe::kAlu;
-    out.issue_cycles = 100;
-    out.hold_ticks = static_cast<std::uint32_t>(cycles_to_ticks(112));
-    out.fetch_ticks = static_cast<std::uint32_t>(cycles_to_ticks(fetch_));
-  }
-
- private:
-  std::uint64_t fetch_;
-};
+test::RepeatedBlock fetched_alu_blocks(std::uint64_t fetch_cycles) {
+  Instr b = test::alu_block(100, 112);
+  b.fetch_ticks = static_cast<std::uint32_t>(cycles_to_ticks(fetch_cycles));
+  return test::RepeatedBlock("fetched_alu", 1, b);
+}
 
 TEST(InstructionFetch, AWarpThatAsksForMoreWaitsAsNoInstruction) {
   // 238 cycles a block (100 / 0.42): 100 selected, 12 wait, 126 no_instruction.
-  const SimResult r = test::run_on_h100(FetchedAluBlocks(238), {});
+  const SimResult r = test::run_on_h100(fetched_alu_blocks(238), {});
   EXPECT_NEAR(r.stalls.pct(WarpState::kSelected), 100.0 * 100 / 238, 1.0);
   EXPECT_NEAR(r.stalls.pct(WarpState::kWait), 100.0 * 12 / 238, 1.0);
   EXPECT_NEAR(r.stalls.pct(WarpState::kNoInstruction), 100.0 * 126 / 238, 1.0);
@@ -80,8 +66,8 @@ TEST(InstructionFetch, AWarpThatAsksForMoreWaitsAsNoInstruction) {
 
 TEST(InstructionFetch, AWarpThatAsksForLessIsNotSlowed) {
   // The fetch (90 cycles for 100 instructions) is ahead of the warp's own floor (112): as if the loop fit.
-  const SimResult fetched = test::run_on_h100(FetchedAluBlocks(90), {});
-  const SimResult fits = test::run_on_h100(FetchedAluBlocks(0), {});
+  const SimResult fetched = test::run_on_h100(fetched_alu_blocks(90), {});
+  const SimResult fits = test::run_on_h100(fetched_alu_blocks(0), {});
   EXPECT_EQ(fetched.end, fits.end);
   EXPECT_EQ(fetched.stalls.total(WarpState::kNoInstruction), 0u);
 }

@@ -101,26 +101,15 @@ TEST(Engine, AWarpHoldingTheDispatchIsSelectedOnlyForItsOwnIssueCycles) {
 // cycle per instruction (the seed-002 ladder: 22.06 % = instructions / (warps x cycles)); the
 // conflicts it causes are in the measured dispatch_stall (docs/issue-model.md). (They had been
 // counted as selected: the ladder's selected +2.7..+5.4 pp, its wait 0 where silicon has 2.7 %.)
-class ProfiledAluBlocks final : public test::OneCtaKernel {
- public:
-  explicit ProfiledAluBlocks(int warps = 1) : OneCtaKernel("profiled_alu", warps) {}
-  void next(WarpCursor& c, Instr& out) const override {
-    out = Instr{};
-    if (c.step++ >= 50) {
-      out.op = Op::kExit;
-      return;
-    }
-    out.op = Op::kCompute;
-    out.pipe = Pipe::kAlu;
-    out.issue_cycles = 100;
-    out.hold_ticks = static_cast<std::uint32_t>(cycles_to_ticks(130));
-    out.port_ticks = static_cast<std::uint32_t>(cycles_to_ticks(40));
-    out.dispatch_ticks = static_cast<std::uint32_t>(cycles_to_ticks(20));
-  }
-};
+test::RepeatedBlock profiled_alu_blocks(int warps = 1) {
+  Instr b = test::alu_block(100, 130);
+  b.port_ticks = static_cast<std::uint32_t>(cycles_to_ticks(40));
+  b.dispatch_ticks = static_cast<std::uint32_t>(cycles_to_ticks(20));
+  return test::RepeatedBlock("profiled_alu", warps, b);
+}
 
 TEST(Engine, RegisterBankConflictsHoldThePortButAreNotTheIssuingWarpsSelection) {
-  ProfiledAluBlocks k;
+  const auto k = profiled_alu_blocks();
   const SimResult r = test::run_on_h100(k, {});
   // 150 cycles a block: 100 selected, 30 wait, 20 dispatch (the port's 140 cycles inside them).
   EXPECT_NEAR(r.stalls.pct(WarpState::kSelected), 100.0 * 100 / 150, 1.0);
@@ -131,7 +120,7 @@ TEST(Engine, RegisterBankConflictsHoldThePortButAreNotTheIssuingWarpsSelection) 
 // Two such warps on each sub-partition keep its port busy, 100 of every 140 cycles issuing: Nsight's
 // smsp__issue_active, which on silicon is the warps' selected shares summed over a sub-partition.
 TEST(Engine, IssueActiveIsThePortsIssuingShare) {
-  ProfiledAluBlocks k(8);
+  const auto k = profiled_alu_blocks(8);
   const auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"),
                                              test::source_path("configs/workloads/gemm-8192-grouped8.yaml"), {}});
   const SimResult r = Engine(cfg.gpu.value, k).run();

@@ -79,6 +79,29 @@ inline void copy_past_l1(const Region& r, int slot, Instr& out) {
   out.slot = static_cast<std::uint8_t>(slot);
 }
 
+// 50 copies of one block (a compiled loop's profiled ALU instructions: its issue cycles, floor, fetch, port and
+// dispatch ticks), then the exit, for each of `warps` warps.
+class RepeatedBlock final : public OneCtaKernel {
+ public:
+  RepeatedBlock(std::string name, int warps, const Instr& block) : OneCtaKernel(std::move(name), warps), block_(block) {}
+  void next(WarpCursor& c, Instr& out) const override {
+    out = block_;
+    if (c.step++ >= 50) out = Instr{};  // Op::kExit
+  }
+
+ private:
+  Instr block_;
+};
+// A block of `n` ALU instructions (issue.*: no memory, no modelled pipe) whose floor holds its warp `floor_cycles`.
+inline Instr alu_block(std::uint32_t n, std::uint64_t floor_cycles) {
+  Instr b;
+  b.op = Op::kCompute;
+  b.pipe = Pipe::kAlu;
+  b.issue_cycles = n;
+  b.hold_ticks = static_cast<std::uint32_t>(cycles_to_ticks(floor_cycles));
+  return b;
+}
+
 // Runs `k` on the H100 preset with `gpu_sets` ("gpu.key=value") applied.
 inline SimResult run_on_h100(const Kernel& k, std::vector<std::string> gpu_sets) {
   auto cfg = load_configs(ConfigInputs{source_path("configs/gpus/h100.yaml"),

@@ -151,6 +151,20 @@ void chains_of(int sms, const float* zeros) {
   run_case<N, 0, 4>(sms, 4, 1, zeros), run_case<N, 0, 4>(sms, 8, 1, zeros);
 }
 
+// Each loop size in turn, in the order given.
+template <int... N>
+void sizes(int sms, const float* zeros) {
+  (sizes_of<N>(sms, zeros), ...);
+}
+template <int... N>
+void chains(int sms, const float* zeros) {
+  (chains_of<N>(sms, zeros), ...);
+}
+template <int... N>
+void held(int sms, const float* zeros) {
+  (held_of<N>(sms, zeros), ...);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -165,26 +179,12 @@ int main(int argc, char** argv) {
     GPU_CHECK(gpuMalloc(&zeros, 4096 * sizeof(float)));
     GPU_CHECK(gpuMemset(zeros, 0, 4096 * sizeof(float)));
     if (fine) {
-      sizes_of<2304>(sms, zeros);
-      sizes_of<2560>(sms, zeros);
-      sizes_of<2688>(sms, zeros);
-      sizes_of<2816>(sms, zeros);
-      sizes_of<2944>(sms, zeros);
-      chains_of<1024>(sms, zeros);
-      chains_of<2816>(sms, zeros);
-      chains_of<3072>(sms, zeros);
-      GPU_CHECK(gpuFree(zeros));
-      return;
+      sizes<2304, 2560, 2688, 2816, 2944>(sms, zeros);
+      chains<1024, 2816, 3072>(sms, zeros);
+    } else {
+      sizes<256, 1024, 2048, 3072, 4096, 8192>(sms, zeros);
+      held<2048, 3072, 4096>(sms, zeros);
     }
-    sizes_of<256>(sms, zeros);
-    sizes_of<1024>(sms, zeros);
-    sizes_of<2048>(sms, zeros);
-    sizes_of<3072>(sms, zeros);
-    sizes_of<4096>(sms, zeros);
-    sizes_of<8192>(sms, zeros);
-    held_of<2048>(sms, zeros);
-    held_of<3072>(sms, zeros);
-    held_of<4096>(sms, zeros);
     GPU_CHECK(gpuFree(zeros));
   });
 }
