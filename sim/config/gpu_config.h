@@ -60,6 +60,8 @@ struct SmConfig {
   double load_data_bytes_per_cycle = 0;  // LDG/LDL data through the shared-memory data path per cycle; 0 = none
   std::uint64_t instruction_cache_instructions = 0;  // a loop of up to this many instructions runs from the cache; 0 = any
   double fetch_instructions_per_cycle = 0;  // past it, the instructions a warp's fetch delivers a cycle; 0 = unlimited
+  double issue_share_beside_one = 0;   // the port's share a warp takes while one other of its sub-partition is eligible
+  double issue_share_beside_more = 0;  // ... while two or more are; 0 (both) = a block takes the port as it can
 };
 
 // A one-wavefront shared load's latency beyond its cycle in the data path (LDS.32): what the issue

@@ -255,6 +255,18 @@ Schema<GpuConfig> make_schema() {
                                 "warp of a sub-partition has its own stream (gms-icache-ubench --fine, H200: 0.42 for one "
                                 "warp a sub-partition, 0.46 each for two). 0 = unlimited",
                                 [](G& c) -> auto& { return c.sm.fetch_instructions_per_cycle; }));
+  p.push_back(quantity_param<G>("sm.issue_share_beside_one", Q::kReal, "0", 0, 1,
+                                "the share of its sub-partition's issue slots a warp takes while one other warp of the "
+                                "sub-partition is eligible: a block of n instructions holds its warp at least n / share "
+                                "cycles from its first issue (the rest of that time the warp is not_selected), so that "
+                                "the block model shares the port as silicon's scheduler does instruction by instruction "
+                                "(gms-issue-ubench, validate/results/h100/issue_share: two warps that could each issue "
+                                "every cycle split the port 0.5 / 0.5). 0 = a block takes the port as its warp can",
+                                [](G& c) -> auto& { return c.sm.issue_share_beside_one; }));
+  p.push_back(quantity_param<G>("sm.issue_share_beside_more", Q::kReal, "0", 0, 1,
+                                "the same while two or more other warps are eligible (issue_share: the two oldest of "
+                                "three or four take 0.38 each). 0 = a block takes the port as its warp can",
+                                [](G& c) -> auto& { return c.sm.issue_share_beside_more; }));
   // --- L1
   p.push_back(quantity_param<G>("l1.size", Q::kBytes, "", 0, kBig, "L1 data cache capacity per SM (0 = none)",
                                 [](G& c) -> auto& { return c.l1.size; }));

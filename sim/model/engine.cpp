@@ -63,6 +63,8 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   wgmma_on_path = g.sm.wgmma_operands_use_shared_path;
   start_backlog = g.sm.mio_start_backlog;
   starvation_ticks = cycles_to_ticks(g.sm.mio_starvation_period);
+  if (g.sm.issue_share_beside_one > 0) share_one_ticks = kTicksPerCycle / g.sm.issue_share_beside_one;
+  if (g.sm.issue_share_beside_more > 0) share_more_ticks = kTicksPerCycle / g.sm.issue_share_beside_more;
   // 0: as a conflict-free shared load.
   shuffle_latency = cycles_to_ticks(g.sm.shuffle_latency > 0 ? g.sm.shuffle_latency
                                                          : static_cast<std::uint64_t>(one_wavefront_shared_latency(g.sm)));

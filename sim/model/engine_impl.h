@@ -102,6 +102,8 @@ struct Engine::Impl {
     int resident = 0;      // warps resident on it (launched, not exited)
     int last = -1;
     Tick scheduled = kNever;
+    // sm.issue_share_*: the block picked now holds its warp at least until then (0: no share applies).
+    Tick share_floor = 0;
   };
   // (time, index): index < sps.size() wakes that sub-partition; index = sps.size() + CTA slot retires
   // a CTA whose warps have drained; index = sps.size() + CTA slots + SM writes that SM's arrived
@@ -149,6 +151,7 @@ struct Engine::Impl {
   bool wgmma_on_path = false;       // sm.wgmma_operands_use_shared_path
   std::int64_t start_backlog = -1;  // sm.mio_start_backlog
   Tick starvation_ticks = 0;        // sm.mio_starvation_period
+  double share_one_ticks = 0, share_more_ticks = 0;  // sm.issue_share_*: ticks an instruction (0 = no share)
   double fill_ticks_per_byte = 0;  // sm.copy_fill_bytes_per_cycle as ticks per byte; 0: copies cost store wavefronts
   double load_ticks_per_byte = 0;  // sm.load_data_bytes_per_cycle as ticks per byte; 0: loads take no data-path time
   EventQueue events;
@@ -290,8 +293,8 @@ struct Engine::Impl {
   // instructions' arrival, if later), the loop's own shared-read wait, then the measured issue-stage stalls (dispatch, branch resolution), never before the issue
   // port is free.
   static Tick floor_end(const SubPart& sp, const Instr& in, Tick t) {
-    return std::max(sp.issue_free,
-                    t + std::max(in.hold_ticks, in.fetch_ticks) + in.short_ticks + in.dispatch_ticks + in.branch_ticks);
+    return std::max(sp.issue_free, std::max(t + std::max(in.hold_ticks, in.fetch_ticks), sp.share_floor) + in.short_ticks +
+                                       in.dispatch_ticks + in.branch_ticks);
   }
   // The block's time as Nsight's states: issuing, `wait` to the floor, short_scoreboard, then the
   // measured stalls.

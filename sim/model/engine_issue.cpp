@@ -13,6 +13,7 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
   // The queue does not change during the scan: warps waiting for as many entries get the same answer.
   std::uint32_t asked = 0;
   Tick room = 0;
+  int eligible_count = 0;
   const bool held = mma_held(sp);
   for (size_t i = 0; i < sp.warps.size(); ++i) {
     Gate& g = sp.gate[i];
@@ -58,6 +59,7 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
       }
     }
     sp.views[i].eligible = eligible;
+    eligible_count += eligible;
   }
   int pick = scheduler->pick(sp.views, sp.last);
   if (starvation_ticks > 0 && pick >= 0) pick = starving_first(sp, pick, t);
@@ -65,6 +67,9 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
     sp.last = pick;
     Warp& w = warps[sp.warps[pick]];
     dispatch_for_residents(sp, w.instr);
+    // sm.issue_share_*: beside other eligible warps the block takes the port's share silicon's scheduler gives one warp.
+    const double share = eligible_count > 2 ? share_more_ticks : eligible_count == 2 ? share_one_ticks : 0.0;
+    sp.share_floor = share > 0 ? t + round_ticks((std::max<std::uint32_t>(1, w.instr.issue_cycles) + w.instr.other_instructions) * share) : 0;
     const Tick held_until = sp.issue_free;
     if (t >= held_until) {
       issue(sp, w, sp.warps[pick], t);
@@ -427,9 +432,12 @@ void Engine::Impl::account_floor(Warp& w, const SubPart& sp, const Instr& in, Ti
   Tick waited = t + in.hold_ticks;
   if (in.op == Op::kCompute && holds_dispatch(in) && sp.hmma_until > waited + measured) waited = sp.hmma_until - measured;
   account(w, WarpState::kWait, waited);
+  // Beside other eligible warps (sm.issue_share_*) the port's share the scheduler gives the warp: the others issue.
+  const Tick shared = std::max(waited, sp.share_floor);
+  account(w, WarpState::kNotSelected, shared);
   // Past the instruction cache the block's instructions arrive no faster than the warp's fetch delivers them: the
   // time beyond its dependencies' floor waits for them (Nsight's no_instruction).
-  const Tick fetched = std::max(waited, t + in.fetch_ticks);
+  const Tick fetched = std::max(shared, t + in.fetch_ticks);
   account(w, WarpState::kNoInstruction, fetched);
   account(w, WarpState::kShortScoreboard, fetched + in.short_ticks);
   account(w, WarpState::kDispatchStall, fetched + measured);
