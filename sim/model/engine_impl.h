@@ -289,15 +289,16 @@ struct Engine::Impl {
     in.dispatch_ticks = in.dispatch_alone_ticks +
                         static_cast<std::uint32_t>(std::lround(share * (static_cast<double>(in.dispatch_ticks) - in.dispatch_alone_ticks)));
   }
-  // When the warp may issue again after a block issued at `t`: its floor (or, past the instruction cache, its
-  // instructions' arrival, if later), the loop's own shared-read wait, then the measured issue-stage stalls (dispatch, branch resolution), never before the issue
-  // port is free.
+  // When the warp may issue again after a block issued at `t`: the latest of its floor, its instructions' arrival
+  // past the instruction cache and the port's share it is given beside other warps (sm.issue_share_*); then the
+  // loop's own shared-read wait and the measured issue-stage stalls (dispatch, branch resolution); never before the
+  // issue port is free.
   static Tick floor_end(const SubPart& sp, const Instr& in, Tick t) {
     return std::max(sp.issue_free, std::max(t + std::max(in.hold_ticks, in.fetch_ticks), sp.share_floor) + in.short_ticks +
                                        in.dispatch_ticks + in.branch_ticks);
   }
-  // The block's time as Nsight's states: issuing, `wait` to the floor, short_scoreboard, then the
-  // measured stalls.
+  // The block's time as Nsight's states: issuing, `wait` to the floor, not_selected to its share's end,
+  // no_instruction to its instructions' arrival, short_scoreboard, then the measured stalls.
   void account_floor(Warp& w, const SubPart& sp, const Instr& in, Tick t);
   // A memory block issued at t after which the LSU holds its warp until `until`, past the block's floor
   // (a store's data leaving, a copy's entry): the floor as account_floor, the rest as `state`; the warp

@@ -67,9 +67,11 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
     sp.last = pick;
     Warp& w = warps[sp.warps[pick]];
     dispatch_for_residents(sp, w.instr);
-    // sm.issue_share_*: beside other eligible warps the block takes the port's share silicon's scheduler gives one warp.
+    // sm.issue_share_*: beside other eligible warps the block takes the port's share silicon's scheduler gives one warp
+    // (a block that slips in between another warp's held HMMAs, below, takes it too).
     const double share = eligible_count > 2 ? share_more_ticks : eligible_count == 2 ? share_one_ticks : 0.0;
-    sp.share_floor = share > 0 ? t + round_ticks((std::max<std::uint32_t>(1, w.instr.issue_cycles) + w.instr.other_instructions) * share) : 0;
+    const std::uint32_t n_issued = std::max<std::uint32_t>(1, w.instr.issue_cycles) + w.instr.other_instructions;
+    sp.share_floor = share > 0 ? t + round_ticks(n_issued * share) : 0;
     const Tick held_until = sp.issue_free;
     if (t >= held_until) {
       issue(sp, w, sp.warps[pick], t);
