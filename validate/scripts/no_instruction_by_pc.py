@@ -15,7 +15,7 @@ import sys
 
 
 def kernels(path):
-    """[(name, header index, rows)] of ncu's --page source CSV, one block per kernel (a kernel profiled twice twice)."""
+    """[(name, header index, rows)] of ncu's --page source CSV, one block per kernel (of a kernel profiled twice, its first)."""
     out, seen = [], set()
     with lzma.open(path, "rt") as f:
         cur = None
