@@ -13,7 +13,7 @@ second CTA adds (cta_occupancy_source.csv.xz). --model-two / --model-one add a r
 --record .../CASE.json -o RUN_DIR` replay (with --set gpu.sm.max_ctas=1 for one). --pad 0 / 16 reads
 device_cta_occupancy_pads.sh's files for that pad (cta_occupancy_pad<P>*) instead of pad 8's.
 --model-within A,S: exit 1 unless every model case given both ways has its K step alone within A % and shared
-within S % of silicon's (CI holds the model's 8192^3 grouped-8 replay so: tests/CMakeLists.txt).
+within S % of silicon's (CI holds the model's 8192^3 grouped-8 replay so: tests/validate_checks_sm.cmake).
 
 --check (pad 8's data): exit 1 unless the driver placed the CTAs per SM asked for, every case's K step takes 1.3-1.6x
 as long shared as alone, and the second CTA brings dispatch stalls (under 0.1 per issued instruction
