@@ -60,11 +60,10 @@ set_tests_properties(ValidateResults.MergeRatios.h100 PROPERTIES PASS_REGULAR_EX
                      "24 records: correlation of the merged excess with the time error -0[.]84.*check passed")
 set_tests_properties(ValidateResults.MergeRatios.h200 PROPERTIES PASS_REGULAR_EXPRESSION
                      "24 records: correlation of the merged excess with the time error -0[.]78.*check passed")
-add_test(NAME ValidateResults.MergeRatiosCheckRefusesAModelInStep
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/merge_ratios.py
-                 ${PROJECT_SOURCE_DIR}/tests/data/merge_in_step/card.json --records ${PROJECT_SOURCE_DIR}/tests/data/merge_in_step/records --check)
-set_tests_properties(ValidateResults.MergeRatiosCheckRefusesAModelInStep PROPERTIES PASS_REGULAR_EXPRESSION
-                     "FAIL: no correlation.*FAIL: triton_gemm_MxNxK_64x128x32_w4_s4_grouped8: silicon 0[.]16 -> 0[.]08, model 0[.]16")
+gms_script_expect(MergeRatiosCheckRefusesAModelInStep merge_ratios.py
+  "FAIL: no correlation.*FAIL: triton_gemm_MxNxK_64x128x32_w4_s4_grouped8: silicon 0[.]16 -> 0[.]08, model 0[.]16"
+  ${PROJECT_SOURCE_DIR}/tests/data/merge_in_step/card.json --records
+  ${PROJECT_SOURCE_DIR}/tests/data/merge_in_step/records --check)
 # A warp's copies do not hold it longer when half of them miss to DRAM, at the WMMA GEMM's rate of copies
 # (gms-copy-issue-ubench): the GEMM's order-dependent wait on its copies has another cause.
 gms_script_check(CopiesDoNotWaitOnMissesAtTheGemmsRate copy_issue.py validate/results/h100/copy_issue)
@@ -132,22 +131,18 @@ add_test(NAME ValidateResults.HalfSectorCheckRefusesAPresetWithoutIt
 set_tests_properties(ValidateResults.HalfSectorCheckRefusesAPresetWithoutIt PROPERTIES WILL_FAIL TRUE)
 # The Triton GEMM's own stamps: the small tiling's CTAs run faster on the same 24 SMs (two small
 # GPCs) in every run (validate/results/h100/triton_cta_times).
-add_test(NAME ValidateResults.TritonCtaTimesSmallGpcsAhead
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/cta_sm_speed.py
-                 ${PROJECT_SOURCE_DIR}/validate/results/h100/triton_cta_times)
-set_tests_properties(ValidateResults.TritonCtaTimesSmallGpcsAhead PROPERTIES PASS_REGULAR_EXPRESSION
-                     "4096x4096x4096_64x128x32_w4_s4_grouped8: 3 runs, 132 SMs, per-SM mean CTA duration CV 1[0-9]\\.[0-9]+ %, run-to-run correlation [-+0-9. ]+[^a-z]*24 SMs over 3 % faster than the median SM \\([0-9.]+ us\\): 26 27 32 33 34 35 36 37 38 39 40 41 72 73 78 79 80 81 82 83 84 85 126 127")
+gms_script_expect(TritonCtaTimesSmallGpcsAhead cta_sm_speed.py
+  "4096x4096x4096_64x128x32_w4_s4_grouped8: 3 runs, 132 SMs, per-SM mean CTA duration CV 1[0-9]\\.[0-9]+ %, run-to-run correlation [-+0-9. ]+[^a-z]*24 SMs over 3 % faster than the median SM \\([0-9.]+ us\\): 26 27 32 33 34 35 36 37 38 39 40 41 72 73 78 79 80 81 82 83 84 85 126 127"
+  ${PROJECT_SOURCE_DIR}/validate/results/h100/triton_cta_times)
 # gms-lrc-ubench's table: the coalescer still merges with 65,536 distinct lines in flight.
-add_test(NAME ValidateResults.LrcCapacityTable
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/lrc_capacity.py ${PROJECT_SOURCE_DIR}/validate/results/h100/lrc)
-set_tests_properties(ValidateResults.LrcCapacityTable PROPERTIES PASS_REGULAR_EXPRESSION
-                     "\\| 1 \\| 0 \\| 64 \\| 0\\.260 \\|.*\\| 1024 \\| 0 \\| 65536 \\| 0\\.760 \\|.*\\| 2112 \\| 0 \\| 135168 \\| 1\\.000 \\|")
+gms_script_expect(LrcCapacityTable lrc_capacity.py
+  "\\| 1 \\| 0 \\| 64 \\| 0\\.260 \\|.*\\| 1024 \\| 0 \\| 65536 \\| 0\\.760 \\|.*\\| 2112 \\| 0 \\| 135168 \\| 1\\.000 \\|"
+  ${PROJECT_SOURCE_DIR}/validate/results/h100/lrc)
 # The H200's, with its per-load latencies: 300-400 cycles for 90 % of the loads whether 1 or 2,112 groups share
 # lines (a merged request comes back no sooner than a lookup; validate/results/h200/lrc).
-add_test(NAME ValidateResults.LrcCapacityTable.h200
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/lrc_capacity.py ${PROJECT_SOURCE_DIR}/validate/results/h200/lrc)
-set_tests_properties(ValidateResults.LrcCapacityTable.h200 PROPERTIES PASS_REGULAR_EXPRESSION
-                     "\\| 1 \\| 0 \\| 64 \\| 0\\.282 \\|.*\\| 2112 \\| 0 \\| 135168 \\| 1\\.000 \\|.*\\| 4 \\| 0 \\| 350 \\| 0\\.062 \\| 0\\.009 \\| 0\\.855 \\|.*\\| 2112 \\| 0 \\| 349 \\| 0\\.062 \\| 0\\.000 \\| 0\\.899 \\|")
+gms_script_expect(LrcCapacityTable.h200 lrc_capacity.py
+  "\\| 1 \\| 0 \\| 64 \\| 0\\.282 \\|.*\\| 2112 \\| 0 \\| 135168 \\| 1\\.000 \\|.*\\| 4 \\| 0 \\| 350 \\| 0\\.062 \\| 0\\.009 \\| 0\\.855 \\|.*\\| 2112 \\| 0 \\| 349 \\| 0\\.062 \\| 0\\.000 \\| 0\\.899 \\|"
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/lrc)
 # ... and the model on that curve: the ubench replayed from its trace (four loads in flight per warp, as its
 # SASS has them) on the H100 preset, within 0.06 of silicon where it is today - many groups and staggered
 # warps. With few groups it merges 2-3x too much and runs 2-4x too fast (silicon's replies are bounded where
@@ -253,18 +248,14 @@ set_tests_properties(ValidateResults.KernelOverheadCheckRefusesAPresetWithoutIt 
 # A spilled GEMV's compiled order (workload local_program) from a listing: x and W loads with their
 # scoreboards, STL/LDL at their frame lines (merged into ranges across plain instructions), the
 # waits that retire loads, FMA-pipe math; the reduction's instructions left out.
-add_test(NAME ValidateResults.SassLocalProgramReadsAListing
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/sass_local_program.py
-                 ${PROJECT_SOURCE_DIR}/tests/data/asm/local_program.sass)
-set_tests_properties(ValidateResults.SassLocalProgramReadsAListing PROPERTIES PASS_REGULAR_EXPRESSION
-    "^C90 X3 C6 X4 C63 S62\\+2/1 C2 S64\\+4/2~2 C5 S56\\+6/3~2 C26 D8 .* L202\\+10/5\\.5 C1 L214\\+2/1\\.5 C1 W1\\.2 W1\\.3 D16 W1\\.4 .* W1\\.3 W3\\.2 D32 .* D16 F2 D32 F19 S696\\+1/1 F2 .* L68\\+1/1\\.2\n$")
+gms_script_expect(SassLocalProgramReadsAListing sass_local_program.py
+  "^C90 X3 C6 X4 C63 S62\\+2/1 C2 S64\\+4/2~2 C5 S56\\+6/3~2 C26 D8 .* L202\\+10/5\\.5 C1 L214\\+2/1\\.5 C1 W1\\.2 W1\\.3 D16 W1\\.4 .* W1\\.3 W3\\.2 D32 .* D16 F2 D32 F19 S696\\+1/1 F2 .* L68\\+1/1\\.2\n$"
+  ${PROJECT_SOURCE_DIR}/tests/data/asm/local_program.sass)
 # A reduction's shuffles and the most of them on one dependency chain (registers, and shared memory across
 # a barrier), up to the last EXIT.
-add_test(NAME ValidateResults.SassShuffleLevelsFollowsRegistersAndBarriers
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/sass_shuffle_levels.py
-                 ${PROJECT_SOURCE_DIR}/tests/data/asm/shuffle_levels.sass)
-set_tests_properties(ValidateResults.SassShuffleLevelsFollowsRegistersAndBarriers PROPERTIES PASS_REGULAR_EXPRESSION
-    "^shuffle_levels_case: 5 shuffles, 3 levels\n$")
+gms_script_expect(SassShuffleLevelsFollowsRegistersAndBarriers sass_shuffle_levels.py
+  "^shuffle_levels_case: 5 shuffles, 3 levels\n$"
+  ${PROJECT_SOURCE_DIR}/tests/data/asm/shuffle_levels.sass)
 # The records replay the issue profile their committed SASS and ncu source export give.
 add_test(NAME ValidateResults.RecordsCarryTheirCodesIssueProfile
          COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/records_add_issue.py --check
@@ -381,9 +372,7 @@ set_tests_properties(ValidateResults.TritonGemvCompiledLoadsGiveSiliconsSectors 
   "program/stats.json:.l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum.: 15597568[.]0.*window/stats.json:.l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum.: 14909440[.]0")
 # ... and, with --schedule, how many it keeps at each wait (1 warp: a mean of 7.44 of the most 9; Triton's BLOCK_N
 # 256 GEMV keeps 3.3 of its 8, docs/shared-memory.md).
-add_test(NAME ValidateResults.GemvLoadScheduleFromSass
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/sass_loads_in_flight.py
-                 ${PROJECT_SOURCE_DIR}/validate/results/h200/gemv_parts/gemv_parts.sm90.sass.xz
-                 --kernel gemv_splitk_kernelILi256ELi64ELi32ELi0E --schedule)
-set_tests_properties(ValidateResults.GemvLoadScheduleFromSass PROPERTIES PASS_REGULAR_EXPRESSION
-  "sequence: L L L L L L L L L W1 W8 L .*in flight at each wait: 9 8 8 8 [0-9 ]+; mean 7[.]44")
+gms_script_expect(GemvLoadScheduleFromSass sass_loads_in_flight.py
+  "sequence: L L L L L L L L L W1 W8 L .*in flight at each wait: 9 8 8 8 [0-9 ]+; mean 7[.]44"
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/gemv_parts/gemv_parts.sm90.sass.xz --kernel
+  gemv_splitk_kernelILi256ELi64ELi32ELi0E --schedule)

@@ -27,17 +27,15 @@ set_tests_properties(ValidateResults.CtaRanksReadsAModelRun PROPERTIES
                      PASS_REGULAR_EXPRESSION "[|] tiny model model [|] 1[.]000 [(]2[)] [|] 1[.]500 [(]2[)] [|] 1[.]500 [|]")
 # What sharing an SM costs its oldest CTA (gms-ladder --stamps --alone on an H200, docs/co-resident-ctas.md): the lone
 # runs repeat within 2 %; refused on runs that do not; a model pair read (silicon's oldest 1.50x, the model's 1.20x).
-add_test(NAME ValidateResults.LadderAloneRepeats
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/cta_alone.py
-                 ${PROJECT_SOURCE_DIR}/validate/results/h200/ladder_stamps ${PROJECT_SOURCE_DIR}/validate/results/h200/ladder_alone --check)
-set_tests_properties(ValidateResults.LadderAloneRepeats PROPERTIES PASS_REGULAR_EXPRESSION
-  "seed002_r2_threads128 silicon [|] 732[.]8 [|] 0[.]1 % [|] 1041[.]1 [|] 1051[.]0 [|] 1[.]421 [|] 1[.]434 [|]")
+gms_script_expect(LadderAloneRepeats cta_alone.py
+  "seed002_r2_threads128 silicon [|] 732[.]8 [|] 0[.]1 % [|] 1041[.]1 [|] 1051[.]0 [|] 1[.]421 [|] 1[.]434 [|]"
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/ladder_stamps ${PROJECT_SOURCE_DIR}/validate/results/h200/ladder_alone
+  --check)
 # ... and at 2 and 4 CTAs an SM (validate/results/h200/ladder_occupancy): silicon's CTAs alike, each slower than alone.
-add_test(NAME ValidateResults.LadderOccupancyCurve
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/cta_alone.py
-                 ${PROJECT_SOURCE_DIR}/validate/results/h200/ladder_occupancy/n4 ${PROJECT_SOURCE_DIR}/validate/results/h200/ladder_alone --check)
-set_tests_properties(ValidateResults.LadderOccupancyCurve PROPERTIES PASS_REGULAR_EXPRESSION
-  "seed002_r2_threads128 silicon [|] 732[.]8 [|] 0[.]1 % [|] 911[.]7 [|] 912[.]7 [|] 1[.]244 [|] 1[.]245 [|].*check passed")
+gms_script_expect(LadderOccupancyCurve cta_alone.py
+  "seed002_r2_threads128 silicon [|] 732[.]8 [|] 0[.]1 % [|] 911[.]7 [|] 912[.]7 [|] 1[.]244 [|] 1[.]245 [|].*check passed"
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/ladder_occupancy/n4
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/ladder_alone --check)
 # ... held out: with the lone profile's dispatch stall (sm.dispatch_stall_follows_residents) the model's lone CTA and
 # its CTAs at 4 an SM, which neither profile saw, against silicon's (r0 1178 us, 1.165x; r1 520 us, 1.330x;
 # docs/co-resident-ctas.md, "A lone profile for the dispatch stall"): one wave of each.
@@ -56,66 +54,53 @@ add_test(NAME ValidateResults.CtaAloneCheckRefusesRunsThatDisagree
          COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/cta_alone.py ${PROJECT_SOURCE_DIR}/tests/data/cta_alone/shared
                  ${PROJECT_SOURCE_DIR}/tests/data/cta_alone/alone_disagree --check)
 set_tests_properties(ValidateResults.CtaAloneCheckRefusesRunsThatDisagree PROPERTIES WILL_FAIL TRUE)
-add_test(NAME ValidateResults.CtaAloneReadsAModelPair
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/cta_alone.py ${PROJECT_SOURCE_DIR}/tests/data/cta_alone/shared
-                 ${PROJECT_SOURCE_DIR}/tests/data/cta_alone/alone
-                 --model tiny=${PROJECT_SOURCE_DIR}/tests/data/cta_alone/model_shared,${PROJECT_SOURCE_DIR}/tests/data/cta_alone/model_alone)
-set_tests_properties(ValidateResults.CtaAloneReadsAModelPair PROPERTIES PASS_REGULAR_EXPRESSION
-  "tiny silicon [|] 1[.]0 [|] 1[.]0 % [|] 1[.]5 [|] 2[.]0 [|] 1[.]500 [|] 2[.]000 [|].*tiny model model_shared [|] 1[.]0 [|] 0[.]0 % [|] 1[.]2 [|] 1[.]8 [|] 1[.]200 [|] 1[.]800 [|]")
+gms_script_expect(CtaAloneReadsAModelPair cta_alone.py
+  "tiny silicon [|] 1[.]0 [|] 1[.]0 % [|] 1[.]5 [|] 2[.]0 [|] 1[.]500 [|] 2[.]000 [|].*tiny model model_shared [|] 1[.]0 [|] 0[.]0 % [|] 1[.]2 [|] 1[.]8 [|] 1[.]200 [|] 1[.]800 [|]"
+  ${PROJECT_SOURCE_DIR}/tests/data/cta_alone/shared ${PROJECT_SOURCE_DIR}/tests/data/cta_alone/alone --model
+  tiny=${PROJECT_SOURCE_DIR}/tests/data/cta_alone/model_shared,${PROJECT_SOURCE_DIR}/tests/data/cta_alone/model_alone)
 # Warps keep their age's priority for the issue port across L2-load waits and sparse barriers (gms-issue-ubench
 # --wake on an H200, docs/co-resident-ctas.md), and the model's greedy-then-oldest replays the same loops (Accel-Sim
 # traces of their SASS) in the same order - round robin would not (every CTA near 1.00).
 gms_script_check(IssueWakeAgeOrderSurvivesWaits issue_wake.py validate/results/h200/issue_wake)
-add_test(NAME ValidateResults.IssueWakeModelKeepsTheAgeOrder
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/issue_wake.py
-                 ${PROJECT_SOURCE_DIR}/validate/results/h200/issue_wake --model $<TARGET_FILE:gpumemsim>
-                 --gpu ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --only none --only barrier:4096 --scale 64)
-set_tests_properties(ValidateResults.IssueWakeModelKeepsTheAgeOrder PROPERTIES PASS_REGULAR_EXPRESSION
-  "barrier 4096, 4 x 128, 2 ch [|] 0[.]539 0[.]551 0[.]906 1[.]000 [|][^|]*[|][^|]*[|] 0[.][45][0-9]+ 0[.]5[0-9]+ 0[.][89][0-9]+ 1[.]000 [|].*none 512, 4 x 128, 2 ch [|] 0[.]548 0[.]563 0[.]863 1[.]000 [|][^|]*[|][^|]*[|] 0[.][45][0-9]+ 0[.]5[0-9]+ 0[.][89][0-9]+ 1[.]000 [|]")
+gms_script_expect(IssueWakeModelKeepsTheAgeOrder issue_wake.py
+  "barrier 4096, 4 x 128, 2 ch [|] 0[.]539 0[.]551 0[.]906 1[.]000 [|][^|]*[|][^|]*[|] 0[.][45][0-9]+ 0[.]5[0-9]+ 0[.][89][0-9]+ 1[.]000 [|].*none 512, 4 x 128, 2 ch [|] 0[.]548 0[.]563 0[.]863 1[.]000 [|][^|]*[|][^|]*[|] 0[.][45][0-9]+ 0[.]5[0-9]+ 0[.][89][0-9]+ 1[.]000 [|]"
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/issue_wake --model $<TARGET_FILE:gpumemsim> --gpu
+  ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --only none --only barrier:4096 --scale 64)
 # ... and the loops with a shared load to every 4 FFMAs: silicon's 7 CTAs of an SM end one after another by age, and
 # so do the model's (its trace path books each instruction on its sub-partition's pipes).
-add_test(NAME ValidateResults.IssueWakeModelOrdersTheSharedLoadLoop
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/issue_wake.py
-                 ${PROJECT_SOURCE_DIR}/validate/results/h200/issue_wake --model $<TARGET_FILE:gpumemsim>
-                 --gpu ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --only lds --scale 64)
-set_tests_properties(ValidateResults.IssueWakeModelOrdersTheSharedLoadLoop PROPERTIES PASS_REGULAR_EXPRESSION
-  "lds 1, 7 x 128, 4 ch [|] 0[.]254 0[.]356 0[.]498 0[.]646 0[.]782 0[.]915 1[.]000 [|][^|]*[|][^|]*[|] 0[.]3[0-9]+ 0[.]3[0-9]+ 0[.]5[0-9]+ 0[.]6[0-9]+ 0[.]8[0-9]+ 0[.]9[0-9]+ 1[.]000 [|]")
+gms_script_expect(IssueWakeModelOrdersTheSharedLoadLoop issue_wake.py
+  "lds 1, 7 x 128, 4 ch [|] 0[.]254 0[.]356 0[.]498 0[.]646 0[.]782 0[.]915 1[.]000 [|][^|]*[|][^|]*[|] 0[.]3[0-9]+ 0[.]3[0-9]+ 0[.]5[0-9]+ 0[.]6[0-9]+ 0[.]8[0-9]+ 0[.]9[0-9]+ 1[.]000 [|]"
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/issue_wake --model $<TARGET_FILE:gpumemsim> --gpu
+  ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --only lds --scale 64)
 # ... and warps that each want three quarters of the port (--rate, 3 chains): two split it evenly on silicon and in the
 # model; of four, silicon's third gets about a fifth from the start, the model's nothing until the two oldest are done.
-add_test(NAME ValidateResults.IssueRateModelBesideSilicon
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/issue_wake.py
-                 ${PROJECT_SOURCE_DIR}/validate/results/h200/issue_wake --model $<TARGET_FILE:gpumemsim>
-                 --gpu ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --only none --scale 64 --check)
-set_tests_properties(ValidateResults.IssueRateModelBesideSilicon PROPERTIES PASS_REGULAR_EXPRESSION
-  "none 512, 2 x 128, 3 ch [|] 1[.]000 1[.]000 [|][^|]*[|][^|]*[|] 0[.]9[0-9]+ 1[.]000 [|].*none 512, 4 x 128, 3 ch [|] 0[.]558 0[.]624 0[.]867 1[.]000 [|][^|]*[|][^|]*[|] 0[.][45][0-9]+ 0[.]5[0-9]+ 0[.]9[0-9]+ 1[.]000 [|].*check passed")
+gms_script_expect(IssueRateModelBesideSilicon issue_wake.py
+  "none 512, 2 x 128, 3 ch [|] 1[.]000 1[.]000 [|][^|]*[|][^|]*[|] 0[.]9[0-9]+ 1[.]000 [|].*none 512, 4 x 128, 3 ch [|] 0[.]558 0[.]624 0[.]867 1[.]000 [|][^|]*[|][^|]*[|] 0[.][45][0-9]+ 0[.]5[0-9]+ 0[.]9[0-9]+ 1[.]000 [|].*check passed"
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/issue_wake --model $<TARGET_FILE:gpumemsim> --gpu
+  ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --only none --scale 64 --check)
 # ... and sm.barrier_latency gives the model's lone CTA silicon's cost of a barrier (43-49 cycles; the presets' 0: 1).
-add_test(NAME ValidateResults.IssueWakeModelBarrierLatency
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/issue_wake.py
-                 ${PROJECT_SOURCE_DIR}/validate/results/h200/issue_wake --model $<TARGET_FILE:gpumemsim>
-                 --gpu ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --only none --only barrier:512 --scale 64
-                 --set gpu.sm.barrier_latency=45cycles)
-set_tests_properties(ValidateResults.IssueWakeModelBarrierLatency PROPERTIES PASS_REGULAR_EXPRESSION
-  "lone 32-thread CTA, a barrier every 512 iterations: 43 cycles each [(]model 4[0-7][)].*lone 128-thread CTA, a barrier every 512 iterations: 49 cycles each [(]model 4[0-7][)]")
+gms_script_expect(IssueWakeModelBarrierLatency issue_wake.py
+  "lone 32-thread CTA, a barrier every 512 iterations: 43 cycles each [(]model 4[0-7][)].*lone 128-thread CTA, a barrier every 512 iterations: 49 cycles each [(]model 4[0-7][)]"
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/issue_wake --model $<TARGET_FILE:gpumemsim> --gpu
+  ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --only none --only barrier:512 --scale 64 --set
+  gpu.sm.barrier_latency=45cycles)
 # In what order the SM's shared-memory path serves its queue (gms-mio-order-ubench, validate/results/h200/mio_order):
 # 16 CTAs of a GEMV reduction's rounds end one at a time, oldest first (mean end over the last 0.57, one after another
 # 0.53, together ~1), yet the oldest warp's dependent load waits behind the queue (590 cycles a hop, 47 alone): first
 # come, first served at the path, the oldest ready warp taking each entry that frees. The model's replay of the same
 # kernels (traces, one SM of h200.yaml) must end them as silicon does and wait as long.
-add_test(NAME ValidateResults.MioOrderOldestFirstBesideTheModel
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/mio_order.py ${PROJECT_SOURCE_DIR}/validate/results/h200/mio_order
-                 --model $<TARGET_FILE:gpumemsim> --gpu ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --check)
-set_tests_properties(ValidateResults.MioOrderOldestFirstBesideTheModel PROPERTIES PASS_REGULAR_EXPRESSION
-  "[|] 64 [|] silicon [|] [^|]+ [|] 0[.]57 [|]\n[|] 64 [|] model [|] [^|]+ [|] 0[.]5[0-9] [|].*oldest CTA beside the flood [|] 589[.]6 [^|]+[|] [45][0-9][0-9][.][0-9] [|].*check: ")
+gms_script_expect(MioOrderOldestFirstBesideTheModel mio_order.py
+  "[|] 64 [|] silicon [|] [^|]+ [|] 0[.]57 [|]\n[|] 64 [|] model [|] [^|]+ [|] 0[.]5[0-9] [|].*oldest CTA beside the flood [|] 589[.]6 [^|]+[|] [45][0-9][0-9][.][0-9] [|].*check: "
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/mio_order --model $<TARGET_FILE:gpumemsim> --gpu
+  ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --check)
 # The youngest CTA's chain beside the flood waits 32,765 cycles a hop on silicon: two ticks of the SM's 16,384-cycle
 # starvation period (gms-mio-startup-ubench: starved S2Rs issue just after multiples of 16,384 cycles of clock64). With
 # sm.mio_starvation_period at that the model's replay waits as long (without it the chain waits until the trace's
 # flood has gone: ~54,000 cycles a hop).
-add_test(NAME ValidateResults.MioStarvationPeriodReleasesTheYoungestChain
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/mio_order.py ${PROJECT_SOURCE_DIR}/validate/results/h200/mio_order
-                 --model $<TARGET_FILE:gpumemsim> --gpu ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml
-                 --set gpu.sm.mio_starvation_period=16384cycles)
-set_tests_properties(ValidateResults.MioStarvationPeriodReleasesTheYoungestChain PROPERTIES PASS_REGULAR_EXPRESSION
-  "youngest CTA beside the flood [|] 32765[.]4 [^|]+[|] 3[12][0-9][0-9][0-9][.][0-9] [|]")
+gms_script_expect(MioStarvationPeriodReleasesTheYoungestChain mio_order.py
+  "youngest CTA beside the flood [|] 32765[.]4 [^|]+[|] 3[12][0-9][0-9][0-9][.][0-9] [|]"
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/mio_order --model $<TARGET_FILE:gpumemsim> --gpu
+  ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --set gpu.sm.mio_starvation_period=16384cycles)
 # A new warp's first S2R waits behind older CTAs' stores as behind their loads (gms-mio-startup-ubench,
 # validate/results/h200/mio_startup): an MIO instruction (configs/isa/sm_90.yaml, special_read); a warp whose
 # sub-partition holds none of the traffic waits as long as the others (sm.mio_entries_oldest_first; a sub-partition
@@ -123,14 +108,11 @@ set_tests_properties(ValidateResults.MioStarvationPeriodReleasesTheYoungestChain
 # (sm.mio_starvation_period). The model's replay, 4 and 16 rounds (64 take 2 more minutes): waits where silicon's do,
 # never without traffic, later waves' medians within 25 % (30-55 % long with a per-warp bound of 32,768 cycles
 # instead of the period), the starved S2Rs just after the ticks.
-add_test(NAME ValidateResults.MioStartupWaitsBehindEveryTraffic
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/mio_startup.py
-                 ${PROJECT_SOURCE_DIR}/validate/results/h200/mio_startup/mio_startup_run.jsonl
-                 --model $<TARGET_FILE:gpumemsim> --gpu ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml
-                 --set gpu.sm.mio_starvation_period=16384cycles --set gpu.sm.mio_entries_oldest_first=true
-                 --rounds 4 --rounds 16 --check)
-set_tests_properties(ValidateResults.MioStartupWaitsBehindEveryTraffic PROPERTIES PASS_REGULAR_EXPRESSION
-  "[|] sts [|] 4 [|] 9 / 20725 / 6098 [|].*warp 3's has no traffic.*check: ")
+gms_script_expect(MioStartupWaitsBehindEveryTraffic mio_startup.py
+  "[|] sts [|] 4 [|] 9 / 20725 / 6098 [|].*warp 3's has no traffic.*check: "
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/mio_startup/mio_startup_run.jsonl --model $<TARGET_FILE:gpumemsim>
+  --gpu ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --set gpu.sm.mio_starvation_period=16384cycles --set
+  gpu.sm.mio_entries_oldest_first=true --rounds 4 --rounds 16 --check)
 # The Triton GEMV's programs end one at a time, oldest first, on silicon (triton_gemv_cta_times.py's stamps, H200);
 # the model's first wave of the 8192x28672 BLOCK_N 128 one ends so too (mean end over the last 0.78, silicon 0.83-0.84;
 # 0.83 with the start gate the presets had until 2026-12-01, 0.91 before sm.mio_bursts_enter_one_at_a_time): without
@@ -148,22 +130,18 @@ set_tests_properties(ValidateResults.TritonGemvProgramsEndOldestFirst PROPERTIES
 # Where the large shape's Triton GEMVs wait, by SASS instruction (validate/results/h200/gemv_source_large, ncu's
 # source counters): BLOCK_N 256 4-warp llcc's warps spend 19.5 of their 35.2 % mio_throttle at LDG, 2.8 at the first
 # S2R - global loads wait in the MIO queue (sm.loads_wait_in_mio_queue), not the programs' starts.
-add_test(NAME ValidateResults.TritonGemvLargeShapeWaitsAtItsLoadsInTheMioQueue
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/gemv_source_stalls.py
-                 ${PROJECT_SOURCE_DIR}/validate/results/h200/gemv_source_large)
-set_tests_properties(ValidateResults.TritonGemvLargeShapeWaitsAtItsLoadsInTheMioQueue PROPERTIES PASS_REGULAR_EXPRESSION
-  "bn256_bk64_w4_llcc: [0-9]+ samples; the first S2R waits 2[.]8 % of them in mio_throttle\n  mio_throttle +35[.]2 % +LDG 19[.]5, ")
+gms_script_expect(TritonGemvLargeShapeWaitsAtItsLoadsInTheMioQueue gemv_source_stalls.py
+  "bn256_bk64_w4_llcc: [0-9]+ samples; the first S2R waits 2[.]8 % of them in mio_throttle\n  mio_throttle +35[.]2 % +LDG 19[.]5, "
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/gemv_source_large)
 # The Triton GEMV's start waits (validate/results/h200/triton_gemv_start_wait): silicon's later programs wait a
 # median of 851 cycles for their first S2R on 8192x28672 BLOCK_N 256 4-warp llcc (the first wave ~100: the S2R's
 # latency and the stamps'); the fitted start gate the presets had until 2026-12-01 (sm.mio_start_backlog 31) made the
 # model's wait 4.1 k - it did not stand for a start wait (docs/shared-memory.md). Without it, the loads waiting in
 # the MIO queue in its place, the model's median is 186 cycles (p90 5.8 k, mean 1.8 k against silicon's 3.1 k / 1.1 k).
-add_test(NAME ValidateResults.TritonGemvStartWaitBesideTheModel
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/triton_gemv_start_wait_model.py
-                 ${PROJECT_SOURCE_DIR}/validate/results/h200/triton_gemv_start_wait --model $<TARGET_FILE:gpumemsim>
-                 --gpu ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --only bn256_bk64_w4_llcc)
-set_tests_properties(ValidateResults.TritonGemvStartWaitBesideTheModel PROPERTIES PASS_REGULAR_EXPRESSION
-  "llcc [|] silicon run 0 [|] 68 / 100 / 155 [|] 35 / 851 / 3058 .*llcc [|] model [|] 0 / 0 / 0 [|] 0 / 1[0-9][0-9] / ")
+gms_script_expect(TritonGemvStartWaitBesideTheModel triton_gemv_start_wait_model.py
+  "llcc [|] silicon run 0 [|] 68 / 100 / 155 [|] 35 / 851 / 3058 .*llcc [|] model [|] 0 / 0 / 0 [|] 0 / 1[0-9][0-9] / "
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/triton_gemv_start_wait --model $<TARGET_FILE:gpumemsim> --gpu
+  ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --only bn256_bk64_w4_llcc)
 # ... and reads a model run's ctas.csv (the 16384x16384x2048 row-major replay: CV 0.06 %, no SM ahead).
 add_test(NAME ValidateResults.CtaSmSpeedReadsAModelRun
          COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/cta_sm_speed.py
@@ -220,12 +198,10 @@ gms_script_check(SharingWgmmaOperandsShareTheSharedPath sharing_wgmma.py validat
 gms_script_check(LadderIssuePortViewsAgree ladder_issue.py validate/results/h200/ladder_issue)
 # ... and with one CTA an SM beside it: what the co-resident CTAs add to each warp's instructions (dispatch stalls;
 # validate/results/h200/ladder_issue_alone, docs/co-resident-ctas.md).
-add_test(NAME ValidateResults.LadderIssueAloneAndShared
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/ladder_issue.py
-                 ${PROJECT_SOURCE_DIR}/validate/results/h200/ladder_issue_alone/shared
-                 --alone ${PROJECT_SOURCE_DIR}/validate/results/h200/ladder_issue_alone --check)
-set_tests_properties(ValidateResults.LadderIssueAloneAndShared PROPERTIES PASS_REGULAR_EXPRESSION
-  "seed002_r2_threads128 [|] 0[.]87 / 0[.]96 [|] 0[.]02 / 0[.]53 [|] 1[.]44 / 2[.]05 [|].*check passed")
+gms_script_expect(LadderIssueAloneAndShared ladder_issue.py
+  "seed002_r2_threads128 [|] 0[.]87 / 0[.]96 [|] 0[.]02 / 0[.]53 [|] 1[.]44 / 2[.]05 [|].*check passed"
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/ladder_issue_alone/shared --alone
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/ladder_issue_alone --check)
 # ... and beside a model run of a rung (one wave of r6): per warp state the cycles an issued instruction, silicon's and
 # the model's (docs/co-resident-ctas.md, "Where a warp's time goes at full occupancy"): the model's eight-warp CTAs
 # wait at their barriers 3-4x silicon's 0.21 cycles an instruction.
@@ -267,8 +243,6 @@ gms_script_check(ICacheFetchRate icache.py validate/results/h200/icache/fine)
 gms_script_check(ICacheFetchRateRefusesAFetchThatKeepsUp icache.py tests/data/icache_fetch_keeps_up REFUSES)
 # Where the ladder's no_instruction samples fall (ncu's source view): all over r3_bk32's loop, at r4's head and
 # branches only - r4's warps, waiting on shared loads, ask for fewer instructions than their fetch delivers.
-add_test(NAME ValidateResults.NoInstructionSamplesFollowDemand
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/no_instruction_by_pc.py
-                 ${PROJECT_SOURCE_DIR}/validate/results/h100/issue/ladder_source.csv.xz)
-set_tests_properties(ValidateResults.NoInstructionSamplesFollowDemand PROPERTIES PASS_REGULAR_EXPRESSION
-  "loop of 2871 instructions; by tenth: 3943 2241 2961 3253 .*loop of 2928 instructions; by tenth: 3200 39 84 69 ")
+gms_script_expect(NoInstructionSamplesFollowDemand no_instruction_by_pc.py
+  "loop of 2871 instructions; by tenth: 3943 2241 2961 3253 .*loop of 2928 instructions; by tenth: 3200 39 84 69 "
+  ${PROJECT_SOURCE_DIR}/validate/results/h100/issue/ladder_source.csv.xz)
