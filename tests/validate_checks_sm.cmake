@@ -241,6 +241,11 @@ gms_script_check(ICacheTwoRegimes icache.py validate/results/h200/icache)
 # instructions a cycle whatever it asks above that, all it asks below, and two warps a sub-partition a stream each.
 gms_script_check(ICacheFetchRate icache.py validate/results/h200/icache/fine)
 gms_script_check(ICacheFetchRateRefusesAFetchThatKeepsUp icache.py tests/data/icache_fetch_keeps_up REFUSES)
+# Two CTAs an SM by age (gms-icache-ubench --ages): with two warps of each a sub-partition the older CTA ends first from
+# a loop that fits and from r3_bk32's ~45 KB (0.832 / 0.775 of the span), one warp of each ends together; past ~49 KB
+# four warps a sub-partition issue 0.64 a cycle between them. Refused where the CTAs end together.
+gms_script_check(ICacheOlderCtaAheadPastTheCache icache.py validate/results/h200/icache/ages)
+gms_script_check(ICacheAgesRefusesCtasInStep icache.py tests/data/icache_ages_in_step REFUSES)
 # Where the ladder's no_instruction samples fall (ncu's source view): all over r3_bk32's loop, at r4's head and
 # branches only - r4's warps, waiting on shared loads, ask for fewer instructions than their fetch delivers.
 gms_script_expect(NoInstructionSamplesFollowDemand no_instruction_by_pc.py

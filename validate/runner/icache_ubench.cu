@@ -16,6 +16,11 @@
 // loops sit), and loops of 1, 2 or 4 chains (a warp issues at most every 4 / 2 / 1 cycles: FFMA's dependent latency)
 // that fit (17 KB) and do not (45 and 49 KB) - whether the fetch stalls a warp that asks for fewer instructions than it
 // delivers (r4's loop, as long as r3_bk32's, waits on shared loads where r3's runs dense: docs/co-resident-ctas.md).
+// `--ages`: two CTAs an SM (4 or 8 warps each: one or two warps of each CTA a sub-partition, r3's layout the second),
+// a loop that fits (1,024 FFMAs) and two that do not (2,816 and 3,072), 8 chains and 1: per SM the two CTAs ranked by
+// their start (then blockIdx) and each one's end read as a fraction of the SM's span, with its mean pass - whether the
+// older CTA takes more of the fetch than of a port that fits (issue_share: 0.76 of it with two warps of each CTA a
+// sub-partition), which the model's per-warp fetch does not give it (docs/co-resident-ctas.md).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -73,8 +78,46 @@ double pick(std::vector<double> v, double q) {
   return v.empty() ? 0.0 : v[static_cast<size_t>(q * (v.size() - 1))];
 }
 
+// --ages: per SM its CTAs by start (then blockIdx); per rank the median over SMs of its end as a fraction of the SM's
+// span (first start to last end) and of its warps' mean pass. Written into the case's line as "ranks".
+std::string rank_fractions(const std::vector<unsigned>& h, int blocks, int warps) {
+  struct Cta { unsigned start, end; double pass; int block; };
+  std::map<unsigned, std::vector<Cta>> by_sm;
+  for (int b = 0; b < blocks; ++b) {
+    Cta c{~0u, 0, 0, b};
+    unsigned sm = 0;
+    for (int w = 0; w < warps; ++w) {
+      const unsigned* s = &h[(static_cast<size_t>(b) * warps + w) * (kPasses + 2)];
+      sm = s[0];
+      c.start = std::min(c.start, s[1]);
+      c.end = std::max(c.end, s[kPasses + 1]);
+      c.pass += static_cast<double>(s[kPasses + 1] - s[2]) / (kPasses - 1) / warps;
+    }
+    by_sm[sm].push_back(c);
+  }
+  std::vector<std::vector<double>> ends, passes;
+  for (auto& [sm, v] : by_sm) {
+    std::sort(v.begin(), v.end(), [](const Cta& a, const Cta& b) { return a.start != b.start ? a.start < b.start : a.block < b.block; });
+    unsigned first = ~0u, last = 0;
+    for (const Cta& c : v) first = std::min(first, c.start), last = std::max(last, c.end);
+    for (size_t r = 0; r < v.size(); ++r) {
+      if (ends.size() <= r) ends.resize(r + 1), passes.resize(r + 1);
+      ends[r].push_back(static_cast<double>(v[r].end - first) / std::max(1u, last - first));
+      passes[r].push_back(v[r].pass);
+    }
+  }
+  std::string out = ", \"ranks\": [";
+  for (size_t r = 0; r < ends.size(); ++r) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s{\"rank\": %zu, \"sms\": %zu, \"end_fraction\": %.3f, \"pass_cycles\": %.0f}", r ? ", " : "", r,
+                  ends[r].size(), pick(ends[r], 0.5), pick(passes[r], 0.5));
+    out += buf;
+  }
+  return out + "]";
+}
+
 template <int N, int HELD, int CHAINS = 8>
-void run_case(int sms, int warps, int ctas_per_sm, const float* zeros) {
+void run_case(int sms, int warps, int ctas_per_sm, const float* zeros, bool ages = false) {
   const int blocks = sms * ctas_per_sm, threads = 32 * warps;
   const size_t rows = static_cast<size_t>(blocks) * warps, count = rows * (kPasses + 2);
   unsigned* stamps;
@@ -121,10 +164,11 @@ void run_case(int sms, int warps, int ctas_per_sm, const float* zeros) {
   const double per_sub = warps * ctas_per_sm / 4.0;  // warps a sub-partition
   std::printf("{\"ffma_per_pass\": %d, \"held\": %d, \"chains\": %d, \"sass_kb\": %d, \"warps_per_cta\": %d, \"ctas_per_sm\": %d, \"sms_used\": %zu, "
               "\"ctas_on_an_sm\": [%d, %d], \"cycles_per_pass\": {\"mean\": %.1f, \"p10\": %.0f, \"p50\": %.0f, \"p90\": %.0f}, "
-              "\"issue_bound_pass\": %.0f, \"within_warp_cv\": %.4f, \"across_sms_p10_p90_over_median\": %.4f}\n",
+              "\"issue_bound_pass\": %.0f, \"within_warp_cv\": %.4f, \"across_sms_p10_p90_over_median\": %.4f%s}\n",
               N, HELD, CHAINS, N * 16 / 1024, warps, ctas_per_sm, by_sm.size(), fewest, most, mean, pick(passes, 0.1), pick(passes, 0.5),
               pick(passes, 0.9), N * per_sub, within_mean,
-              (pick(sm_means, 0.9) - pick(sm_means, 0.1)) / pick(sm_means, 0.5));
+              (pick(sm_means, 0.9) - pick(sm_means, 0.1)) / pick(sm_means, 0.5),
+              ages ? rank_fractions(h, blocks, warps).c_str() : "");
   std::fflush(stdout);
   GPU_CHECK(gpuFree(stamps));
   GPU_CHECK(gpuFree(sink));
@@ -151,6 +195,12 @@ void chains_of(int sms, const float* zeros) {
   run_case<N, 0, 4>(sms, 4, 1, zeros), run_case<N, 0, 4>(sms, 8, 1, zeros);
 }
 
+// Two CTAs an SM, their ends by age: 4 and 8 warps a CTA, 8 chains and 1.
+template <int N>
+void ages_of(int sms, const float* zeros) {
+  for (int warps : {4, 8}) run_case<N, 0>(sms, warps, 2, zeros, true), run_case<N, 0, 1>(sms, warps, 2, zeros, true);
+}
+
 // Each loop size in turn, in the order given.
 template <int... N>
 void sizes(int sms, const float* zeros) {
@@ -164,21 +214,28 @@ template <int... N>
 void held(int sms, const float* zeros) {
   (held_of<N>(sms, zeros), ...);
 }
+template <int... N>
+void ages(int sms, const float* zeros) {
+  (ages_of<N>(sms, zeros), ...);
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool fine = argc > 1 && std::string(argv[1]) == "--fine";
-  if (argc > 2 || (argc == 2 && !fine)) {
-    std::fprintf(stderr, "usage: gms-icache-ubench [--fine]\n");
+  const std::string mode = argc > 1 ? argv[1] : "";
+  const bool fine = mode == "--fine", by_age = mode == "--ages";
+  if (argc > 2 || (argc == 2 && !fine && !by_age)) {
+    std::fprintf(stderr, "usage: gms-icache-ubench [--fine | --ages]\n");
     return 2;
   }
-  return ubench_main("gms-icache-ubench", [fine](const gpuDeviceProp& prop) {
+  return ubench_main("gms-icache-ubench", [fine, by_age](const gpuDeviceProp& prop) {
     const int sms = prop.multiProcessorCount;
     float* zeros;
     GPU_CHECK(gpuMalloc(&zeros, 4096 * sizeof(float)));
     GPU_CHECK(gpuMemset(zeros, 0, 4096 * sizeof(float)));
-    if (fine) {
+    if (by_age) {
+      ages<1024, 2816, 3072>(sms, zeros);
+    } else if (fine) {
       sizes<2304, 2560, 2688, 2816, 2944>(sms, zeros);
       chains<1024, 2816, 3072>(sms, zeros);
     } else {

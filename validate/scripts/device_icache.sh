@@ -3,8 +3,9 @@
 # caches costs a warp, and how evenly across warps and SMs.
 #   icache_run.jsonl   one line per case (loop size, warps a CTA, CTAs an SM)
 #   icache_env.txt     GPU, driver, clocks, nvcc, the command, and per kernel its SASS instructions and FFMAs
-# Usage on the device machine, from the repository root: validate/scripts/device_icache.sh [--fine]
-# (--fine: the loop sizes between the two regimes and the loops of fewer chains, gms-icache-ubench --fine)
+# Usage on the device machine, from the repository root: validate/scripts/device_icache.sh [--fine | --ages]
+# (--fine: the loop sizes between the two regimes and the loops of fewer chains; --ages: two CTAs an SM, their ends
+# by age; gms-icache-ubench --fine / --ages)
 set -uo pipefail
 source "$(dirname "$0")/device_env.sh"
 BIN=/tmp/gms-icache-ubench

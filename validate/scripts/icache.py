@@ -9,6 +9,7 @@ warp's own passes (coefficient of variation).
 
     validate/scripts/icache.py validate/results/h200/icache [--check]
     validate/scripts/icache.py validate/results/h200/icache/fine [--check]   (gms-icache-ubench --fine)
+    validate/scripts/icache.py validate/results/h200/icache/ages [--check]   (gms-icache-ubench --ages)
 
 --check: exit 1 unless the two regimes the record shows hold - loops of up to 2,200 SASS instructions (~34 KB) within
 20 % of the issue bound with the SMs alike (spread <= 5 %), and loops of 3,000 or more with one warp a sub-partition
@@ -17,6 +18,11 @@ On a record with loops of fewer chains (--fine), also what sm.fetch_instructions
 sub-partition past the cache (2,600 SASS or more) gets 0.38-0.46 instructions a cycle with 8 chains and with 2, where
 the same 2 chains get 0.47 or more from a loop that fits; with 1 chain (0.25 asked) it gets within 3 % of what it
 gets from a loop that fits; two warps a sub-partition past the cache issue 0.85 a cycle or more between them.
+On a record of two CTAs an SM ranked by age (--ages), what the older CTA takes: with one warp of each CTA a
+sub-partition, or one chain a warp, the two end together (within 1 % of the span) whether the loop fits or not; with
+two warps of each a sub-partition and 8 chains the older ends by 0.90 of the span both from a loop that fits and from
+one of ~2,900 SASS (~45 KB, r3_bk32's), and past ~3,100 SASS (~49 KB) the four warps of a sub-partition issue
+less than 0.75 instructions a cycle between them.
 """
 import argparse
 import json
@@ -71,9 +77,38 @@ def main():
         elif n >= 3000 and per_sub == 1:
             if over < 2 or sms < 0.10 or warp > 0.05:
                 failures.append(f"{case}: {over:.2f}x, SMs {100 * sms:.1f} %, a warp {100 * warp:.1f} % (a loop that does not fit)")
-    if any(r.get("chains", 8) != 8 for r in rows):
+    if any("ranks" in r for r in rows):
+        failures += age_failures(rows, sass)
+    elif any(r.get("chains", 8) != 8 for r in rows):
         failures += fetch_rate_failures(rate)
     report(failures, a.check)
+
+
+def age_failures(rows, sass):
+    """The --ages record: two CTAs an SM, each one's end (median over SMs) as a fraction of its SM's span, oldest first."""
+    failures = []
+    print(f"\ntwo CTAs an SM by age: {'SASS':>6s} {'chains':>6s} {'warps/sub':>9s}   end, oldest / youngest   pass cycles"
+          f"   issued a cycle by the sub-partition")
+    for r in rows:
+        ranks = r.get("ranks", [])
+        if len(ranks) != 2:
+            failures.append(f"{r['ffma_per_pass']} FFMA: {len(ranks)} ranks, not two")
+            continue
+        n, chains = sass.get((r["ffma_per_pass"], r.get("held", 0), r.get("chains", 8)), 0), r.get("chains", 8)
+        per_sub = r["warps_per_cta"] * r["ctas_per_sm"] / 4
+        old, young = ranks[0]["end_fraction"], ranks[1]["end_fraction"]
+        # the span is the youngest CTA's: every warp's passes of the sub-partition over its cycles
+        issued = r["ffma_per_pass"] * per_sub / max(ranks[0]["pass_cycles"], ranks[1]["pass_cycles"])
+        print(f"{'':22s} {n:6d} {chains:6d} {per_sub:9g}   {old:5.3f} / {young:5.3f}   {ranks[0]['pass_cycles']:6.0f} / "
+              f"{ranks[1]['pass_cycles']:6.0f}   {issued:5.3f}")
+        case = f"{n} SASS, {chains} chains, {per_sub:g} warps a sub-partition: ends {old:.3f} / {young:.3f}"
+        if (per_sub == 2 or chains == 1) and min(old, young) < 0.99:
+            failures.append(f"{case} (one warp of each CTA a sub-partition, or one chain: together)")
+        if per_sub == 4 and chains == 8 and (n <= 2200 or 2800 <= n <= 3000) and old > 0.90:
+            failures.append(f"{case} (two warps of each, 8 chains: the older by 0.90)")
+        if per_sub == 4 and chains == 8 and n >= 3100 and issued >= 0.75:
+            failures.append(f"{case}, {issued:.3f} issued a cycle (four warps past ~49 KB: less than 0.75)")
+    return failures
 
 
 def fetch_rate_failures(rate):
