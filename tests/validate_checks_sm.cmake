@@ -246,6 +246,14 @@ gms_script_check(ICacheFetchRateRefusesAFetchThatKeepsUp icache.py tests/data/ic
 # four warps a sub-partition issue 0.64 a cycle between them. Refused where the CTAs end together.
 gms_script_check(ICacheOlderCtaAheadPastTheCache icache.py validate/results/h200/icache/ages)
 gms_script_check(ICacheAgesRefusesCtasInStep icache.py tests/data/icache_ages_in_step REFUSES)
+# ... and beside the model's replay of the loops as traces with the measured fetch: the model's older CTA ends at 0.558
+# of the span past the cache (silicon 0.775; its oldest-first scheduler gives the older CTA the port whole) and two
+# warps a sub-partition issue 0.835 a cycle (2 x 0.42; silicon 0.955).
+gms_script_expect(ICacheAgesBesideTheModel icache.py
+  "2816 FFMA 8 chains, 2 warps a sub-partition: silicon 1[.]000 / 1[.]000 +model 0[.]99[0-9] / 1[.]000 +model issued 0[.]83[0-9].*2816 FFMA 8 chains, 4 warps a sub-partition: silicon 0[.]775 / 1[.]000 +model 0[.]5[0-9]+ / 1[.]000"
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/icache/ages --model $<TARGET_FILE:gpumemsim>
+  --gpu ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --set gpu.sm.instruction_cache_instructions=2304
+  --set gpu.sm.fetch_instructions_per_cycle=0.42)
 # Where the ladder's no_instruction samples fall (ncu's source view): all over r3_bk32's loop, at r4's head and
 # branches only - r4's warps, waiting on shared loads, ask for fewer instructions than their fetch delivers.
 gms_script_expect(NoInstructionSamplesFollowDemand no_instruction_by_pc.py

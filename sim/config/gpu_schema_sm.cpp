@@ -205,7 +205,8 @@ void add_sm_params(std::vector<Param<GpuConfig>>& p) {
                                 [](G& c) -> auto& { return c.sm.load_data_bytes_per_cycle; }));
   p.push_back(quantity_param<G>("sm.instruction_cache_instructions", Q::kInteger, "0", 0, 1 << 24,
                                 "SASS instructions a kernel's main loop may hold and still run from the SM's instruction "
-                                "caches (its size: the workload's issue.instructions, one K tile of an unrolled loop); a "
+                                "caches (its size: the workload's issue.instructions, one K tile of an unrolled loop; in "
+                                "a trace replay, the widest backward jump of each warp's stream); a "
                                 "larger loop streams its instructions at sm.fetch_instructions_per_cycle "
                                 "(gms-icache-ubench --fine, H200: 2,136 instructions fit, 2,392 mostly stream, 2,648 and "
                                 "more stream). 0 = every loop fits",

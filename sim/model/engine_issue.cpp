@@ -298,6 +298,10 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
           w.ready = start + in.hold_ticks;
           account(w, WarpState::kBranchResolving, w.ready);
         }
+        if (t + in.fetch_ticks > w.ready) {  // past the instruction cache: the next one arrives at the warp's fetch rate
+          w.ready = t + in.fetch_ticks;
+          account(w, WarpState::kNoInstruction, w.ready);
+        }
         break;
       }
       if (in.pipe == Pipe::kAlu && in.flops == 0) {  // a block of a compiled kernel's other instructions:

@@ -89,6 +89,23 @@ bool moves_memory(OpKind k) {
 constexpr Addr kWindow = Addr{1} << 24;  // shared and local windows of the generic address space
 bool in_window(Addr a, Addr base) { return a >= base && a - base < kWindow; }
 
+// The code a warp's widest backward jump spans (its main loop), first and last instruction's addresses.
+struct LoopSpan {
+  std::uint64_t first = 1, last = 0;  // empty
+  std::uint64_t instructions() const { return last >= first ? (last - first) / kSassInstructionBytes + 1 : 0; }
+  bool holds(std::uint64_t pc) const { return pc >= first && pc <= last; }
+};
+LoopSpan widest_loop(const std::vector<TraceInstr>& instrs) {
+  LoopSpan span;
+  std::uint64_t widest = 0;
+  for (std::size_t k = 0; k + 1 < instrs.size(); ++k)
+    if (instrs[k + 1].pc < instrs[k].pc && instrs[k].pc - instrs[k + 1].pc >= widest) {
+      widest = instrs[k].pc - instrs[k + 1].pc;
+      span = LoopSpan{instrs[k + 1].pc, instrs[k].pc};
+    }
+  return span;
+}
+
 // A generic LD/ST goes where its first address points: the shared window, the local one, or global.
 OpKind resolve_generic(OpKind k, Addr first, const TraceKernelHeader& h) {
   const bool load = k == OpKind::kGenericLoad;
@@ -196,6 +213,11 @@ std::unique_ptr<CtaProgram> TraceKernel::decode(const TraceCta& cta, std::int64_
       }
       sb.waited(slots);
     };
+    // Past the instruction cache (sm.instruction_cache_instructions) the warp's instructions inside its largest loop -
+    // the widest backward jump its stream takes - arrive at sm.fetch_instructions_per_cycle; 0 where the loop fits.
+    const LoopSpan loop = gpu_.sm.fetch_instructions_per_cycle > 0 ? widest_loop(w.instrs) : LoopSpan{};
+    const auto fetch_ticks = static_cast<std::uint32_t>(
+        std::lround(fetch_cycles_per_instruction(gpu_.sm, static_cast<double>(loop.instructions())) * kTicksPerCycle));
     for (std::size_t k = 0; k < w.instrs.size(); ++k) {
       const TraceInstr& in = w.instrs[k];
       const OpClass* cls = isa_.find(in.opcode);
@@ -391,6 +413,7 @@ std::unique_ptr<CtaProgram> TraceKernel::decode(const TraceCta& cta, std::int64_
         group_ring = (group_ring + 1) % kGroupSlots;
         open_group = kGroupFirst + group_ring;
       }
+      if (fetch_ticks > 0 && x.op != Op::kWait && loop.holds(in.pc)) x.fetch_ticks = fetch_ticks;
       out.push_back(x);
     }
     if (out.empty() || out.back().op != Op::kExit) out.push_back(Instr{});  // Instr{} is an exit

@@ -167,6 +167,49 @@ TEST(TraceReplay, ATakenBranchHoldsItsWarpWhileTheTargetIsFetched) {
   EXPECT_LT(straight.get("smsp__warp_issue_stalled_branch_resolving_per_warp_active.pct"), 1);
 }
 
+// A loop of `body` independent FFMAs and a back-edge BRA, run `passes` times (laid out as compiled: the back-edge
+// jumps body instructions back).
+std::vector<std::string> ffma_loop(int body, int passes) {
+  std::vector<std::string> v;
+  char line[64];
+  for (int p = 0; p < passes; ++p) {
+    for (int i = 0; i < body; ++i) {
+      std::snprintf(line, sizeof line, "%04x ffffffff 1 R%d FFMA 2 R%d R0 0 0", 0x10 * (i + 1), 4 + i % 8, 4 + i % 8);
+      v.push_back(line);
+    }
+    std::snprintf(line, sizeof line, "%04x ffffffff 0 BRA 0 0 0", 0x10 * (body + 1));
+    v.push_back(line);
+  }
+  std::snprintf(line, sizeof line, "%04x ffffffff 0 EXIT 0 0 0", 0x10 * (body + 2));
+  v.push_back(line);
+  return v;
+}
+
+// sm.instruction_cache_instructions / sm.fetch_instructions_per_cycle reach trace replays through the warp's widest
+// backward jump: a loop past the cache issues at the fetch's rate, the rest of its time no_instruction; one that fits
+// runs as without them (gms-icache-ubench, validate/results/h200/icache).
+TEST(TraceReplay, ALoopPastTheInstructionCacheIssuesAtTheFetchRate) {
+  const std::vector<std::string> fetch{"gpu.sm.instruction_cache_instructions=512", "gpu.sm.fetch_instructions_per_cycle=0.4"};
+  // Instructions a cycle between 8 and 16 passes (the launch's fixed costs cancel).
+  auto rate = [](const std::string& name, int body, int passes, const std::vector<std::string>& sets) {
+    Replay a = replay("h200", synthetic_trace(name + "_a", ffma_loop(body, passes)), sets);
+    Replay b = replay("h200", synthetic_trace(name + "_b", ffma_loop(body, 2 * passes)), sets);
+    return std::pair{(b.get("smsp__inst_executed.sum") - a.get("smsp__inst_executed.sum")) /
+                         (b.get("sm__cycles_elapsed.max") - a.get("sm__cycles_elapsed.max")),
+                     b.get("smsp__warp_issue_stalled_no_instruction_per_warp_active.pct")};
+  };
+  const auto [past, past_waits] = rate("past", 1024, 8, fetch);
+  const auto [past_free, past_free_waits] = rate("past_free", 1024, 8, {});
+  const auto [fits, fits_waits] = rate("fits", 256, 32, fetch);
+  const auto [fits_free, fits_free_waits] = rate("fits_free", 256, 32, {});
+  EXPECT_NEAR(past, 0.4, 0.01);
+  EXPECT_GT(past_free, 1.5 * past);  // without the fetch the loop runs at its own pace
+  EXPECT_GT(past_waits, 50);
+  EXPECT_EQ(past_free_waits, 0);
+  EXPECT_EQ(fits, fits_free);
+  EXPECT_EQ(fits_waits, 0);
+}
+
 TEST(TraceReplay, LoadsMoveTheirLanesSectorsAndConsumersWaitForThem) {
   // 32 lanes x 4 B contiguous (one request, 4 sectors), then 32 lanes 128 B apart (32 sectors);
   // the FADD uses both results.

@@ -9,7 +9,8 @@ warp's own passes (coefficient of variation).
 
     validate/scripts/icache.py validate/results/h200/icache [--check]
     validate/scripts/icache.py validate/results/h200/icache/fine [--check]   (gms-icache-ubench --fine)
-    validate/scripts/icache.py validate/results/h200/icache/ages [--check]   (gms-icache-ubench --ages)
+    validate/scripts/icache.py validate/results/h200/icache/ages [--check] [--model GPUMEMSIM [--gpu YAML]
+                              [--set KEY=VALUE ...] [--passes P]]   (gms-icache-ubench --ages)
 
 --check: exit 1 unless the two regimes the record shows hold - loops of up to 2,200 SASS instructions (~34 KB) within
 20 % of the issue bound with the SMs alike (spread <= 5 %), and loops of 3,000 or more with one warp a sub-partition
@@ -23,6 +24,11 @@ sub-partition, or one chain a warp, the two end together (within 1 % of the span
 two warps of each a sub-partition and 8 chains the older ends by 0.90 of the span both from a loop that fits and from
 one of ~2,900 SASS (~45 KB, r3_bk32's), and past ~3,100 SASS (~49 KB) the four warps of a sub-partition issue
 less than 0.75 instructions a cycle between them.
+--model (an --ages record): each case replayed by GPUMEMSIM on one SM of YAML (default configs/gpus/h200.yaml) as an
+Accel-Sim trace of the ubench's loop (its FFMAs over the chains, a counter, compare and back-edge branch a pass; P
+passes, default 8), with `--set` (e.g. gpu.sm.instruction_cache_instructions=2304 and
+gpu.sm.fetch_instructions_per_cycle=0.42, which a trace's widest backward jump sets against); the model's CTAs' ends by
+age (ctas.csv) beside silicon's. Reported, not checked.
 """
 import argparse
 import json
@@ -32,11 +38,18 @@ from pathlib import Path
 
 from check_result import report
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from accelsim_trace import ONE_SM_SETS, kernel_header, run_trace  # noqa: E402
+
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("folder", type=Path)
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--model", metavar="GPUMEMSIM", help="replay an --ages record's cases")
+    ap.add_argument("--gpu", default="configs/gpus/h200.yaml")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    ap.add_argument("--passes", type=int, default=8)
     a = ap.parse_args()
     run, env = a.folder / "icache_run.jsonl", a.folder / "icache_env.txt"
     if not run.exists() or not env.exists():
@@ -79,6 +92,8 @@ def main():
                 failures.append(f"{case}: {over:.2f}x, SMs {100 * sms:.1f} %, a warp {100 * warp:.1f} % (a loop that does not fit)")
     if any("ranks" in r for r in rows):
         failures += age_failures(rows, sass)
+        if a.model:
+            failures += model_ages(rows, a)
     elif any(r.get("chains", 8) != 8 for r in rows):
         failures += fetch_rate_failures(rate)
     report(failures, a.check)
@@ -109,6 +124,56 @@ def age_failures(rows, sass):
         if per_sub == 4 and chains == 8 and n >= 3100 and issued >= 0.75:
             failures.append(f"{case}, {issued:.3f} issued a cycle (four warps past ~49 KB: less than 0.75)")
     return failures
+
+
+def loop_lines(ffma, chains, passes):
+    """One warp of gms-icache-ubench's loop as a trace: per pass its FFMAs over the chains, then the pass's counter,
+    compare and back-edge branch (taken but on the last pass), each at its address in the loop's code."""
+    body = [f"ffffffff 1 R{10 + i % chains} FFMA 2 R{10 + i % chains} R5 0 0" for i in range(ffma)]
+    body += ["ffffffff 1 R8 IADD3 1 R8 0 0", "ffffffff 0 ISETP.GT.AND 1 R8 0 0", "ffffffff 0 BRA 0 0 0"]
+    lines = []
+    for _ in range(passes):
+        lines += [(1 + n, text) for n, text in enumerate(body)]
+    lines.append((1 + len(body), "ffffffff 0 EXIT 0 0 0"))
+    return "\n".join(f"{16 * n:04x} {text}" for n, text in lines)
+
+
+def model_ages(rows, a):
+    """Each --ages case replayed by the model: its two CTAs' ends by age beside silicon's."""
+    import csv
+    import tempfile
+    print(f"\nthe model ({Path(a.gpu).name}{''.join(' --set ' + kv for kv in a.set)}; {a.passes} passes), ends oldest / "
+          f"youngest, silicon's first:")
+    with tempfile.TemporaryDirectory() as work:
+        for r in rows:
+            ffma, chains, warps = r["ffma_per_pass"], r.get("chains", 8), r["warps_per_cta"]
+            name = f"icache_{ffma}_{chains}_{warps}"
+            trace = Path(work) / name
+            trace.mkdir()
+            body = loop_lines(ffma, chains, a.passes)
+            with open(trace / "kernel-1.traceg", "w") as f:
+                f.write(kernel_header(name, 2, 32 * warps, 32))
+                for c in range(2):
+                    f.write(f"#BEGIN_TB\n\nthread block = {c},0,0\n\n")
+                    for w in range(warps):
+                        f.write(f"warp = {w}\ninsts = {body.count(chr(10)) + 1}\n{body}\n\n")
+                    f.write("#END_TB\n\n")
+            (trace / "kernelslist.g").write_text("kernel-1.traceg\n")
+            try:
+                out = run_trace(a.model, a.gpu, trace / "kernelslist.g", work, [*ONE_SM_SETS, *a.set], name + "-out")
+            except Exception as e:  # a failed replay is the script's failure, with the run's message
+                return [f"{name}: {getattr(e, 'stderr', e)}"]
+            with open(Path(out) / "ctas.csv") as f:
+                ctas = list(csv.DictReader(f))
+            starts = [float(c["start_cycle"]) for c in ctas]
+            ends = [float(c["end_cycle"]) for c in ctas]  # launch order: the oldest first
+            lo, hi = min(starts), max(ends)
+            model = [(e - lo) / (hi - lo) for e in ends]
+            silicon = [k["end_fraction"] for k in r["ranks"]]
+            issued = ffma * warps * 2 / 4 * a.passes / (hi - lo)
+            print(f"  {ffma:5d} FFMA {chains} chains, {warps // 4 * 2:g} warps a sub-partition: silicon {silicon[0]:.3f} / "
+                  f"{silicon[1]:.3f}   model {model[0]:.3f} / {model[1]:.3f}   model issued {issued:.3f} a cycle a sub-partition")
+    return []
 
 
 def fetch_rate_failures(rate):
