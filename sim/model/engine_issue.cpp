@@ -70,7 +70,7 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
     // sm.issue_share_*: beside other eligible warps the block takes the port's share silicon's scheduler gives one warp
     // (a block that slips in between another warp's held HMMAs, below, takes it too).
     const double share = eligible_count > 2 ? share_more_ticks : eligible_count == 2 ? share_one_ticks : 0.0;
-    const std::uint32_t n_issued = std::max<std::uint32_t>(1, w.instr.issue_cycles) + w.instr.other_instructions;
+    const std::uint32_t n_issued = w.instr.instructions_issued();
     sp.share_floor = share > 0 ? t + round_ticks(n_issued * share) : 0;
     const Tick held_until = sp.issue_free;
     if (t >= held_until) {
@@ -78,7 +78,7 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
     } else {  // it goes in between another warp's held HMMAs: its block's floor and size, before issue() moves on
       const Instr& in = w.instr;
       const Tick floor = std::max(in.hold_ticks, in.fetch_ticks) + in.short_ticks + in.dispatch_ticks + in.branch_ticks;
-      const Tick n = std::max<std::uint32_t>(1, in.issue_cycles) + in.other_instructions;
+      const Tick n = in.instructions_issued();
       issue(sp, w, sp.warps[pick], t);
       slipped_in(sp, w, t, held_until, floor, n);
     }
@@ -109,7 +109,7 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
   Cta& cta = ctas[sm * occ.ctas_per_sm + local / warps_per_cta];
   CtaMemCounts* counts = &result.ctas[static_cast<size_t>(cta.record)].mem;
   Instr& in = w.instr;
-  result.warp_instructions += std::max<std::uint32_t>(1, in.issue_cycles) + in.other_instructions;
+  result.warp_instructions += in.instructions_issued();
   // Ready since `accounted`, picked only now: behind another warp's mma.sync in the tensor pipe, the
   // dispatcher's stall; otherwise the scheduler chose another warp.
   if (sp.dispatch_held > w.accounted && t >= sp.issue_free)
@@ -430,7 +430,7 @@ void Engine::Impl::account_floor(Warp& w, const SubPart& sp, const Instr& in, Ti
   // interval (sm.mma_sync_holds_dispatch), which is the warp's wait, as Nsight counts it. Its
   // register-bank conflict cycles (port_ticks) hold the port for the other warps; the issuing warp's
   // own are in the measured dispatch_stall (docs/issue-model.md), so they are not selected either.
-  const Tick issuing = t + cycles_to_ticks(std::max<std::uint32_t>(1, in.issue_cycles) + in.other_instructions);
+  const Tick issuing = t + cycles_to_ticks(in.instructions_issued());
   account(w, WarpState::kSelected, std::min(sp.issue_free, issuing));
   // An mma.sync block's HMMAs follow one another at the pipe's interval: its `wait` lasts until the
   // last, with the measured stalls after it.

@@ -254,7 +254,7 @@ bool GemvKernel::window_next(WarpCursor& c, Instr& out) const {
 // [(spill loads), wait, compute].
 void GemvKernel::next(WarpCursor& c, Instr& out) const {
   next_instruction(c, out);
-  if (out.op != Op::kWait) c.issued += std::max<std::uint32_t>(1, out.issue_cycles) + out.other_instructions;
+  if (out.op != Op::kWait) c.issued += out.instructions_issued();
 }
 
 void GemvKernel::next_instruction(WarpCursor& c, Instr& out) const {

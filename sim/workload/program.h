@@ -41,6 +41,8 @@ struct Instr {
   // Other warp instructions (address arithmetic, loop control) issued among this block's: each takes
   // an issue cycle and counts as executed, none of them touches memory or a modelled pipe.
   std::uint32_t other_instructions = 0;
+  // The warp instructions the block issues: its issue cycles (at least one) and the others among them.
+  std::uint32_t instructions_issued() const { return std::max<std::uint32_t>(1, issue_cycles) + other_instructions; }
   // The warp's own issue floor for the block: ticks from its first issue until the warp may issue
   // again, from the compiler's stall counts (sass_issue.h); 0 = one cycle per instruction. The time
   // beyond the issue cycles is Nsight's `wait` (fixed-latency dependencies). A traced instruction (pipe_cycles > 0):

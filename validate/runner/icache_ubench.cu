@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../include/gpu_port.h"
@@ -201,22 +202,10 @@ void ages_of(int sms, const float* zeros) {
   for (int warps : {4, 8}) run_case<N, 0>(sms, warps, 2, zeros, true), run_case<N, 0, 1>(sms, warps, 2, zeros, true);
 }
 
-// Each loop size in turn, in the order given.
-template <int... N>
-void sizes(int sms, const float* zeros) {
-  (sizes_of<N>(sms, zeros), ...);
-}
-template <int... N>
-void chains(int sms, const float* zeros) {
-  (chains_of<N>(sms, zeros), ...);
-}
-template <int... N>
-void held(int sms, const float* zeros) {
-  (held_of<N>(sms, zeros), ...);
-}
-template <int... N>
-void ages(int sms, const float* zeros) {
-  (ages_of<N>(sms, zeros), ...);
+// Calls f with each loop size in turn, in the order given, as a compile-time constant.
+template <int... N, class F>
+void each_size(F f) {
+  (f(std::integral_constant<int, N>{}), ...);
 }
 
 }  // namespace
@@ -234,13 +223,13 @@ int main(int argc, char** argv) {
     GPU_CHECK(gpuMalloc(&zeros, 4096 * sizeof(float)));
     GPU_CHECK(gpuMemset(zeros, 0, 4096 * sizeof(float)));
     if (by_age) {
-      ages<1024, 2816, 3072>(sms, zeros);
+      each_size<1024, 2816, 3072>([&](auto n) { ages_of<decltype(n)::value>(sms, zeros); });
     } else if (fine) {
-      sizes<2304, 2560, 2688, 2816, 2944>(sms, zeros);
-      chains<1024, 2816, 3072>(sms, zeros);
+      each_size<2304, 2560, 2688, 2816, 2944>([&](auto n) { sizes_of<decltype(n)::value>(sms, zeros); });
+      each_size<1024, 2816, 3072>([&](auto n) { chains_of<decltype(n)::value>(sms, zeros); });
     } else {
-      sizes<256, 1024, 2048, 3072, 4096, 8192>(sms, zeros);
-      held<2048, 3072, 4096>(sms, zeros);
+      each_size<256, 1024, 2048, 3072, 4096, 8192>([&](auto n) { sizes_of<decltype(n)::value>(sms, zeros); });
+      each_size<2048, 3072, 4096>([&](auto n) { held_of<decltype(n)::value>(sms, zeros); });
     }
     GPU_CHECK(gpuFree(zeros));
   });

@@ -31,9 +31,12 @@ gpu.sm.fetch_instructions_per_cycle=0.42, which a trace's widest backward jump s
 age (ctas.csv) beside silicon's. Reported, not checked.
 """
 import argparse
+import csv
 import json
 import re
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from check_result import report
@@ -140,20 +143,19 @@ def loop_lines(ffma, chains, passes):
 
 def model_ages(rows, a):
     """Each --ages case replayed by the model: its two CTAs' ends by age beside silicon's."""
-    import csv
-    import tempfile
     print(f"\nthe model ({Path(a.gpu).name}{''.join(' --set ' + kv for kv in a.set)}; {a.passes} passes), ends oldest / "
           f"youngest, silicon's first:")
     with tempfile.TemporaryDirectory() as work:
         for r in rows:
-            ffma, chains, warps = r["ffma_per_pass"], r.get("chains", 8), r["warps_per_cta"]
+            ffma, chains, warps, ctas_per_sm = r["ffma_per_pass"], r.get("chains", 8), r["warps_per_cta"], r["ctas_per_sm"]
+            per_sub = warps * ctas_per_sm / 4
             name = f"icache_{ffma}_{chains}_{warps}"
             trace = Path(work) / name
             trace.mkdir()
             body = loop_lines(ffma, chains, a.passes)
             with open(trace / "kernel-1.traceg", "w") as f:
-                f.write(kernel_header(name, 2, 32 * warps, 32))
-                for c in range(2):
+                f.write(kernel_header(name, ctas_per_sm, 32 * warps, 32))
+                for c in range(ctas_per_sm):
                     f.write(f"#BEGIN_TB\n\nthread block = {c},0,0\n\n")
                     for w in range(warps):
                         f.write(f"warp = {w}\ninsts = {body.count(chr(10)) + 1}\n{body}\n\n")
@@ -161,8 +163,8 @@ def model_ages(rows, a):
             (trace / "kernelslist.g").write_text("kernel-1.traceg\n")
             try:
                 out = run_trace(a.model, a.gpu, trace / "kernelslist.g", work, [*ONE_SM_SETS, *a.set], name + "-out")
-            except Exception as e:  # a failed replay is the script's failure, with the run's message
-                return [f"{name}: {getattr(e, 'stderr', e)}"]
+            except subprocess.CalledProcessError as e:  # a failed replay is the script's failure, with the run's message
+                return [f"{name}: {e.stderr.strip()}"]
             with open(Path(out) / "ctas.csv") as f:
                 ctas = list(csv.DictReader(f))
             starts = [float(c["start_cycle"]) for c in ctas]
@@ -170,8 +172,8 @@ def model_ages(rows, a):
             lo, hi = min(starts), max(ends)
             model = [(e - lo) / (hi - lo) for e in ends]
             silicon = [k["end_fraction"] for k in r["ranks"]]
-            issued = ffma * warps * 2 / 4 * a.passes / (hi - lo)
-            print(f"  {ffma:5d} FFMA {chains} chains, {warps // 4 * 2:g} warps a sub-partition: silicon {silicon[0]:.3f} / "
+            issued = ffma * per_sub * a.passes / (hi - lo)
+            print(f"  {ffma:5d} FFMA {chains} chains, {per_sub:g} warps a sub-partition: silicon {silicon[0]:.3f} / "
                   f"{silicon[1]:.3f}   model {model[0]:.3f} / {model[1]:.3f}   model issued {issued:.3f} a cycle a sub-partition")
     return []
 
