@@ -254,6 +254,11 @@ gms_script_expect(ICacheAgesBesideTheModel icache.py
   ${PROJECT_SOURCE_DIR}/validate/results/h200/icache/ages --model $<TARGET_FILE:gpumemsim>
   --gpu ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --set gpu.sm.instruction_cache_instructions=2304
   --set gpu.sm.fetch_instructions_per_cycle=0.42)
+# Who issues when several warps want the port (gms-issue-trace-ubench, H200): a CTA's warps share it evenly, of four
+# CTAs' warps the three oldest do and the youngest waits, of two CTAs of two warps the older's take a third each.
+# Refused where every warp takes turns round robin.
+gms_script_check(IssueTraceThreeOldestShareThePort issue_trace.py validate/results/h200/issue_trace)
+gms_script_check(IssueTraceRefusesRoundRobin issue_trace.py tests/data/issue_trace_round_robin REFUSES)
 # Where the ladder's no_instruction samples fall (ncu's source view): all over r3_bk32's loop, at r4's head and
 # branches only - r4's warps, waiting on shared loads, ask for fewer instructions than their fetch delivers.
 gms_script_expect(NoInstructionSamplesFollowDemand no_instruction_by_pc.py
