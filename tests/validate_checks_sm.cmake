@@ -259,6 +259,13 @@ gms_script_expect(ICacheAgesBesideTheModel icache.py
 # Refused where every warp takes turns round robin.
 gms_script_check(IssueTraceThreeOldestShareThePort issue_trace.py validate/results/h200/issue_trace)
 gms_script_check(IssueTraceRefusesRoundRobin issue_trace.py tests/data/issue_trace_round_robin REFUSES)
+# ... and beside the model's replay of the cases as traces under sm.warp_scheduler=oldest_three: two CTAs of two warps,
+# the older ends at 0.59 of the span (silicon 0.57; gto 0.33), each of the three oldest of four CTAs 54 cycles a segment
+# (silicon 57; gto 36 for the two oldest and nothing for the third).
+gms_script_expect(IssueTraceBesideTheModel issue_trace.py
+  "16 chains, 4 x 128 .*silicon 0[.]51 / 0[.]51 / 0[.]53 / 1[.]00 +model 0[.][56][0-9] / 0[.][56][0-9] / 0[.][56][0-9] / 1[.]00 +cycles a segment: silicon 57 / 57 / 57 / 23 +model 5[3-6] / 5[3-6] / 5[3-6] / 2[0-9].*16 chains, 2 x 256 .*silicon 0[.]57 / 1[.]00 +model 0[.]5[5-9] / 1[.]00"
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/issue_trace --model $<TARGET_FILE:gpumemsim>
+  --gpu ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --set gpu.sm.warp_scheduler=oldest_three)
 # Where the ladder's no_instruction samples fall (ncu's source view): all over r3_bk32's loop, at r4's head and
 # branches only - r4's warps, waiting on shared loads, ask for fewer instructions than their fetch delivers.
 gms_script_expect(NoInstructionSamplesFollowDemand no_instruction_by_pc.py

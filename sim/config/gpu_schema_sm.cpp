@@ -39,7 +39,9 @@ void add_sm_params(std::vector<Param<GpuConfig>>& p) {
                                 "warp schedulers per SM; each issues one instruction per cycle",
                                 [](G& c) -> auto& { return c.sm.subpartitions; }));
   p.push_back(choice_param<G>("sm.warp_scheduler", policy_names(PolicyKind::kWarpScheduler), "gto",
-                              "which ready warp issues: greedy-then-oldest or loose round robin",
+                              "which ready warp issues: greedy-then-oldest, loose round robin, or oldest_three (three places, taken by "
+                              "the oldest warps whose next instruction is ready within 16 cycles - by CTA age, a CTA's "
+                              "warps rotating through them - take turns; younger warps wait: gms-issue-trace-ubench)",
                               [](G& c) -> auto& { return c.sm.warp_scheduler; }));
   p.push_back(quantity_param<G>("sm.fma_flops_per_cycle", Q::kReal, "", 1, 1e6,
                                 "fp32 FLOP per cycle per SM on the FMA pipes (2 per lane)",

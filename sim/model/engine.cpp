@@ -49,7 +49,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
       SubPart& sp = sps[sm * nsp + p];
       sp.sm = sm;
       for (int w = p; w < warps_per_sm; w += nsp) sp.warps.push_back(sm * warps_per_sm + w);
-      sp.views.assign(sp.warps.size(), WarpView{false, 0});
+      sp.views.assign(sp.warps.size(), WarpView{false, 0, 0, kNever, 0});
       sp.gate.assign(sp.warps.size(), Gate{});
       sp.mio_since.assign(sp.warps.size(), kNever);
     }
@@ -104,6 +104,7 @@ void Engine::Impl::launch(int sm, Tick t) {
     h ^= h >> 29;
     t += cycles_to_ticks(h % (gpu.launch.cta_start_jitter + 1));
   }
+  const std::uint64_t cta_age = age_counter;  // the age of the CTA's first warp
   for (int w = 0; w < warps_per_cta; ++w) {
     const int g = sm * warps_per_sm + slot * warps_per_cta + w;
     Warp& warp = warps[g];
@@ -117,7 +118,7 @@ void Engine::Impl::launch(int sm, Tick t) {
     SubPart& sp = sps[sub_partition(g)];
     ++sp.resident;
     const auto position = static_cast<std::size_t>(g % warps_per_sm / nsp);
-    sp.views[position].age = warp.age;
+    sp.views[position] = WarpView{false, warp.age, cta_age, kNever, 0};
     warp.gate = &sp.gate[position];
     sp.mio_since[position] = kNever;
     fetch_next(warp);

@@ -243,6 +243,18 @@ struct Engine::Impl {
     }
   }
 
+  // The sub-partition's next wake-up after t: the first warp that becomes ready later (a scheduler left the ready ones
+  // waiting at t), or when the port frees.
+  void wake_after(SubPart& sp, std::uint32_t index, Tick t) {
+    Tick next = sp.issue_free > t ? sp.issue_free : kNever;
+    for (const Gate& g : sp.gate)
+      if (g.ready > t) next = std::min(next, g.ready);
+    if (next != kNever && next < sp.scheduled) {
+      sp.scheduled = next;
+      events.emplace(next, index);
+    }
+  }
+
   void wake_sm(int sm) {
     for (int p = 0; p < nsp; ++p) reschedule(sps[sm * nsp + p], static_cast<std::uint32_t>(sm * nsp + p));
   }

@@ -59,12 +59,18 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
       }
     }
     sp.views[i].eligible = eligible;
+    sp.views[i].ready = g.ready;
     eligible_count += eligible;
   }
-  int pick = scheduler->pick(sp.views, sp.last);
+  int pick = scheduler->pick(sp.views, sp.last, t);
   if (starvation_ticks > 0 && pick >= 0) pick = starving_first(sp, pick, t);
+  if (pick < 0 && eligible_count > 0) {  // the policy leaves them waiting: try again when another warp is ready
+    wake_after(sp, index, t);
+    return;
+  }
   if (pick >= 0) {
     sp.last = pick;
+    sp.views[pick].last_issue = t;
     Warp& w = warps[sp.warps[pick]];
     dispatch_for_residents(sp, w.instr);
     // sm.issue_share_*: beside other eligible warps the block takes the port's share silicon's scheduler gives one warp

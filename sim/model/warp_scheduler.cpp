@@ -7,7 +7,7 @@ namespace {
 
 class GreedyThenOldest final : public WarpScheduler {
  public:
-  int pick(const std::vector<WarpView>& w, int last) const override {
+  int pick(const std::vector<WarpView>& w, int last, Tick) const override {
     if (last >= 0 && last < static_cast<int>(w.size()) && w[last].eligible) return last;
     int best = -1;
     for (int i = 0; i < static_cast<int>(w.size()); ++i)
@@ -18,7 +18,7 @@ class GreedyThenOldest final : public WarpScheduler {
 
 class LooseRoundRobin final : public WarpScheduler {
  public:
-  int pick(const std::vector<WarpView>& w, int last) const override {
+  int pick(const std::vector<WarpView>& w, int last, Tick) const override {
     int n = static_cast<int>(w.size());
     for (int k = 1; k <= n; ++k) {
       int i = ((last < 0 ? -1 : last) + k) % n;
@@ -29,11 +29,65 @@ class LooseRoundRobin final : public WarpScheduler {
   }
 };
 
+// Silicon's sub-partition (H200, gms-issue-trace-ubench): of warps that each want the port, two to four of one CTA
+// share it evenly, and so do one warp each of two CTAs; of four CTAs' warps the three oldest share it evenly and the
+// youngest waits until one of them is done, though the three leave a few idle cycles between them; of two CTAs with
+// two warps each, the older CTA's warps take a third each and the younger's two the last third. So: three places,
+// taken by the oldest warps - by their CTA's age, a CTA's own warps by when they last issued, so that they rotate
+// through its places - counting only warps whose next instruction is ready within a short stall (a SASS stall count is
+// at most 15 cycles; a warp waiting on memory or at a barrier leaves its place to the next). The places take turns:
+// each CTA's turn comes by when its places were last all used (the p-th latest issue of its warps that want one, for
+// p places), its warp that issued longest ago taking it.
+class OldestThree final : public WarpScheduler {
+ public:
+  static constexpr int kPlaces = 3;
+  static constexpr Tick kShortStall = cycles_to_ticks(16);
+
+  int pick(const std::vector<WarpView>& w, int, Tick now) const override {
+    auto ahead = [&](int a, int b) {  // a takes a place before b
+      if (w[a].cta_age != w[b].cta_age) return w[a].cta_age < w[b].cta_age;
+      if (w[a].last_issue != w[b].last_issue) return w[a].last_issue < w[b].last_issue;
+      return w[a].age < w[b].age;
+    };
+    auto wants = [&](int i) { return w[i].ready != kNever && w[i].ready <= now + kShortStall; };
+    int place[kPlaces];
+    int n = 0;
+    for (int i = 0; i < static_cast<int>(w.size()); ++i) {
+      if (!wants(i)) continue;
+      int at = n < kPlaces ? n++ : kPlaces;  // insertion into the first kPlaces by `ahead`
+      while (at > 0 && ahead(i, place[at - 1])) {
+        if (at < kPlaces) place[at] = place[at - 1];
+        --at;
+      }
+      if (at < kPlaces) place[at] = i;
+    }
+    int best = -1;
+    Tick best_turn = 0;
+    for (int k = 0; k < n; ++k) {
+      const int i = place[k];
+      if (!w[i].eligible) continue;
+      int places = 0;  // its CTA's places, and the p-th latest issue of the CTA's warps that want one
+      for (int j = 0; j < n; ++j) places += w[place[j]].cta_age == w[i].cta_age;
+      Tick turn = 0;
+      for (int j = 0; j < static_cast<int>(w.size()); ++j) {
+        if (!wants(j) || w[j].cta_age != w[i].cta_age) continue;
+        int later = 0;
+        for (int m = 0; m < static_cast<int>(w.size()); ++m)
+          later += wants(m) && w[m].cta_age == w[i].cta_age && (w[m].last_issue > w[j].last_issue || (w[m].last_issue == w[j].last_issue && m < j));
+        if (later == places - 1) turn = w[j].last_issue;
+      }
+      if (best < 0 || turn < best_turn || (turn == best_turn && ahead(i, best))) best = i, best_turn = turn;
+    }
+    return best;
+  }
+};
+
 }  // namespace
 
 std::unique_ptr<WarpScheduler> make_warp_scheduler(const std::string& name) {
   if (name == "gto") return std::make_unique<GreedyThenOldest>();
   if (name == "lrr") return std::make_unique<LooseRoundRobin>();
+  if (name == "oldest_three") return std::make_unique<OldestThree>();
   SIM_ASSERT(false, "unknown warp scheduler '" << name << "' passed config validation");
 }
 

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 
@@ -207,13 +208,65 @@ TEST(MemorySystem, AChaseOverRandomLinesAveragesTheConfiguredDramLatency) {
 
 TEST(Policies, GtoKeepsTheLastWarpThenTakesTheOldest) {
   auto gto = make_warp_scheduler("gto");
-  std::vector<WarpView> w = {{true, 5}, {true, 2}, {false, 1}, {true, 3}};
-  EXPECT_EQ(gto->pick(w, 3), 3);
-  EXPECT_EQ(gto->pick(w, 2), 1);  // last not eligible: oldest eligible
+  std::vector<WarpView> w = {{true, 5, 5, 0, 0}, {true, 2, 2, 0, 0}, {false, 1, 1, 9, 0}, {true, 3, 3, 0, 0}};
+  EXPECT_EQ(gto->pick(w, 3, 0), 3);
+  EXPECT_EQ(gto->pick(w, 2, 0), 1);  // last not eligible: oldest eligible
   auto lrr = make_warp_scheduler("lrr");
-  EXPECT_EQ(lrr->pick(w, 0), 1);
-  EXPECT_EQ(lrr->pick(w, 1), 3);
-  EXPECT_EQ(lrr->pick(w, 3), 0);
+  EXPECT_EQ(lrr->pick(w, 0, 0), 1);
+  EXPECT_EQ(lrr->pick(w, 1, 0), 3);
+  EXPECT_EQ(lrr->pick(w, 3, 0), 0);
+}
+
+// Warp views for oldest_three: (CTA age, warp age, ready, last issue), every one eligible when ready by `now`.
+std::vector<WarpView> views(std::initializer_list<std::array<Tick, 4>> warps, Tick now) {
+  std::vector<WarpView> v;
+  for (const auto& [cta, age, ready, last] : warps) v.push_back({ready <= now, age, cta, ready, last});
+  return v;
+}
+
+TEST(Policies, OldestThreeGivesThreePlacesToTheOldestWarpsInTurn) {
+  auto three = make_warp_scheduler("oldest_three");
+  const Tick now = cycles_to_ticks(1000), soon = now + cycles_to_ticks(5), late = now + cycles_to_ticks(400);
+  // Four CTAs, one warp each: the three oldest take turns, the one that issued longest ago first; the youngest waits,
+  // also while one of the three is in a short stall (it keeps its place) - until one waits longer (on memory, at a
+  // barrier: it leaves its place).
+  EXPECT_EQ(three->pick(views({{0, 0, now, 30}, {1, 1, now, 10}, {2, 2, now, 20}, {3, 3, now, 0}}, now), -1, now), 1);
+  EXPECT_EQ(three->pick(views({{0, 0, now, 30}, {1, 1, soon, 10}, {2, 2, now, 20}, {3, 3, now, 0}}, now), -1, now), 2);
+  EXPECT_EQ(three->pick(views({{0, 0, soon, 30}, {1, 1, soon, 10}, {2, 2, soon, 20}, {3, 3, now, 0}}, now), -1, now), -1);
+  EXPECT_EQ(three->pick(views({{0, 0, late, 30}, {1, 1, soon, 10}, {2, 2, soon, 20}, {3, 3, now, 0}}, now), -1, now), 3);
+  EXPECT_EQ(three->pick(views({{0, 0, kNever, 30}, {1, 1, soon, 10}, {2, 2, soon, 20}, {3, 3, now, 0}}, now), -1, now), 3);
+  // One CTA of four warps: the three that issued longest ago hold the places, so all four rotate through them.
+  EXPECT_EQ(three->pick(views({{0, 0, now, 40}, {0, 1, now, 10}, {0, 2, now, 20}, {0, 3, now, 30}}, now), -1, now), 1);
+  EXPECT_EQ(three->pick(views({{0, 0, now, 40}, {0, 1, now, 50}, {0, 2, now, 20}, {0, 3, now, 30}}, now), -1, now), 2);
+  // Two CTAs of two warps: the older CTA holds two places, the younger one, which its warps share - its turn comes by
+  // its latest issue, so the older CTA's warps take a third each and the younger's a sixth.
+  EXPECT_EQ(three->pick(views({{0, 0, now, 40}, {0, 1, now, 50}, {4, 4, now, 60}, {4, 5, now, 5}}, now), -1, now), 0);
+  EXPECT_EQ(three->pick(views({{0, 0, now, 40}, {0, 1, now, 50}, {4, 4, now, 30}, {4, 5, now, 5}}, now), -1, now), 3);
+  EXPECT_EQ(three->pick(views({{0, 0, now, 40}, {0, 1, now, 50}, {4, 4, now, 5}, {4, 5, now, 30}}, now), -1, now), 2);
+}
+
+// The rule's shares on a sub-partition whose warps each want the port every cycle (each issue one cycle): picks
+// counted over a long run, per warp.
+std::vector<int> turns(const std::vector<std::array<Tick, 2>>& ctas_and_ages, int picks) {
+  auto three = make_warp_scheduler("oldest_three");
+  std::vector<WarpView> w;
+  for (const auto& [cta, age] : ctas_and_ages) w.push_back({true, age, cta, 0, 0});
+  std::vector<int> count(w.size());
+  for (int k = 1; k <= picks; ++k) {
+    const Tick now = cycles_to_ticks(static_cast<std::uint64_t>(k));
+    for (auto& v : w) v.ready = now;
+    const int i = three->pick(w, -1, now);
+    ++count[static_cast<size_t>(i)];
+    w[static_cast<size_t>(i)].last_issue = now;
+  }
+  return count;
+}
+
+TEST(Policies, OldestThreeSharesThePortAsTheIssueTraceMeasured) {
+  EXPECT_EQ(turns({{0, 0}, {0, 1}, {0, 2}, {0, 3}}, 1200), (std::vector<int>{300, 300, 300, 300}));  // one CTA: evenly
+  EXPECT_EQ(turns({{0, 0}, {1, 1}, {2, 2}, {3, 3}}, 1200), (std::vector<int>{400, 400, 400, 0}));    // four: three
+  EXPECT_EQ(turns({{0, 0}, {0, 1}, {2, 2}, {2, 3}}, 1200), (std::vector<int>{400, 400, 200, 200}));  // two of two
+  EXPECT_EQ(turns({{0, 0}, {2, 2}}, 1200), (std::vector<int>{600, 600}));                            // one of each
 }
 
 TEST(Policies, DispatchersFillBreadthOrDepthFirst) {
