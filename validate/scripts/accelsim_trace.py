@@ -1,6 +1,7 @@
 """The Accel-Sim (v5) kernel-trace header the validate scripts write for the model's side of a
-microbenchmark (lrc_trace.py, launch_model_check.py, issue_wake.py, mio_order.py): one kernel, 1-D grid and block; and the
-replay of such a trace (lrc_model_check.py, launch_model_check.py, issue_wake.py)."""
+microbenchmark (lrc_trace.py, launch_model_check.py, issue_wake.py, mio_order.py): one kernel, 1-D grid and block; a
+whole trace whose every warp runs one body (issue_wake.py, icache.py, issue_trace.py); and the replay of such a trace
+(lrc_model_check.py, launch_model_check.py, issue_wake.py, icache.py, issue_trace.py)."""
 import json
 import os
 import subprocess
@@ -19,6 +20,22 @@ def kernel_header(name, grid, threads, nregs):
             "-nvbit version = 1.7\n-accelsim tracer version = 5\n-enable lineinfo = 0\n\n"
             "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width "
             "[adrrescompress?] [mem_addresses] immediate\n\n")
+
+
+def write_uniform_trace(directory, name, ctas, threads, body):
+    """A one-kernel trace in `directory` (created if missing) of `ctas` CTAs of `threads` threads whose every warp runs
+    `body` (its trace lines, addresses included, joined by newlines); returns the kernelslist.g's path."""
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "kernel-1.traceg"), "w") as f:
+        f.write(kernel_header(name, ctas, threads, 32))
+        for c in range(ctas):
+            f.write(f"#BEGIN_TB\n\nthread block = {c},0,0\n\n")
+            for w in range(threads // 32):
+                f.write(f"warp = {w}\ninsts = {body.count(chr(10)) + 1}\n{body}\n\n")
+            f.write("#END_TB\n\n")
+    with open(os.path.join(directory, "kernelslist.g"), "w") as f:
+        f.write("kernel-1.traceg\n")
+    return os.path.join(directory, "kernelslist.g")
 
 
 def add_replay_args(ap, gpu="configs/gpus/h200.yaml"):

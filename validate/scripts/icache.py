@@ -42,7 +42,7 @@ from pathlib import Path
 from check_result import report
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from accelsim_trace import ONE_SM_SETS, kernel_header, run_trace  # noqa: E402
+from accelsim_trace import ONE_SM_SETS, run_trace, write_uniform_trace  # noqa: E402
 
 
 def main():
@@ -150,19 +150,10 @@ def model_ages(rows, a):
             ffma, chains, warps, ctas_per_sm = r["ffma_per_pass"], r.get("chains", 8), r["warps_per_cta"], r["ctas_per_sm"]
             per_sub = warps * ctas_per_sm / 4
             name = f"icache_{ffma}_{chains}_{warps}"
-            trace = Path(work) / name
-            trace.mkdir()
-            body = loop_lines(ffma, chains, a.passes)
-            with open(trace / "kernel-1.traceg", "w") as f:
-                f.write(kernel_header(name, ctas_per_sm, 32 * warps, 32))
-                for c in range(ctas_per_sm):
-                    f.write(f"#BEGIN_TB\n\nthread block = {c},0,0\n\n")
-                    for w in range(warps):
-                        f.write(f"warp = {w}\ninsts = {body.count(chr(10)) + 1}\n{body}\n\n")
-                    f.write("#END_TB\n\n")
-            (trace / "kernelslist.g").write_text("kernel-1.traceg\n")
+            kernelslist = write_uniform_trace(Path(work) / name, name, ctas_per_sm, 32 * warps,
+                                              loop_lines(ffma, chains, a.passes))
             try:
-                out = run_trace(a.model, a.gpu, trace / "kernelslist.g", work, [*ONE_SM_SETS, *a.set], name + "-out")
+                out = run_trace(a.model, a.gpu, kernelslist, work, [*ONE_SM_SETS, *a.set], name + "-out")
             except subprocess.CalledProcessError as e:  # a failed replay is the script's failure, with the run's message
                 return [f"{name}: {e.stderr.strip()}"]
             with open(Path(out) / "ctas.csv") as f:

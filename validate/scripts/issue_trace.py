@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from accelsim_trace import ONE_SM_SETS, kernel_header, run_trace  # noqa: E402
+from accelsim_trace import ONE_SM_SETS, run_trace, write_uniform_trace  # noqa: E402
 
 SEGMENT = 18  # instructions a segment: its FFMAs, the clock read and the LOP3 that pins it
 
@@ -148,21 +148,12 @@ def model(cases, a):
           "cycles a segment in their steady run, silicon's first:")
     with tempfile.TemporaryDirectory() as work:
         for c in cases:
-            warps, ctas = c["threads"] // 32, c["ctas_per_sm"]
+            ctas = c["ctas_per_sm"]
             name = f"trace_{c['chains']}_{ctas}_{c['threads']}"
-            trace = Path(work) / name
-            trace.mkdir()
             body, per_pass = segment_lines(c["chains"], c["segments"])
-            with open(trace / "kernel-1.traceg", "w") as f:
-                f.write(kernel_header(name, ctas, c["threads"], 32))
-                for b in range(ctas):
-                    f.write(f"#BEGIN_TB\n\nthread block = {b},0,0\n\n")
-                    for w in range(warps):
-                        f.write(f"warp = {w}\ninsts = {body.count(chr(10)) + 1}\n{body}\n\n")
-                    f.write("#END_TB\n\n")
-            (trace / "kernelslist.g").write_text("kernel-1.traceg\n")
+            kernelslist = write_uniform_trace(Path(work) / name, name, ctas, c["threads"], body)
             try:
-                out = run_trace(a.model, a.gpu, trace / "kernelslist.g", work, [*ONE_SM_SETS, *a.set], name + "-out",
+                out = run_trace(a.model, a.gpu, kernelslist, work, [*ONE_SM_SETS, *a.set], name + "-out",
                                 ["--warp-timeline", "0"])
             except subprocess.CalledProcessError as e:
                 return [f"{name}: {e.stderr.strip()}"]

@@ -31,7 +31,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from accelsim_trace import ONE_SM_SETS, SHARED_BASE, kernel_header, run_trace  # noqa: E402
+from accelsim_trace import ONE_SM_SETS, SHARED_BASE, run_trace, write_uniform_trace  # noqa: E402
 from check_result import report  # noqa: E402
 
 AGREE = 0.02
@@ -131,17 +131,7 @@ def trace_lines(wake, period, chains, iterations):
 def write_trace(directory, k, scale):
     wake, period, ctas, threads, chains = k
     iterations = max(period, SILICON_ITERATIONS[chains] // scale // period * period)
-    body = "\n".join(trace_lines(wake, period, chains, iterations))
-    os.makedirs(directory, exist_ok=True)
-    with open(os.path.join(directory, "kernel-1.traceg"), "w") as f:
-        f.write(kernel_header("issue_wake", ctas, threads, 32))
-        for c in range(ctas):
-            f.write(f"#BEGIN_TB\n\nthread block = {c},0,0\n\n")
-            for w in range(threads // 32):
-                f.write(f"warp = {w}\ninsts = {body.count(chr(10)) + 1}\n{body}\n\n")
-            f.write("#END_TB\n\n")
-    with open(os.path.join(directory, "kernelslist.g"), "w") as f:
-        f.write("kernel-1.traceg\n")
+    write_uniform_trace(directory, "issue_wake", ctas, threads, "\n".join(trace_lines(wake, period, chains, iterations)))
     return iterations
 
 
