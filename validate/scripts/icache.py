@@ -42,16 +42,13 @@ from pathlib import Path
 from check_result import report
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from accelsim_trace import ONE_SM_SETS, run_trace, write_uniform_trace  # noqa: E402
+from accelsim_trace import ONE_SM_SETS, add_replay_args, run_trace, write_uniform_trace  # noqa: E402
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("folder", type=Path)
-    ap.add_argument("--check", action="store_true")
-    ap.add_argument("--model", metavar="GPUMEMSIM", help="replay an --ages record's cases")
-    ap.add_argument("--gpu", default="configs/gpus/h200.yaml")
-    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    add_replay_args(ap)
     ap.add_argument("--passes", type=int, default=8)
     a = ap.parse_args()
     run, env = a.folder / "icache_run.jsonl", a.folder / "icache_env.txt"

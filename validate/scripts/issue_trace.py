@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from accelsim_trace import ONE_SM_SETS, run_trace, write_uniform_trace  # noqa: E402
+from accelsim_trace import ONE_SM_SETS, add_replay_args, run_trace, write_uniform_trace  # noqa: E402
 
 SEGMENT = 18  # instructions a segment: its FFMAs, the clock read and the LOP3 that pins it
 
@@ -180,10 +180,7 @@ def model(cases, a):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("folder", type=Path)
-    ap.add_argument("--check", action="store_true")
-    ap.add_argument("--model", metavar="GPUMEMSIM", help="replay each case as a trace on one SM")
-    ap.add_argument("--gpu", default="configs/gpus/h200.yaml")
-    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    add_replay_args(ap)
     a = ap.parse_args()
     cases = load(a.folder)
     rows = table(cases)
