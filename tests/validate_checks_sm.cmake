@@ -259,6 +259,10 @@ gms_script_expect(ICacheAgesBesideTheModel icache.py
 # Refused where every warp takes turns round robin.
 gms_script_check(IssueTraceThreeOldestShareThePort issue_trace.py validate/results/h200/issue_trace)
 gms_script_check(IssueTraceRefusesRoundRobin issue_trace.py tests/data/issue_trace_round_robin REFUSES)
+# With a shared or global load to wait on every segment, every CTA's warps run alike: a warp that waits longer than a
+# short stall gives its place away (gms-issue-trace-ubench --waits).
+gms_script_check(IssueTraceWaitsGiveThePlaceAway issue_trace.py validate/results/h200/issue_trace/waits)
+gms_script_check(IssueTraceWaitsRefusesAStarvedYoungest issue_trace.py tests/data/issue_trace_waits_starved REFUSES)
 # ... and beside the model's replay of the cases as traces under sm.warp_scheduler=oldest_three: two CTAs of two warps,
 # the older ends at 0.59 of the span (silicon 0.57; gto 0.33), each of the three oldest of four CTAs 54 cycles a segment
 # (silicon 57; gto 36 for the two oldest and nothing for the third).

@@ -52,8 +52,17 @@ __device__ __forceinline__ void ffma(float& a, float b, float c) {
 // build's consumer in the very next segment gave each read a 4-cycle stall and a yield flag, which a warp's FFMA loop
 // does not have. Two passes over the same straight-line code, each begun at a barrier, the stamps kept of the second:
 // the first fills the instruction cache (~18 KB; a cold pass fetches every line, ~0.4 instructions a cycle).
-template <int CHAINS>
-__global__ void issue_trace(unsigned* out, float b, float c, unsigned zero) {
+// WAIT (--waits): each segment's addend comes instead through a load whose address depends on its clock read - a
+// shared load (kShared: a short-scoreboard wait of ~30 cycles before the next segment) or a global one that hits in L2
+// (kGlobal, ld.global.cg: a long-scoreboard wait of ~300) - so that every warp waits once a segment, as a kernel's
+// warps wait on their operands: which waits give a younger warp an older one's place.
+enum Wait { kNone = 0, kShared = 1, kGlobal = 2 };
+const char* const kWaitNames[] = {"none", "shared", "global"};
+
+template <int CHAINS, int WAIT>
+__global__ void issue_trace(unsigned* out, float b, float c, unsigned zero, const unsigned* line) {
+  __shared__ unsigned tile[64];
+  if (threadIdx.x < 64) tile[threadIdx.x] = 0;
   constexpr int kRounds = CHAINS >= 16 ? 1 : 16 / CHAINS;  // ~16 FFMAs a segment
   float a[CHAINS];
 #pragma unroll
@@ -68,7 +77,10 @@ __global__ void issue_trace(unsigned* out, float b, float c, unsigned zero) {
     unsigned back2 = start, back1 = start;
 #pragma unroll
     for (int s = 0; s < kSegments; ++s) {
-      const float addend = __int_as_float(cbits | (back2 & zero));
+      unsigned through = back2;
+      if (WAIT == kShared) through = tile[(back1 & zero) + (threadIdx.x & 31)];
+      if (WAIT == kGlobal) through = __ldcg(line + (back1 & zero) + (threadIdx.x & 31));
+      const float addend = __int_as_float(cbits | (through & zero));
 #pragma unroll
       for (int r = 0; r < kRounds; ++r)
 #pragma unroll
@@ -95,15 +107,15 @@ struct Warp {
   std::vector<unsigned> stamps;
 };
 
-template <int CHAINS>
-void trace_case(int sms, int ctas_per_sm, int threads) {
+template <int CHAINS, int WAIT = kNone>
+void trace_case(int sms, int ctas_per_sm, int threads, const unsigned* line = nullptr) {
   constexpr int kRounds = CHAINS >= 16 ? 1 : 16 / CHAINS;
   const int ctas = ctas_per_sm * sms, warps_per_cta = threads / 32, warps = ctas * warps_per_cta;
   const size_t words = static_cast<size_t>(warps) * (kFields + kSegments);
   unsigned* out;
   GPU_CHECK(gpuMalloc(&out, sizeof(unsigned) * words));
   GPU_CHECK(gpuMemset(out, 0, sizeof(unsigned) * words));
-  issue_trace<CHAINS><<<ctas, threads>>>(out, 0.9999f, 0.0001f, 0u);
+  issue_trace<CHAINS, WAIT><<<ctas, threads>>>(out, 0.9999f, 0.0001f, 0u, line);
   GPU_CHECK_LAUNCH();
   GPU_CHECK(gpuDeviceSynchronize());
   std::vector<unsigned> h(words);
@@ -116,8 +128,9 @@ void trace_case(int sms, int ctas_per_sm, int threads) {
     by_sm[row[0]].push_back({row[1], row[2], row[3], row[4], std::vector<unsigned>(row + kFields, row + kFields + kSegments)});
     ++ctas_on[row[0]][row[2]];
   }
-  std::printf("{\"chains\": %d, \"ffma_per_segment\": %d, \"segments\": %d, \"ctas_per_sm\": %d, \"threads\": %d, \"sms\": [",
-              CHAINS, kRounds * CHAINS, kSegments, ctas_per_sm, threads);
+  std::printf("{\"chains\": %d, \"wait\": \"%s\", \"ffma_per_segment\": %d, \"segments\": %d, \"ctas_per_sm\": %d, "
+              "\"threads\": %d, \"sms\": [",
+              CHAINS, kWaitNames[WAIT], kRounds * CHAINS, kSegments, ctas_per_sm, threads);
   int kept = 0;
   for (auto& [sm, ws] : by_sm) {
     if (static_cast<int>(ctas_on[sm].size()) != ctas_per_sm || kept == kSmsKept) continue;
@@ -146,10 +159,29 @@ void trace_all(int sms) {
 
 }  // namespace
 
-int main() {
-  return ubench_main("gms-issue-trace-ubench", [](const gpuDeviceProp& prop) {
-    trace_all<16>(prop.multiProcessorCount);
-    trace_all<8>(prop.multiProcessorCount);
-    trace_all<3>(prop.multiProcessorCount);
+// --waits: 16 chains, each segment waiting on a shared or an L2-hit global load: one CTA of four warps a sub-partition,
+// four CTAs of one, two of two.
+template <int WAIT>
+void trace_waits(int sms, const unsigned* line) {
+  for (const auto& [ctas, threads] : {std::pair{1, 512}, std::pair{4, 128}, std::pair{2, 256}})
+    trace_case<16, WAIT>(sms, ctas, threads, line);
+}
+
+int main(int argc, char** argv) {
+  const bool waits = argc > 1 && std::string(argv[1]) == "--waits";
+  return ubench_main("gms-issue-trace-ubench", [&](const gpuDeviceProp& prop) {
+    const int sms = prop.multiProcessorCount;
+    if (waits) {
+      unsigned* line;
+      GPU_CHECK(gpuMalloc(&line, 64 * sizeof(unsigned)));
+      GPU_CHECK(gpuMemset(line, 0, 64 * sizeof(unsigned)));
+      trace_waits<kShared>(sms, line);
+      trace_waits<kGlobal>(sms, line);
+      GPU_CHECK(gpuFree(line));
+      return;
+    }
+    trace_all<16>(sms);
+    trace_all<8>(sms);
+    trace_all<3>(sms);
   });
 }

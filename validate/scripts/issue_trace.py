@@ -9,10 +9,11 @@ a fraction of the sub-partition's span.
   validate/scripts/issue_trace.py validate/results/h200/issue_trace [--check]
       [--model build/gpumemsim [--gpu configs/gpus/h200.yaml] [--set KEY=VALUE]...]
 
---check holds what the record says (docs/co-resident-ctas.md, "Who issues when four warps want the port"): the warps of
-one CTA share a sub-partition's port evenly, two to four of them; warps of two CTAs, one of each, share it evenly; of
+--check holds what the record says (docs/co-resident-ctas.md, "Who issues when several warps want the port"): the warps
+of one CTA share a sub-partition's port evenly, two to four of them; warps of two CTAs, one of each, share it evenly; of
 four CTAs' warps three share it evenly and the youngest waits for them; of two CTAs with two warps each, the older's
-warps take a third of the port each. --model replays each case as an Accel-Sim trace on one SM (the segments' FFMAs,
+warps take a third of the port each. On a --waits record (every segment waiting on a shared or global load): every
+CTA's warps run alike - a warp that waits longer than a short stall gives its place away. --model replays each case as an Accel-Sim trace on one SM (the segments' FFMAs,
 clock reads and LOP3s with their registers) and prints the model's ends by the same ranks beside silicon's.
 """
 import argparse
@@ -26,7 +27,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from accelsim_trace import ONE_SM_SETS, add_replay_args, run_trace, write_uniform_trace  # noqa: E402
+from accelsim_trace import ONE_SM_SETS, SHARED_BASE, add_replay_args, run_trace, write_uniform_trace  # noqa: E402
 
 SEGMENT = 18  # instructions a segment: its FFMAs, the clock read and the LOP3 that pins it
 
@@ -81,7 +82,8 @@ def ends_by_rank(sps):
 
 def label(case):
     per_sub = case["ctas_per_sm"] * case["threads"] // 128
-    return f"{case['chains']:2d} chains, {case['ctas_per_sm']} x {case['threads']:3d} ({per_sub} a sub-partition)"
+    wait = f", {case['wait']} waits" if case.get("wait", "none") != "none" else ""
+    return f"{case['chains']:2d} chains{wait}, {case['ctas_per_sm']} x {case['threads']:3d} ({per_sub} a sub-partition)"
 
 
 def table(cases):
@@ -89,14 +91,24 @@ def table(cases):
     rows = {}
     for c in cases:
         s = shares(c)
-        rows[(c["chains"], c["ctas_per_sm"], c["threads"])] = s
+        rows[(c.get("wait", "none"), c["chains"], c["ctas_per_sm"], c["threads"])] = s
         cells = [f"{seg:5.1f} ({SEGMENT / seg:.2f}), {e:.3f}" for seg, e in s.values()]
         print(f"{label(c):44s} " + " | ".join(cells))
     return rows
 
 
 def failures(rows):
+    """What the record says (the module's docstring); a --waits record's cases instead: every CTA's warps alike."""
     out = []
+    waits = {k: v for k, v in rows.items() if k[0] != "none"}
+    for (wait, chains, ctas, threads), s in waits.items():
+        segs = [v[0] for v in s.values()]
+        if max(segs) > 1.1 * min(segs):
+            out.append(f"{chains} chains, {wait} waits, {ctas} x {threads}: {[round(x) for x in segs]} cycles a segment "
+                       "by CTA age (every warp alike within 10 %: a warp that waits gives its place away)")
+    if waits:
+        return out
+    rows = {k[1:]: v for k, v in rows.items()}
 
     def shown(s):  # per CTA rank: cycles a segment / end
         return ", ".join(f"{seg:.0f} / {end:.3f}" for seg, end in s.values())
@@ -129,15 +141,21 @@ def failures(rows):
     return out
 
 
-def segment_lines(chains, segments):
+def segment_lines(chains, segments, wait="none"):
     """One warp's two passes as a trace: each ~16 FFMAs a segment over the chains with the addend the LOP3 before them
-    wrote, then the clock read and the LOP3 of the read two segments back; a barrier between the passes, as the
-    microbenchmark's. Returns the trace lines and the instructions of a pass."""
+    wrote, then the clock read and the LOP3 of the read two segments back - or, on a --waits case, the clock read, a
+    shared or global load whose address it gives, and the LOP3 that waits on the load; a barrier between the passes, as
+    the microbenchmark's. Returns the trace lines and the instructions of a pass."""
     rounds = 1 if chains >= 16 else 16 // chains
+    load = {"shared": f"LDS 1 R{{r}} 4 1 0x{SHARED_BASE:x} 4 0", "global": "LDG.E.CG 1 R{r} 4 1 0x7f0000000000 4 0"}
     one = []
     for s in range(segments):
         one += [f"ffffffff 1 R{10 + i % chains} FFMA 3 R{10 + i % chains} R5 R6 0 0" for i in range(rounds * chains)]
-        one += [f"ffffffff 1 R{40 + s % 3} CS2R 0 0 0", f"ffffffff 1 R6 LOP3 2 R7 R{40 + (s + 1) % 3} 0 0"]
+        one.append(f"ffffffff 1 R{40 + s % 3} CS2R 0 0 0")
+        if wait == "none":
+            one.append(f"ffffffff 1 R6 LOP3 2 R7 R{40 + (s + 1) % 3} 0 0")
+        else:
+            one += [f"ffffffff 1 R44 {load[wait].format(r=40 + s % 3)}", "ffffffff 1 R6 LOP3 2 R7 R44 0 0"]
     texts = one + ["ffffffff 0 BAR 0 0 0"] + one + ["ffffffff 0 EXIT 0 0 0"]
     return "\n".join(f"{16 * n:04x} {t}" for n, t in enumerate(texts)), len(one)
 
@@ -150,7 +168,7 @@ def model(cases, a):
         for c in cases:
             ctas = c["ctas_per_sm"]
             name = f"trace_{c['chains']}_{ctas}_{c['threads']}"
-            body, per_pass = segment_lines(c["chains"], c["segments"])
+            body, per_pass = segment_lines(c["chains"], c["segments"], c.get("wait", "none"))
             kernelslist = write_uniform_trace(Path(work) / name, name, ctas, c["threads"], body)
             try:
                 out = run_trace(a.model, a.gpu, kernelslist, work, [*ONE_SM_SETS, *a.set], name + "-out",
