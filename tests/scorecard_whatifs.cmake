@@ -75,6 +75,14 @@ add_test(NAME Scripts.ScorecardDiffOfIssueShare
                  ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-share-a.json.xz ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-share-b.json.xz)
 set_tests_properties(Scripts.ScorecardDiffOfIssueShare PROPERTIES PASS_REGULAR_EXPRESSION
   "[|] tiled_gemm [|] 9 [|] 4[.]5 -> 3[.]7 [|] 8[.]9 -> 27[.]8 [|] 2[.]1 -> 5[.]6 [|].*[|] all [|] 138 [|] 5[.]63 -> 5[.]54 [|].*8192x8192x8192 128x128x32 w4 s3 pad8 [(]CTA orders[)] [|] 10 [|] [+]0[.]63 [|] [+]0[.]74 [|]")
+# sm.warp_scheduler: oldest_three on the whole H200 card (docs/co-resident-ctas.md, "Who issues when several warps want the
+# port"): the measured rule at the block grain - time a little closer, the ladder's DRAM far off (its co-resident CTAs in
+# step), the 8192^3 orders ranked as with the issue share.
+add_test(NAME Scripts.ScorecardDiffOfOldestThree
+         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/scorecard_diff.py ${PROJECT_SOURCE_DIR}/docs/results/h200-compare.json.xz
+                 ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-three-a.json.xz ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-three-b.json.xz)
+set_tests_properties(Scripts.ScorecardDiffOfOldestThree PROPERTIES PASS_REGULAR_EXPRESSION
+  "[|] tiled_gemm [|] 9 [|] 4[.]5 -> 4[.]3 [|] 8[.]9 -> 27[.]3 [|] 2[.]1 -> 6[.]2 [|].*[|] all [|] 138 [|] 5[.]63 -> 5[.]48 [|].*8192x8192x8192 128x128x32 w4 s3 pad8 [(]CTA orders[)] [|] 10 [|] [+]0[.]63 [|] [+]0[.]74 [|]")
 gms_whatif_diff(L2Assoc32 assoc32 "[|] gemm [|] 48 [|] 6[.]2 -> 6[.]3 [|] 13[.]3 -> 13[.]1 [|] 3[.]9 -> 4[.]0 [|]")
 # l2.far_read_home_evict_first on the same record sets (docs/calibration.md, "Silicon's L2 keeps more beside a slower
 # stream"): right at a slow pace, not at the GEMMs' full rate.
