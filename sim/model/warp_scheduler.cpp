@@ -35,7 +35,8 @@ class LooseRoundRobin final : public WarpScheduler {
 // two warps each, the older CTA's warps take a third each and the younger's two the last third. So: three places,
 // taken by the oldest warps - by their CTA's age, a CTA's own warps by when they last issued, so that they rotate
 // through its places - counting only warps whose next instruction is ready within a short stall (a SASS stall count is
-// at most 15 cycles; a warp waiting on memory or at a barrier leaves its place to the next). The places take turns:
+// at most 15 cycles; a warp that waits longer - on global or shared memory (--waits: the youngest of four CTAs then
+// runs as fast as the others) or at a barrier - leaves its place to the next). The places take turns:
 // each CTA's turn comes by when its places were last all used (the p-th latest issue of its warps that want one, for
 // p places), its warp that issued longest ago taking it.
 class OldestThree final : public WarpScheduler {
