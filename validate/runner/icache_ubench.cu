@@ -38,12 +38,6 @@ namespace {
 
 constexpr int kPasses = 48;
 
-__device__ __forceinline__ unsigned clock32() {
-  unsigned t;
-  asm volatile("mov.u32 %0, %%clock;" : "=r"(t) : : "memory");
-  return t;
-}
-
 template <int N, int HELD, int CHAINS>
 __global__ void icache_loop(float b, float c, float* sink, unsigned* stamps, const float* zeros) {
   float a[CHAINS];
@@ -53,11 +47,11 @@ __global__ void icache_loop(float b, float c, float* sink, unsigned* stamps, con
   unsigned* row = stamps + (static_cast<size_t>(blockIdx.x) * warps + warp) * (kPasses + 2);
   const bool lane0 = (threadIdx.x & 31) == 0;
   if (HELD == 3 && blockIdx.x >= gridDim.x / 2) {  // half an issue-bound pass of the SM with both CTAs (4 warps a sub-partition)
-    const unsigned t0 = clock32();
-    while (clock32() - t0 < 2u * N) {
+    const unsigned t0 = gmsv::clock32();
+    while (gmsv::clock32() - t0 < 2u * N) {
     }
   }
-  if (lane0) row[0] = gmsv::sm_id(), row[1] = clock32();
+  if (lane0) row[0] = gmsv::sm_id(), row[1] = gmsv::clock32();
   for (int p = 0; p < kPasses; ++p) {
     if (HELD == 2) a[0] += zeros[(p * blockDim.x + threadIdx.x) & 4095];  // 16 KB of zeros: L2 hits after the first pass
     if (HELD >= 1) __syncthreads();  // 1, 2, 3
@@ -65,7 +59,7 @@ __global__ void icache_loop(float b, float c, float* sink, unsigned* stamps, con
     for (int i = 0; i < N / CHAINS; ++i)
 #pragma unroll
       for (int j = 0; j < CHAINS; ++j) a[j] = fmaf(a[j], b, c);
-    const unsigned t = clock32();
+    const unsigned t = gmsv::clock32();
     if (lane0) row[2 + p] = t;
   }
   float s = 0;

@@ -29,12 +29,6 @@ constexpr int kSegments = 64;
 constexpr int kFields = 5;  // smid, warpid, CTA, warp in the CTA, start
 constexpr int kSmsKept = 8;
 
-__device__ __forceinline__ unsigned clock32() {
-  unsigned t;
-  asm volatile("mov.u32 %0, %%clock;" : "=r"(t) : : "memory");
-  return t;
-}
-
 __device__ __forceinline__ unsigned warp_slot() {
   unsigned w;
   asm volatile("mov.u32 %0, %%warpid;" : "=r"(w));
@@ -73,7 +67,7 @@ __global__ void issue_trace(unsigned* out, float b, float c, unsigned zero, cons
 #pragma unroll 1
   for (int pass = 0; pass < 2; ++pass) {
     __syncthreads();
-    start = clock32();
+    start = gmsv::clock32();
     unsigned back2 = start, back1 = start;
 #pragma unroll
     for (int s = 0; s < kSegments; ++s) {
@@ -85,7 +79,7 @@ __global__ void issue_trace(unsigned* out, float b, float c, unsigned zero, cons
       for (int r = 0; r < kRounds; ++r)
 #pragma unroll
         for (int j = 0; j < CHAINS; ++j) ffma(a[j], b, addend);
-      stamp[s] = clock32();
+      stamp[s] = gmsv::clock32();
       back2 = back1, back1 = stamp[s];
     }
   }
