@@ -49,7 +49,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
       SubPart& sp = sps[sm * nsp + p];
       sp.sm = sm;
       for (int w = p; w < warps_per_sm; w += nsp) sp.warps.push_back(sm * warps_per_sm + w);
-      sp.views.assign(sp.warps.size(), WarpView{false, 0, 0, kNever, 0});
+      sp.views.assign(sp.warps.size(), WarpView{});
       sp.gate.assign(sp.warps.size(), Gate{});
       sp.mio_since.assign(sp.warps.size(), kNever);
     }
@@ -118,7 +118,7 @@ void Engine::Impl::launch(int sm, Tick t) {
     SubPart& sp = sps[sub_partition(g)];
     ++sp.resident;
     const auto position = static_cast<std::size_t>(g % warps_per_sm / nsp);
-    sp.views[position] = WarpView{false, warp.age, cta_age, kNever, 0};
+    sp.views[position] = WarpView{false, warp.age, cta_age};
     warp.gate = &sp.gate[position];
     sp.mio_since[position] = kNever;
     fetch_next(warp);

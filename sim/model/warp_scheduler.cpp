@@ -62,22 +62,30 @@ class OldestThree final : public WarpScheduler {
       }
       if (at < kPlaces) place[at] = i;
     }
+    // A CTA's turn: the p-th latest issue of its warps that want a place, for its p places.
+    auto turn = [&](std::uint64_t cta) {
+      int places = 0;
+      for (int k = 0; k < n; ++k) places += w[place[k]].cta_age == cta;
+      Tick latest[kPlaces];  // the CTA's kPlaces latest issues, latest first (p <= kPlaces)
+      int m = 0;
+      for (int j = 0; j < static_cast<int>(w.size()); ++j) {
+        if (!wants(j) || w[j].cta_age != cta) continue;
+        int at = m < kPlaces ? m++ : kPlaces;
+        while (at > 0 && w[j].last_issue > latest[at - 1]) {
+          if (at < kPlaces) latest[at] = latest[at - 1];
+          --at;
+        }
+        if (at < kPlaces) latest[at] = w[j].last_issue;
+      }
+      return latest[places - 1];
+    };
     int best = -1;
     Tick best_turn = 0;
     for (int k = 0; k < n; ++k) {
       const int i = place[k];
       if (!w[i].eligible) continue;
-      int places = 0;  // its CTA's places, and the p-th latest issue of the CTA's warps that want one
-      for (int j = 0; j < n; ++j) places += w[place[j]].cta_age == w[i].cta_age;
-      Tick turn = 0;
-      for (int j = 0; j < static_cast<int>(w.size()); ++j) {
-        if (!wants(j) || w[j].cta_age != w[i].cta_age) continue;
-        int later = 0;
-        for (int m = 0; m < static_cast<int>(w.size()); ++m)
-          later += wants(m) && w[m].cta_age == w[i].cta_age && (w[m].last_issue > w[j].last_issue || (w[m].last_issue == w[j].last_issue && m < j));
-        if (later == places - 1) turn = w[j].last_issue;
-      }
-      if (best < 0 || turn < best_turn || (turn == best_turn && ahead(i, best))) best = i, best_turn = turn;
+      const Tick t = turn(w[i].cta_age);
+      if (best < 0 || t < best_turn || (t == best_turn && ahead(i, best))) best = i, best_turn = t;
     }
     return best;
   }

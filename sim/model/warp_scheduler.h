@@ -10,11 +10,11 @@
 namespace gms {
 
 struct WarpView {
-  bool eligible;          // resident, not at a barrier, ready by now
-  std::uint64_t age;      // launch order: smaller is older
-  std::uint64_t cta_age;  // its CTA's launch order (the age of the CTA's first warp)
-  Tick ready;             // when its next instruction can issue (kNever: at a barrier or gone)
-  Tick last_issue;        // when it last issued (0: not yet)
+  bool eligible = false;      // resident, not at a barrier, ready by now
+  std::uint64_t age = 0;      // launch order: smaller is older
+  std::uint64_t cta_age = 0;  // its CTA's launch order (the age of the CTA's first warp)
+  Tick ready = kNever;        // when its next instruction can issue (kNever: at a barrier or gone)
+  Tick last_issue = 0;        // when it last issued (0: not yet)
 };
 
 class WarpScheduler {
