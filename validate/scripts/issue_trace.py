@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from accelsim_trace import ONE_SM_SETS, SHARED_BASE, add_replay_args, run_trace, write_uniform_trace  # noqa: E402
 
-SEGMENT = 18  # instructions a segment: its FFMAs, the clock read and the LOP3 that pins it
+SEGMENT = 18  # instructions a segment of 16 or 8 chains: its FFMAs, the clock read and the LOP3 that pins it
 
 
 def load(folder):
@@ -75,9 +75,9 @@ def ends_by_rank(sps):
             mine = [(w[2] - lo) / (hi - lo) for w in ws if w[0] == r]
             first.setdefault(r, []).append(min(mine))
             last.setdefault(r, []).append(max(mine))
-    return " / ".join(f"{statistics.median(first[r]):.2f}-{statistics.median(last[r]):.2f}" if len(first[r]) and
-                      statistics.median(last[r]) - statistics.median(first[r]) >= 0.015 else f"{statistics.median(last[r]):.2f}"
-                      for r in sorted(first))
+    def shown(lo, hi):  # one end where the CTA's warps end together
+        return f"{lo:.2f}-{hi:.2f}" if hi - lo >= 0.015 else f"{hi:.2f}"
+    return " / ".join(shown(statistics.median(first[r]), statistics.median(last[r])) for r in sorted(first))
 
 
 def label(case):
@@ -92,7 +92,9 @@ def table(cases):
     for c in cases:
         s = shares(c)
         rows[(c.get("wait", "none"), c["chains"], c["ctas_per_sm"], c["threads"])] = s
-        cells = [f"{seg:5.1f} ({SEGMENT / seg:.2f}), {e:.3f}" for seg, e in s.values()]
+        # the port share where a segment is its FFMAs, the clock read and the LOP3 (a --waits loop's SASS holds more)
+        inst = c["ffma_per_segment"] + 2 if c.get("wait", "none") == "none" else None
+        cells = [f"{seg:5.1f} ({inst / seg:.2f}), {e:.3f}" if inst else f"{seg:5.1f}, {e:.3f}" for seg, e in s.values()]
         print(f"{label(c):44s} " + " | ".join(cells))
     return rows
 
@@ -167,7 +169,7 @@ def model(cases, a):
     with tempfile.TemporaryDirectory() as work:
         for c in cases:
             ctas = c["ctas_per_sm"]
-            name = f"trace_{c['chains']}_{ctas}_{c['threads']}"
+            name = f"trace_{c.get('wait', 'none')}_{c['chains']}_{ctas}_{c['threads']}"
             body, per_pass = segment_lines(c["chains"], c["segments"], c.get("wait", "none"))
             kernelslist = write_uniform_trace(Path(work) / name, name, ctas, c["threads"], body)
             try:
@@ -187,7 +189,7 @@ def model(cases, a):
             steady = {}  # per CTA: its warps' cycles a segment over the middle half of their second pass
             for (cta, _), t in second.items():
                 q1, q3 = len(t) // 4, 3 * len(t) // 4
-                steady.setdefault(cta, []).append((t[q3] - t[q1]) / (q3 - q1) * SEGMENT)
+                steady.setdefault(cta, []).append((t[q3] - t[q1]) / (q3 - q1) * per_pass / c["segments"])
             silicon_seg = " / ".join(f"{v[0]:.0f}" for v in shares(c).values())
             model_seg = " / ".join(f"{statistics.median(v):.0f}" for _, v in sorted(steady.items()))
             print(f"  {label(c):44s} silicon {ends_by_rank(silicon_sps):26s} model {ends_by_rank(model_sps):26s} "
