@@ -25,6 +25,12 @@ add_test(NAME ValidateResults.CtaRanksReadsAModelRun
                  --model tiny=${PROJECT_SOURCE_DIR}/tests/data/cta_ranks/model)
 set_tests_properties(ValidateResults.CtaRanksReadsAModelRun PROPERTIES
                      PASS_REGULAR_EXPRESSION "[|] tiny model model [|] 1[.]000 [(]2[)] [|] 1[.]500 [(]2[)] [|] 1[.]500 [|]")
+# ... and scored against silicon's median run (runs 1.000 and 1.500: 1.250), per folder of model runs.
+add_test(NAME ValidateResults.CtaRanksScoresAModelRun
+         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/cta_ranks.py ${PROJECT_SOURCE_DIR}/tests/data/cta_ranks
+                 --model tiny=${PROJECT_SOURCE_DIR}/tests/data/cta_ranks/model)
+set_tests_properties(ValidateResults.CtaRanksScoresAModelRun PROPERTIES
+                     PASS_REGULAR_EXPRESSION "cta_ranks against silicon's median run: tiny 1[.]500 / 1[.]250; mean abs[.] error 0[.]250 over 1 case")
 # What sharing an SM costs its oldest CTA (gms-ladder --stamps --alone on an H200, docs/co-resident-ctas.md): the lone
 # runs repeat within 2 %; refused on runs that do not; a model pair read (silicon's oldest 1.50x, the model's 1.20x).
 gms_script_expect(LadderAloneRepeats cta_alone.py

@@ -12,7 +12,9 @@ How far the co-resident CTAs' progress differs sets how far apart the CTAs that 
 panel read it, and with it the L2's hits (docs/shared-memory.md, "Co-resident CTAs").
 
 Also per source: the CTA durations' coefficient of variation over the whole grid, and `youngest/oldest`,
-the last rank's ratio. `--check`: exit 1 unless every case's silicon runs agree on youngest/oldest within
+the last rank's ratio. With --model, how far each model run's youngest/oldest lies from the median of silicon's runs,
+and the mean of those errors per folder the model runs sit in (one folder per what-if: `--model A=SET/a --model
+B=SET/b` scores SET over its cases, so several what-ifs compare in one call). `--check`: exit 1 unless every case's silicon runs agree on youngest/oldest within
 0.05 (the order the hardware gives co-resident CTAs repeats run to run) and each shows two ranks or more.
 """
 import argparse
@@ -73,7 +75,7 @@ def main():
             models.setdefault(case, []).append((d, model_rows(d)))
         except ValueError as e:
             sys.exit(f"cta_ranks: {e}")
-    table, bad, cases = [], [], 0
+    table, bad, cases, errors = [], [], 0, {}
     for case, stamped in runs.items():
         if args.case and case not in args.case:
             continue
@@ -88,6 +90,8 @@ def main():
             bad.append(f"{case}: youngest/oldest " + " / ".join(f"{y:.3f}" for y in youngest) + " run to run")
         for d, rows in models.get(case, []):
             table.append((f"{case} model {os.path.basename(os.path.normpath(d))}", *rank_ratios(rows)))
+            what_if = os.path.dirname(os.path.normpath(d)) or "."
+            errors.setdefault(what_if, []).append((case, table[-1][1][-1], statistics.median(youngest)))
     if not table:
         sys.exit("cta_ranks: no case left (--case)")
     width = max(len(t[1]) for t in table)
@@ -95,6 +99,11 @@ def main():
     print("|---|" + "---|" * (width + 2))
     for label, ratios, counts, cv in table:
         print(row(label, ratios, counts, cv, width))
+    for what_if, rows in errors.items():
+        mean = statistics.fmean(abs(m - s) for _, m, s in rows)
+        print(f"\nyoungest/oldest, model in {what_if} against silicon's median run: "
+              + ", ".join(f"{c} {m:.3f} / {s:.3f}" for c, m, s in rows)
+              + f"; mean abs. error {mean:.3f} over {len(rows)} case(s)")
     if args.check:
         if bad:
             sys.exit("cta_ranks: silicon's runs do not repeat:\n  " + "\n  ".join(bad))
