@@ -12,10 +12,11 @@ How far the co-resident CTAs' progress differs sets how far apart the CTAs that 
 panel read it, and with it the L2's hits (docs/shared-memory.md, "Co-resident CTAs").
 
 Also per source: the CTA durations' coefficient of variation over the whole grid, and `youngest/oldest`,
-the last rank's ratio. With --model, how far each model run's youngest/oldest lies from the median of silicon's runs,
-and the mean of those errors per folder the model runs sit in (one folder per what-if: `--model A=SET/a --model
-B=SET/b` scores SET over its cases, so several what-ifs compare in one call). `--check`: exit 1 unless every case's silicon runs agree on youngest/oldest within
-0.05 (the order the hardware gives co-resident CTAs repeats run to run) and each shows two ranks or more.
+the last rank's ratio. With --model, how far each model run's youngest/oldest lies from the median of
+silicon's runs, and the mean of those errors per folder the model runs sit in (one folder per what-if:
+`--model A=SET/a --model B=SET/b` scores SET over its cases, so several what-ifs compare in one call).
+`--check`: exit 1 unless every case's silicon runs agree on youngest/oldest within 0.05 (the order the
+hardware gives co-resident CTAs repeats run to run) and each shows two ranks or more.
 """
 import argparse
 import csv
@@ -88,10 +89,11 @@ def main():
                 bad.append(f"{case} run {i}: one CTA per SM, no ranks to compare")
         if max(youngest) - min(youngest) > AGREE:
             bad.append(f"{case}: youngest/oldest " + " / ".join(f"{y:.3f}" for y in youngest) + " run to run")
+        silicon = statistics.median(youngest)
         for d, rows in models.get(case, []):
             table.append((f"{case} model {os.path.basename(os.path.normpath(d))}", *rank_ratios(rows)))
             what_if = os.path.dirname(os.path.normpath(d)) or "."
-            errors.setdefault(what_if, []).append((case, table[-1][1][-1], statistics.median(youngest)))
+            errors.setdefault(what_if, []).append((case, table[-1][1][-1], silicon))
     if not table:
         sys.exit("cta_ranks: no case left (--case)")
     width = max(len(t[1]) for t in table)
