@@ -31,6 +31,12 @@ add_test(NAME ValidateResults.CtaRanksScoresAModelRun
                  --model tiny=${PROJECT_SOURCE_DIR}/tests/data/cta_ranks/model)
 set_tests_properties(ValidateResults.CtaRanksScoresAModelRun PROPERTIES
                      PASS_REGULAR_EXPRESSION "cta_ranks against silicon's median run: tiny 1[.]500 / 1[.]250; mean abs[.] error 0[.]250 over 1 case")
+# ... and how far apart the first wave's leading CTAs run (each SM's first to end: 100 and 110 cycles).
+add_test(NAME ValidateResults.CtaRanksSpreadOfLeadingCtas
+         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/cta_ranks.py ${PROJECT_SOURCE_DIR}/tests/data/cta_ranks
+                 --model tiny=${PROJECT_SOURCE_DIR}/tests/data/cta_ranks/model_apart)
+set_tests_properties(ValidateResults.CtaRanksSpreadOfLeadingCtas PROPERTIES
+                     PASS_REGULAR_EXPRESSION "[|] tiny model model_apart [|] .* [|] 4[.]76 % / 9[.]5 % [|].*leading CTAs' CV, model in [^:]*: tiny 4[.]76 / 0[.]00 %")
 # What sharing an SM costs its oldest CTA (gms-ladder --stamps --alone on an H200, docs/co-resident-ctas.md): the lone
 # runs repeat within 2 %; refused on runs that do not; a model pair read (silicon's oldest 1.50x, the model's 1.20x).
 gms_script_expect(LadderAloneRepeats cta_alone.py

@@ -11,9 +11,13 @@ the youngest last (ratios rising with rank); one that takes the SM's warps in tu
 How far the co-resident CTAs' progress differs sets how far apart the CTAs that share a row or column
 panel read it, and with it the L2's hits (docs/shared-memory.md, "Co-resident CTAs").
 
-Also per source: the CTA durations' coefficient of variation over the whole grid, and `youngest/oldest`,
-the last rank's ratio. With --model, how far each model run's youngest/oldest lies from the median of
-silicon's runs, and the mean of those errors per folder the model runs sit in (one folder per what-if:
+Also per source: the CTA durations' coefficient of variation over the whole grid, `youngest/oldest`,
+the last rank's ratio, and how far apart the first wave's leading CTAs run - on each SM the one that ends first
+(by outcome, not by dispatch: silicon's starts lie within a few of %globaltimer's 32 ns steps, so the dispatch
+order of a few SMs' pairs is a coin toss) -: their durations' CV and range over their median (silicon's BK 32
+leaders end 15-20 us apart, the model's within 4.4 us: the drift that lets CTAs sharing a tile reach its lines
+apart, docs/co-resident-ctas.md). With --model, how far each model run's youngest/oldest lies from the median of
+silicon's runs, and the mean of those errors per folder the model runs sit in, and its leading CTAs' CV beside silicon's median run's (one folder per what-if:
 `--model A=SET/a --model B=SET/b` scores SET over its cases, so several what-ifs compare in one call).
 `--check`: exit 1 unless every case's silicon runs agree on youngest/oldest within 0.05 (the order the
 hardware gives co-resident CTAs repeats run to run) and each shows two ranks or more.
@@ -41,22 +45,27 @@ def model_rows(directory):
 
 
 def rank_ratios(rows):
-    """(ratios per rank of the first wave, CTAs per rank, CV of all durations) of one run's stamp rows."""
-    per_rank = {}
+    """(ratios per rank of the first wave, CTAs per rank, CV of all durations, (CV, range / median) of the first
+    wave's leading CTAs' durations - each SM's first to end) of one run's stamp rows."""
+    per_rank, leaders = {}, []
     for ranked in first_wave_by_sm(rows):
         for rank, (_, start, end) in enumerate(ranked):
             per_rank.setdefault(rank, []).append(end - start)
+        leaders.append(min(end - start for _, start, end in ranked))
     base = statistics.median(per_rank[0])
     ratios = [statistics.median(per_rank[k]) / base for k in sorted(per_rank)]
     counts = [len(per_rank[k]) for k in sorted(per_rank)]
     durations = [int(r["gt_end_ns"]) - int(r["gt_start_ns"]) for r in rows]
     cv = statistics.pstdev(durations) / statistics.fmean(durations)
-    return ratios, counts, cv
+    spread = (statistics.pstdev(leaders) / statistics.fmean(leaders),
+              (max(leaders) - min(leaders)) / statistics.median(leaders))
+    return ratios, counts, cv, spread
 
 
-def row(label, ratios, counts, cv, width):
+def row(label, ratios, counts, cv, spread, width):
     cells = [f"{r:.3f} ({n})" for r, n in zip(ratios, counts)] + [""] * (width - len(ratios))
-    return f"| {label} | " + " | ".join(cells) + f" | {ratios[-1]:.3f} | {100 * cv:.1f} % |"
+    return (f"| {label} | " + " | ".join(cells) + f" | {ratios[-1]:.3f} | {100 * cv:.1f} % | "
+            f"{100 * spread[0]:.2f} % / {100 * spread[1]:.1f} % |")
 
 
 def main():
@@ -81,31 +90,35 @@ def main():
         if args.case and case not in args.case:
             continue
         cases += 1
-        youngest = []
+        youngest, spreads = [], []
         for i, rows in enumerate(stamped):
             table.append((f"{case} silicon run {i}", *rank_ratios(rows)))
             youngest.append(table[-1][1][-1])
+            spreads.append(table[-1][4][0])
             if len(table[-1][1]) < 2:
                 bad.append(f"{case} run {i}: one CTA per SM, no ranks to compare")
         if max(youngest) - min(youngest) > AGREE:
             bad.append(f"{case}: youngest/oldest " + " / ".join(f"{y:.3f}" for y in youngest) + " run to run")
-        silicon = statistics.median(youngest)
+        silicon, silicon_spread = statistics.median(youngest), statistics.median(spreads)
         for d, rows in models.get(case, []):
             table.append((f"{case} model {os.path.basename(os.path.normpath(d))}", *rank_ratios(rows)))
             what_if = os.path.dirname(os.path.normpath(d)) or "."
-            errors.setdefault(what_if, []).append((case, table[-1][1][-1], silicon))
+            errors.setdefault(what_if, []).append((case, table[-1][1][-1], silicon, table[-1][4][0], silicon_spread))
     if not table:
         sys.exit("cta_ranks: no case left (--case)")
     width = max(len(t[1]) for t in table)
-    print("| case / source | " + " | ".join(f"rank {k}" for k in range(width)) + " | youngest/oldest | CV |")
-    print("|---|" + "---|" * (width + 2))
-    for label, ratios, counts, cv in table:
-        print(row(label, ratios, counts, cv, width))
+    print("| case / source | " + " | ".join(f"rank {k}" for k in range(width))
+          + " | youngest/oldest | CV | leaders: CV / range |")
+    print("|---|" + "---|" * (width + 3))
+    for label, ratios, counts, cv, spread in table:
+        print(row(label, ratios, counts, cv, spread, width))
     for what_if, rows in errors.items():
-        mean = statistics.fmean(abs(m - s) for _, m, s in rows)
+        mean = statistics.fmean(abs(m - s) for _, m, s, _, _ in rows)
         print(f"\nyoungest/oldest, model in {what_if} against silicon's median run: "
-              + ", ".join(f"{c} {m:.3f} / {s:.3f}" for c, m, s in rows)
+              + ", ".join(f"{c} {m:.3f} / {s:.3f}" for c, m, s, _, _ in rows)
               + f"; mean abs. error {mean:.3f} over {len(rows)} case(s)")
+        print(f"leading CTAs' CV, model in {what_if} against silicon's median run: "
+              + ", ".join(f"{c} {100 * m:.2f} / {100 * s:.2f} %" for c, _, _, m, s in rows))
     if args.check:
         if bad:
             sys.exit("cta_ranks: silicon's runs do not repeat:\n  " + "\n  ".join(bad))
