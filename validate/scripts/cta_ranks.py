@@ -17,12 +17,14 @@ the last rank's ratio, and how far apart the first wave's leading CTAs run - on 
 order of a few SMs' pairs is a coin toss) -: their durations' CV and range over their median (silicon's BK 32
 leaders end 15-20 us apart, the model's within 4.4 us: the drift that lets CTAs sharing a tile reach its lines
 apart, docs/co-resident-ctas.md). With --model, how far each model run's youngest/oldest lies from the median of
-silicon's runs, and the mean of those errors per folder the model runs sit in, and its leading CTAs' CV beside silicon's median run's (one folder per what-if:
-`--model A=SET/a --model B=SET/b` scores SET over its cases, so several what-ifs compare in one call).
+silicon's runs, the mean of those errors per folder the model runs sit in (one folder per what-if:
+`--model A=SET/a --model B=SET/b` scores SET over its cases, so several what-ifs compare in one call), and each
+model run's leading CTAs' CV beside silicon's median run's.
 `--check`: exit 1 unless every case's silicon runs agree on youngest/oldest within 0.05 (the order the
 hardware gives co-resident CTAs repeats run to run) and each shows two ranks or more.
 """
 import argparse
+import collections
 import csv
 import os
 import statistics
@@ -32,6 +34,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cta_stamps import first_wave_by_sm, model_pairs, stamp_runs  # noqa: E402
 
 AGREE = 0.05  # --check: how far apart two runs' youngest/oldest may be
+
+# One run's summary: the first wave's duration per rank over rank 0's and CTAs per rank; the CV of all its CTAs'
+# durations; the CV and range over median of the first wave's leading CTAs (each SM's first to end).
+RunStats = collections.namedtuple("RunStats", "ratios counts cv leaders_cv leaders_range")
 
 
 def model_rows(directory):
@@ -44,9 +50,12 @@ def model_rows(directory):
                 for r in csv.DictReader(f)]
 
 
+def cv(values):
+    return statistics.pstdev(values) / statistics.fmean(values)
+
+
 def rank_ratios(rows):
-    """(ratios per rank of the first wave, CTAs per rank, CV of all durations, (CV, range / median) of the first
-    wave's leading CTAs' durations - each SM's first to end) of one run's stamp rows."""
+    """The RunStats of one run's stamp rows."""
     per_rank, leaders = {}, []
     for ranked in first_wave_by_sm(rows):
         for rank, (_, start, end) in enumerate(ranked):
@@ -56,16 +65,14 @@ def rank_ratios(rows):
     ratios = [statistics.median(per_rank[k]) / base for k in sorted(per_rank)]
     counts = [len(per_rank[k]) for k in sorted(per_rank)]
     durations = [int(r["gt_end_ns"]) - int(r["gt_start_ns"]) for r in rows]
-    cv = statistics.pstdev(durations) / statistics.fmean(durations)
-    spread = (statistics.pstdev(leaders) / statistics.fmean(leaders),
-              (max(leaders) - min(leaders)) / statistics.median(leaders))
-    return ratios, counts, cv, spread
+    leaders_range = (max(leaders) - min(leaders)) / statistics.median(leaders)
+    return RunStats(ratios, counts, cv(durations), cv(leaders), leaders_range)
 
 
-def row(label, ratios, counts, cv, spread, width):
-    cells = [f"{r:.3f} ({n})" for r, n in zip(ratios, counts)] + [""] * (width - len(ratios))
-    return (f"| {label} | " + " | ".join(cells) + f" | {ratios[-1]:.3f} | {100 * cv:.1f} % | "
-            f"{100 * spread[0]:.2f} % / {100 * spread[1]:.1f} % |")
+def row(label, st, width):
+    cells = [f"{r:.3f} ({n})" for r, n in zip(st.ratios, st.counts)] + [""] * (width - len(st.ratios))
+    return (f"| {label} | " + " | ".join(cells) + f" | {st.ratios[-1]:.3f} | {100 * st.cv:.1f} % | "
+            f"{100 * st.leaders_cv:.2f} % / {100 * st.leaders_range:.1f} % |")
 
 
 def main():
@@ -90,35 +97,36 @@ def main():
         if args.case and case not in args.case:
             continue
         cases += 1
-        youngest, spreads = [], []
-        for i, rows in enumerate(stamped):
-            table.append((f"{case} silicon run {i}", *rank_ratios(rows)))
-            youngest.append(table[-1][1][-1])
-            spreads.append(table[-1][4][0])
-            if len(table[-1][1]) < 2:
+        runs_stats = [rank_ratios(rows) for rows in stamped]
+        youngest = [st.ratios[-1] for st in runs_stats]
+        for i, st in enumerate(runs_stats):
+            table.append((f"{case} silicon run {i}", st))
+            if len(st.ratios) < 2:
                 bad.append(f"{case} run {i}: one CTA per SM, no ranks to compare")
         if max(youngest) - min(youngest) > AGREE:
             bad.append(f"{case}: youngest/oldest " + " / ".join(f"{y:.3f}" for y in youngest) + " run to run")
-        silicon, silicon_spread = statistics.median(youngest), statistics.median(spreads)
+        silicon = statistics.median(youngest)
+        silicon_cv = statistics.median(st.leaders_cv for st in runs_stats)
         for d, rows in models.get(case, []):
-            table.append((f"{case} model {os.path.basename(os.path.normpath(d))}", *rank_ratios(rows)))
+            st = rank_ratios(rows)
+            table.append((f"{case} model {os.path.basename(os.path.normpath(d))}", st))
             what_if = os.path.dirname(os.path.normpath(d)) or "."
-            errors.setdefault(what_if, []).append((case, table[-1][1][-1], silicon, table[-1][4][0], silicon_spread))
+            errors.setdefault(what_if, []).append((case, st, silicon, silicon_cv))
     if not table:
         sys.exit("cta_ranks: no case left (--case)")
-    width = max(len(t[1]) for t in table)
+    width = max(len(st.ratios) for _, st in table)
     print("| case / source | " + " | ".join(f"rank {k}" for k in range(width))
           + " | youngest/oldest | CV | leaders: CV / range |")
     print("|---|" + "---|" * (width + 3))
-    for label, ratios, counts, cv, spread in table:
-        print(row(label, ratios, counts, cv, spread, width))
+    for label, st in table:
+        print(row(label, st, width))
     for what_if, rows in errors.items():
-        mean = statistics.fmean(abs(m - s) for _, m, s, _, _ in rows)
+        mean = statistics.fmean(abs(st.ratios[-1] - s) for _, st, s, _ in rows)
         print(f"\nyoungest/oldest, model in {what_if} against silicon's median run: "
-              + ", ".join(f"{c} {m:.3f} / {s:.3f}" for c, m, s, _, _ in rows)
+              + ", ".join(f"{c} {st.ratios[-1]:.3f} / {s:.3f}" for c, st, s, _ in rows)
               + f"; mean abs. error {mean:.3f} over {len(rows)} case(s)")
         print(f"leading CTAs' CV, model in {what_if} against silicon's median run: "
-              + ", ".join(f"{c} {100 * m:.2f} / {100 * s:.2f} %" for c, _, _, m, s in rows))
+              + ", ".join(f"{c} {100 * st.leaders_cv:.2f} / {100 * scv:.2f} %" for c, st, _, scv in rows))
     if args.check:
         if bad:
             sys.exit("cta_ranks: silicon's runs do not repeat:\n  " + "\n  ".join(bad))
