@@ -37,6 +37,15 @@ add_test(NAME ValidateResults.CtaRanksSpreadOfLeadingCtas
                  --model tiny=${PROJECT_SOURCE_DIR}/tests/data/cta_ranks/model_apart)
 set_tests_properties(ValidateResults.CtaRanksSpreadOfLeadingCtas PROPERTIES
                      PASS_REGULAR_EXPRESSION "[|] tiny model model_apart [|] .* [|] 4[.]76 % / 9[.]5 % [|].*leading CTAs' CV, model in [^:]*: tiny 4[.]76 / 0[.]00 %")
+# Which of two co-resident CTAs runs slower follows their launch index, not their start (every SM of every rung with
+# ranks that differ, all three runs: the hardware's "oldest" is the lower blockIdx, docs/co-resident-ctas.md): held
+# on the stamps (r3_bk32, whose starts order nothing), and on a fixture whose younger CTA starts first on one SM.
+gms_script_expect(LadderStampsSlowerWithLaunchIndex cta_ranks.py
+  "seed002_r3_bk32 silicon run 0 [|][^\n]*[|] [+]1[.]00 / [+-]0[.][0-2][0-9] [|]"
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/ladder_stamps --case seed002_r3_bk32)
+gms_script_expect(CtaRanksSlowerWithLaunchIndex cta_ranks.py
+  "[|] late silicon run 0 [|] 1[.]000 [(]2[)] [|] 1[.]000 [(]2[)] [|] 1[.]000 [|] 20[.]0 % [|] 0[.]00 % / 0[.]0 % [|] [+]1[.]00 / [+]0[.]00 [|]"
+  ${PROJECT_SOURCE_DIR}/tests/data/cta_ranks/launch_order)
 # What sharing an SM costs its oldest CTA (gms-ladder --stamps --alone on an H200, docs/co-resident-ctas.md): the lone
 # runs repeat within 2 %; refused on runs that do not; a model pair read (silicon's oldest 1.50x, the model's 1.20x).
 gms_script_expect(LadderAloneRepeats cta_alone.py

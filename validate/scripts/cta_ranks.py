@@ -19,7 +19,10 @@ leaders end 15-20 us apart, the model's within 4.4 us: the drift that lets CTAs 
 apart, docs/co-resident-ctas.md). With --model, how far each model run's youngest/oldest lies from the median of
 silicon's runs, the mean of those errors per folder the model runs sit in (one folder per what-if:
 `--model A=SET/a --model B=SET/b` scores SET over its cases, so several what-ifs compare in one call), and each
-model run's leading CTAs' CV beside silicon's median run's.
+model run's leading CTAs' CV beside silicon's median run's. Last, `slower with: launch / start`: per SM the Spearman of
+its first-wave CTAs' durations with their launch index and with their start, averaged over the SMs whose CTAs differ -
+on silicon the higher launch index is the slower CTA on every SM (+1.00) while the starts order little (their 32 ns
+steps tie), so the hardware's "oldest" is the lower blockIdx, not the first to arrive.
 `--check`: exit 1 unless every case's silicon runs agree on youngest/oldest within 0.05 (the order the
 hardware gives co-resident CTAs repeats run to run) and each shows two ranks or more.
 """
@@ -32,12 +35,15 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cta_stamps import first_wave_by_sm, model_pairs, stamp_runs  # noqa: E402
+from rank_stats import spearman  # noqa: E402
 
 AGREE = 0.05  # --check: how far apart two runs' youngest/oldest may be
 
 # One run's summary: the first wave's duration per rank over rank 0's and CTAs per rank; the CV of all its CTAs'
-# durations; the CV and range over median of the first wave's leading CTAs (each SM's first to end).
-RunStats = collections.namedtuple("RunStats", "ratios counts cv leaders_cv leaders_range")
+# durations; the CV and range over median of the first wave's leading CTAs (each SM's first to end); and how its
+# co-resident CTAs' durations follow their launch index and their start, each the mean over the first wave's SMs of
+# a Spearman (None where no SM's CTAs differ).
+RunStats = collections.namedtuple("RunStats", "ratios counts cv leaders_cv leaders_range by_launch by_start")
 
 
 def model_rows(directory):
@@ -54,25 +60,38 @@ def cv(values):
     return statistics.pstdev(values) / statistics.fmean(values)
 
 
+def mean_or_none(values):
+    return statistics.fmean(values) if values else None
+
+
 def rank_ratios(rows):
     """The RunStats of one run's stamp rows."""
-    per_rank, leaders = {}, []
+    per_rank, leaders, by_launch, by_start = {}, [], [], []
     for ranked in first_wave_by_sm(rows):
         for rank, (_, start, end) in enumerate(ranked):
             per_rank.setdefault(rank, []).append(end - start)
         leaders.append(min(end - start for _, start, end in ranked))
+        durations = [end - start for _, start, end in ranked]
+        if len(set(durations)) > 1:  # an SM whose CTAs all take the same time orders nothing
+            by_launch.append(spearman([cta for cta, _, _ in ranked], durations))
+            by_start.append(spearman([start for _, start, _ in ranked], durations))
     base = statistics.median(per_rank[0])
     ratios = [statistics.median(per_rank[k]) / base for k in sorted(per_rank)]
     counts = [len(per_rank[k]) for k in sorted(per_rank)]
     durations = [int(r["gt_end_ns"]) - int(r["gt_start_ns"]) for r in rows]
     leaders_range = (max(leaders) - min(leaders)) / statistics.median(leaders)
-    return RunStats(ratios, counts, cv(durations), cv(leaders), leaders_range)
+    return RunStats(ratios, counts, cv(durations), cv(leaders), leaders_range,
+                    mean_or_none([r for r in by_launch if r == r]), mean_or_none([r for r in by_start if r == r]))
+
+
+def signed(value):
+    return "-" if value is None else f"{value:+.2f}"
 
 
 def row(label, st, width):
     cells = [f"{r:.3f} ({n})" for r, n in zip(st.ratios, st.counts)] + [""] * (width - len(st.ratios))
     return (f"| {label} | " + " | ".join(cells) + f" | {st.ratios[-1]:.3f} | {100 * st.cv:.1f} % | "
-            f"{100 * st.leaders_cv:.2f} % / {100 * st.leaders_range:.1f} % |")
+            f"{100 * st.leaders_cv:.2f} % / {100 * st.leaders_range:.1f} % | {signed(st.by_launch)} / {signed(st.by_start)} |")
 
 
 def main():
@@ -116,8 +135,8 @@ def main():
         sys.exit("cta_ranks: no case left (--case)")
     width = max(len(st.ratios) for _, st in table)
     print("| case / source | " + " | ".join(f"rank {k}" for k in range(width))
-          + " | youngest/oldest | CV | leaders: CV / range |")
-    print("|---|" + "---|" * (width + 3))
+          + " | youngest/oldest | CV | leaders: CV / range | slower with: launch / start |")
+    print("|---|" + "---|" * (width + 4))
     for label, st in table:
         print(row(label, st, width))
     for what_if, rows in errors.items():
