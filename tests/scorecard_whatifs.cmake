@@ -83,6 +83,14 @@ add_test(NAME Scripts.ScorecardDiffOfOldestThree
                  ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-three-a.json.xz ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-three-b.json.xz)
 set_tests_properties(Scripts.ScorecardDiffOfOldestThree PROPERTIES PASS_REGULAR_EXPRESSION
   "[|] tiled_gemm [|] 9 [|] 4[.]5 -> 4[.]3 [|] 8[.]9 -> 27[.]3 [|] 2[.]1 -> 6[.]2 [|].*[|] all [|] 138 [|] 5[.]63 -> 5[.]48 [|].*8192x8192x8192 128x128x32 w4 s3 pad8 [(]CTA orders[)] [|] 10 [|] [+]0[.]63 [|] [+]0[.]74 [|]")
+# sm.warp_scheduler: cta_share on the whole H200 card (docs/cta-share.md): the issue trace's 2:1 between an
+# SM's two CTAs kept as a count at the block grain - r3_bk32's skew, duration CV and DRAM on silicon's, the card's time a
+# little closer, the ladder's Spearman against its record up, r1 and r3_bk64 in step.
+add_test(NAME Scripts.ScorecardDiffOfCtaShare
+         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/scorecard_diff.py ${PROJECT_SOURCE_DIR}/docs/results/h200-compare.json.xz
+                 ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-ctashare-a.json.xz ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-ctashare-b.json.xz)
+set_tests_properties(Scripts.ScorecardDiffOfCtaShare PROPERTIES PASS_REGULAR_EXPRESSION
+  "[|] tiled_gemm [|] 9 [|] 4[.]5 -> 4[.]1 [|] 8[.]9 -> 9[.]8 [|] 2[.]1 -> 4[.]0 [|].*[|] all [|] 138 [|] 5[.]63 -> 5[.]36 [|].*tiled_gemm 4096x4096x4096 [(]tilings and data paths[)] [|] 9 [|] [+]0[.]85 [|] [+]0[.]93 [|]")
 gms_whatif_diff(L2Assoc32 assoc32 "[|] gemm [|] 48 [|] 6[.]2 -> 6[.]3 [|] 13[.]3 -> 13[.]1 [|] 3[.]9 -> 4[.]0 [|]")
 # l2.far_read_home_evict_first on the same record sets (docs/calibration.md, "Silicon's L2 keeps more beside a slower
 # stream"): right at a slow pace, not at the GEMMs' full rate.

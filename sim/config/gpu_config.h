@@ -22,6 +22,7 @@ struct SmConfig {
   std::int64_t shared_mem_reserved_per_cta = 0;
   int subpartitions = 4;                // warp schedulers per SM, one issue per cycle each
   std::string warp_scheduler = "gto";
+  double younger_cta_share = 0.5;       // cta_share: a younger CTA's warp weighs this much of the next older's
   double fma_flops_per_cycle = 0;       // fp32 FMA FLOP/cycle/SM (2 per FMA lane)
   double tensor_fp16_flops_per_cycle = 0;
   double tensor_bf16_flops_per_cycle = 0;

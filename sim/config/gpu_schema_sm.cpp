@@ -39,10 +39,18 @@ void add_sm_params(std::vector<Param<GpuConfig>>& p) {
                                 "warp schedulers per SM; each issues one instruction per cycle",
                                 [](G& c) -> auto& { return c.sm.subpartitions; }));
   p.push_back(choice_param<G>("sm.warp_scheduler", policy_names(PolicyKind::kWarpScheduler), "gto",
-                              "which ready warp issues: greedy-then-oldest, loose round robin, or oldest_three (three places, taken by "
+                              "which ready warp issues: greedy-then-oldest, loose round robin, oldest_three (three places, taken by "
                               "the oldest warps whose next instruction is ready within 16 cycles - by CTA age, a CTA's "
-                              "warps rotating through them - take turns; younger warps wait: gms-issue-trace-ubench)",
+                              "warps rotating through them - take turns; younger warps wait: gms-issue-trace-ubench), or "
+                              "cta_share (the eligible warps share the port by weight, a younger CTA's warps by "
+                              "sm.younger_cta_share: the one that used the fewest slots for its weight issues)",
                               [](G& c) -> auto& { return c.sm.warp_scheduler; }));
+  p.push_back(quantity_param<G>("sm.younger_cta_share", Q::kReal, "0.5", 0.01, 1,
+                                "cta_share: the weight of a warp of a younger CTA (among those with an eligible warp on "
+                                "the sub-partition) against one of the next older CTA. 0.5: two CTAs of two warps each "
+                                "that all want the port split it 1/3, 1/3, 1/6, 1/6, as gms-issue-trace-ubench measured "
+                                "(validate/results/h200/issue_trace); 1 = all warps alike",
+                                [](G& c) -> auto& { return c.sm.younger_cta_share; }));
   p.push_back(quantity_param<G>("sm.fma_flops_per_cycle", Q::kReal, "", 1, 1e6,
                                 "fp32 FLOP per cycle per SM on the FMA pipes (2 per lane)",
                                 [](G& c) -> auto& { return c.sm.fma_flops_per_cycle; }));

@@ -31,7 +31,8 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   mio_oldest_first = g.sm.mio_entries_oldest_first;
   copy_waits_per_warp = g.sm.copy_waits_per_warp;
   fills_between = g.sm.shared_fills == "between";
-  scheduler = make_warp_scheduler(g.sm.warp_scheduler);
+  scheduler = make_warp_scheduler(g.sm.warp_scheduler, g.sm.younger_cta_share);
+  scheduler_counts_issue = scheduler->counts_issue();
   dispatcher = make_dispatcher(g.launch.dispatch);
   nsp = g.sm.subpartitions;
   warps_per_cta = shape.warps_per_cta;

@@ -118,6 +118,7 @@ struct Engine::Impl {
   MemorySystem& mem;  // own_mem, or the memory a sequence of kernels shares
   Tick start_tick = 0;
   std::unique_ptr<WarpScheduler> scheduler;
+  bool scheduler_counts_issue = false;  // its issued() is called after every pick (cta_share)
   std::unique_ptr<Dispatcher> dispatcher;
   int nsp, warps_per_cta, warps_per_sm;
   std::array<double, kPipeCount> pipe_ticks_per_flop{};

@@ -72,6 +72,7 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
     sp.last = pick;
     sp.views[pick].last_issue = t;
     Warp& w = warps[sp.warps[pick]];
+    if (scheduler_counts_issue) scheduler->issued(sp.views, pick, w.instr.instructions_issued());
     dispatch_for_residents(sp, w.instr);
     // sm.issue_share_*: beside other eligible warps the block takes the port's share silicon's scheduler gives one warp
     // (a block that slips in between another warp's held HMMAs, below, takes it too).

@@ -269,6 +269,51 @@ TEST(Policies, OldestThreeSharesThePortAsTheIssueTraceMeasured) {
   EXPECT_EQ(turns({{0, 0}, {2, 2}}, 1200), (std::vector<int>{600, 600}));                            // one of each
 }
 
+// cta_share: picks per warp over a run in which the warps in `eligible` (all, by default) want the port at every pick,
+// each issuing blocks of `block` instructions.
+std::vector<int> shares(const std::vector<std::array<Tick, 2>>& ctas_and_ages, int picks, double younger, int block = 1,
+                        const std::vector<bool>& eligible = {}) {
+  auto share = make_warp_scheduler("cta_share", younger);
+  std::vector<WarpView> w;
+  for (const auto& [cta, age] : ctas_and_ages) w.push_back({true, age, cta, 0, 0});
+  for (size_t i = 0; i < eligible.size(); ++i) w[i].eligible = eligible[i];
+  std::vector<int> count(w.size());
+  for (int k = 0; k < picks; ++k) {
+    const int i = share->pick(w, -1, 0);
+    ++count[static_cast<size_t>(i)];
+    share->issued(w, i, static_cast<std::uint32_t>(block));
+  }
+  return count;
+}
+
+TEST(Policies, CtaShareSplitsThePortByCtaAge) {
+  // Two CTAs of two warps, a younger warp weighing half an older one: 1/3, 1/3, 1/6, 1/6 - the issue trace's shares.
+  EXPECT_EQ(shares({{0, 0}, {0, 1}, {4, 4}, {4, 5}}, 1200, 0.5), (std::vector<int>{400, 400, 200, 200}));
+  // ... in blocks of 50 instructions too (the block model's grain), and one warp of each CTA: 2/3, 1/3.
+  EXPECT_EQ(shares({{0, 0}, {0, 1}, {4, 4}, {4, 5}}, 1200, 0.5, 50), (std::vector<int>{400, 400, 200, 200}));
+  EXPECT_EQ(shares({{0, 0}, {4, 4}}, 1200, 0.5), (std::vector<int>{800, 400}));
+  // One CTA, or a weight of 1: evenly. Three CTAs: each a step lower.
+  EXPECT_EQ(shares({{0, 0}, {0, 1}, {0, 2}}, 1200, 0.5), (std::vector<int>{400, 400, 400}));
+  EXPECT_EQ(shares({{0, 0}, {0, 1}, {4, 4}, {4, 5}}, 1200, 1.0), (std::vector<int>{300, 300, 300, 300}));
+  EXPECT_EQ(shares({{0, 0}, {2, 2}, {4, 4}}, 700, 0.5), (std::vector<int>{400, 200, 100}));
+  // Alone on the port the younger CTA takes all of it: the share only divides what several warps want.
+  EXPECT_EQ(shares({{0, 0}, {4, 4}}, 100, 0.5, 1, {false, true}), (std::vector<int>{0, 100}));
+}
+
+TEST(Policies, CtaShareBanksNoSlotsForAWarpThatWaited) {
+  auto share = make_warp_scheduler("cta_share", 0.5);
+  std::vector<WarpView> w = {{false, 0, 0, 0, 0}, {true, 4, 4, 0, 0}};
+  for (int k = 0; k < 300; ++k) share->issued(w, share->pick(w, -1, 0), 1);  // the older warp waits (on memory)
+  w[0].eligible = true;
+  std::vector<int> count(2);
+  for (int k = 0; k < 30; ++k) {
+    const int i = share->pick(w, -1, 0);
+    ++count[static_cast<size_t>(i)];
+    share->issued(w, i, 1);
+  }
+  EXPECT_EQ(count, (std::vector<int>{20, 10}));  // its share from its return on, not the 300 slots it missed
+}
+
 TEST(Policies, DispatchersFillBreadthOrDepthFirst) {
   auto rr = make_dispatcher("round_robin"), greedy = make_dispatcher("greedy");
   std::vector<int> free = {2, 2, 0, 2};
