@@ -4,6 +4,10 @@
 
 namespace gms {
 
+// What an L2 line read found (MemCounters::l2_line_reads): how far the CTAs that read one line are apart shows as the
+// share of reads that meet another's fill in flight or merge into its request.
+enum class ReadClass : int { kMerged = 0, kHit = 1, kInFlight = 2, kMiss = 3 };
+
 struct MemCounters {
   std::uint64_t ld_requests = 0;  // warp-level global load instructions
   std::uint64_t st_requests = 0;
@@ -32,6 +36,11 @@ struct MemCounters {
   std::uint64_t l1_local_ld_sectors = 0;
   std::uint64_t l1_local_ld_hit_sectors = 0;
   std::uint64_t l1_local_st_sectors = 0;
+  // Line read requests the SMs sent to L2 by what they found - merged into an open request, every sector there and
+  // arrived, a sector still arriving (another request's fill in flight), a sector missing - and the ticks from each
+  // one's send to its data back at the SM (MSHR wait included), summed per class (ReadClass).
+  std::uint64_t l2_line_reads[4] = {};
+  std::uint64_t l2_line_read_ticks[4] = {};
 
   // Calls f(this field, the other's field) for every counter: sums and extrapolations visit them all.
   template <class Self, class Other, class F>
@@ -50,6 +59,7 @@ struct MemCounters {
     f(a.tma_sectors, b.tma_sectors);
     f(a.l1_local_ld_sectors, b.l1_local_ld_sectors), f(a.l1_local_ld_hit_sectors, b.l1_local_ld_hit_sectors);
     f(a.l1_local_st_sectors, b.l1_local_st_sectors);
+    for (int k = 0; k < 4; ++k) f(a.l2_line_reads[k], b.l2_line_reads[k]), f(a.l2_line_read_ticks[k], b.l2_line_read_ticks[k]);
   }
   MemCounters& operator+=(const MemCounters& o) {
     each(*this, o, [](std::uint64_t& x, const std::uint64_t& y) { x += y; });
@@ -57,7 +67,7 @@ struct MemCounters {
   }
 };
 
-static_assert(sizeof(MemCounters) == 26 * sizeof(std::uint64_t), "a new counter must be listed in MemCounters::each");
+static_assert(sizeof(MemCounters) == 34 * sizeof(std::uint64_t), "a new counter must be listed in MemCounters::each");
 
 // Per-CTA view used by the per-CTA CSV and heatmaps.
 struct CtaMemCounts {

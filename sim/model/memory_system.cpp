@@ -199,6 +199,7 @@ Tick MemorySystem::home_slice_read(std::uint32_t slice, std::uint32_t set, Addr 
   count_read_lookup(sm, s, popc(a.hit), popc(a.miss), cta, true);
   if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, s);
   Tick ready = a.hit ? a.ready : s;
+  read_class_ = a.miss ? ReadClass::kMiss : a.ready > s ? ReadClass::kInFlight : ReadClass::kHit;
   if (a.miss) dram_fill(tags, a, line, s, &ready, sm);
   return ready;
 }
@@ -236,7 +237,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, const LinePlace& p, std::uint
         out = replies_[first_slice].serve(out, popc(mask) * sector);
         coalescer_.extend(first_slice, line_index, out);
       }
-      return retire(out + l2_return_ticks_);
+      return retire(count_line_read(ReadClass::kMerged, t, out + l2_return_ticks_));
     }
   }
   counters_.l2_first_lookup_sectors += popc(mask);
@@ -262,6 +263,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, const LinePlace& p, std::uint
     }
     if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, s);
     ready = a.hit ? a.ready : s;
+    read_class_ = a.ready > s ? ReadClass::kInFlight : ReadClass::kHit;  // a miss: the home's lookup says what it found
     if (a.miss) {
       counters_.l2_far_sectors += popc(a.miss);
       // The home's data crosses into this partition when it is there (after the home's DRAM read on a
@@ -285,7 +287,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, const LinePlace& p, std::uint
   // Then the reply crosses the requesting SM's GPC port; replies merged into it do not (their SMs'
   // ports are not charged: the per-GPC shares of silicon's lookups, not of its deliveries, agree).
   if (!gpc_ports_.empty()) ready = gpc_port(sm, ready, popc(mask) * sector);
-  return retire(gpc_share_.back_for(sm, start, ready + l2_return_ticks_));
+  return retire(count_line_read(read_class_, t, gpc_share_.back_for(sm, start, ready + l2_return_ticks_)));
 }
 
 Tick MemorySystem::load(const AccessCtx& ctx, const Region& region, bool bypass_l1, EvictHint hint) {

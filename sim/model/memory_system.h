@@ -330,6 +330,12 @@ class MemorySystem {
   // `served`, when given, receives when the slice started on the request. `from_fabric`: the near
   // partition's miss forwarded here, which takes the slice's bandwidth only where
   // l2.far_fills_take_slice_bandwidth says so.
+  // Counts a line read of class c sent at t whose data is back at the SM at `back`; returns `back`.
+  Tick count_line_read(ReadClass c, Tick t, Tick back) {
+    ++counters_.l2_line_reads[static_cast<int>(c)];
+    counters_.l2_line_read_ticks[static_cast<int>(c)] += back - t;
+    return back;
+  }
   Tick home_slice_read(std::uint32_t slice, std::uint32_t set, Addr line, std::uint32_t mask, Tick arrive, int sm,
                        CtaMemCounts* cta, EvictHint hint, Tick* served = nullptr, bool from_fabric = false);
   // When a read lookup arriving at `slice` at `arrive` passes the slice's tag stage.
@@ -430,6 +436,7 @@ class MemorySystem {
   std::vector<std::vector<Tick>> mshr_ring_;
   std::vector<std::uint32_t> mshr_next_;
   MemCounters counters_;
+  ReadClass read_class_ = ReadClass::kHit;  // what the last slice lookup of a line read found (l2_read_line)
   std::vector<std::pair<Addr, std::uint32_t>> red_scratch_;  // reused by reduce()
   AtomicLines atomic_lines_;  // each line's reductions take turns (l2.atomic_line_interval)
   Tick reductions_done_ = 0;

@@ -7,6 +7,12 @@ namespace {
 
 double pct(double num, double den) { return den > 0 ? 100.0 * num / den : 0.0; }
 
+// Mean cycles of the line reads of one class (MemCounters::l2_line_reads; 0 when there were none).
+double mean_cycles(const MemCounters& m, int read_class) {
+  const auto n = m.l2_line_reads[read_class];
+  return n > 0 ? ticks_to_cycles(m.l2_line_read_ticks[read_class]) / static_cast<double>(n) : 0.0;
+}
+
 }  // namespace
 
 double math_peak_flops(const GpuConfig& gpu, const LaunchShape& shape) {
@@ -168,6 +174,20 @@ std::vector<Metric> compute_metrics(const SimResult& r, const GpuConfig& gpu, co
        "replica hits also looked up at their home slice (l2.far_read_hits_at_home)"},
       {"gpumemsim__l2_coalesced_sectors.sum", static_cast<double>(m.l2_coalesced_sectors), "sector",
        "read sectors merged into an open request by the L2 request coalescer (no lookup)"},
+      {"gpumemsim__l2_line_reads_merged.sum", static_cast<double>(m.l2_line_reads[0]), "request",
+       "line reads merged into another SM's open request at the L2 (the request coalescer)"},
+      {"gpumemsim__l2_line_reads_hit.sum", static_cast<double>(m.l2_line_reads[1]), "request",
+       "line reads whose sectors were all in L2 and arrived"},
+      {"gpumemsim__l2_line_reads_in_flight.sum", static_cast<double>(m.l2_line_reads[2]), "request",
+       "line reads that met a sector still arriving: another request's fill in flight (a tag hit to Nsight)"},
+      {"gpumemsim__l2_line_reads_miss.sum", static_cast<double>(m.l2_line_reads[3]), "request",
+       "line reads with a sector missing in L2 (fetched from DRAM, or from the far partition's home)"},
+      {"gpumemsim__l2_line_read_cycles_merged.avg", mean_cycles(m, 0), "cycle",
+       "mean cycles from a merged line read's send to its data back at the SM"},
+      {"gpumemsim__l2_line_read_cycles_hit.avg", mean_cycles(m, 1), "cycle", "the same for hits"},
+      {"gpumemsim__l2_line_read_cycles_in_flight.avg", mean_cycles(m, 2), "cycle",
+       "the same for reads that met a fill in flight"},
+      {"gpumemsim__l2_line_read_cycles_miss.avg", mean_cycles(m, 3), "cycle", "the same for misses"},
       {"gpumemsim__l2_replica_hit_sectors.sum", static_cast<double>(m.l2_replica_hit_sectors), "sector",
        "far lines found as copies in the near partition"},
       {"gpumemsim__l2_dirty_sectors_at_end.sum", static_cast<double>(r.l2_dirty_sectors_at_end), "sector",

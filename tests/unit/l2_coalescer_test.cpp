@@ -86,6 +86,20 @@ TEST(L2Coalescer, ASecondSmReadingALineInFlightIsAnsweredByTheSameLookup) {
     const Tick later = t + 5000 * C;
     EXPECT_EQ(mem.load(AccessCtx{3, later, nullptr}, line, true), later + cycles_to_ticks(cfg.gpu.value.l2.hit_latency));
     EXPECT_EQ(mem.counters().l2_coalesced_sectors, std::string(entries) == "16" ? 4u : 0u);
+    // What each read found (ReadClass) and its time from the send to the data back at the SM: the first a miss, the
+    // second merged into it or a hit on its fill in flight, the last a hit.
+    const bool merged = std::string(entries) == "16";
+    const MemCounters& c = mem.counters();
+    using R = ReadClass;
+    auto n = [&](R k) { return c.l2_line_reads[static_cast<int>(k)]; };
+    auto ticks = [&](R k) { return c.l2_line_read_ticks[static_cast<int>(k)]; };
+    EXPECT_EQ(n(R::kMiss), 1u);
+    EXPECT_EQ(ticks(R::kMiss), first - t);
+    EXPECT_EQ(n(R::kMerged), merged ? 1u : 0u);
+    EXPECT_EQ(n(R::kInFlight), merged ? 0u : 1u);
+    EXPECT_EQ(ticks(merged ? R::kMerged : R::kInFlight), second - (t + 50 * C));
+    EXPECT_EQ(n(R::kHit), 1u);
+    EXPECT_EQ(ticks(R::kHit), cycles_to_ticks(cfg.gpu.value.l2.hit_latency));
   }
 }
 
