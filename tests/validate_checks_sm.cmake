@@ -46,6 +46,17 @@ gms_script_expect(LadderStampsSlowerWithLaunchIndex cta_ranks.py
 gms_script_expect(CtaRanksSlowerWithLaunchIndex cta_ranks.py
   "[|] late silicon run 0 [|] 1[.]000 [(]2[)] [|] 1[.]000 [(]2[)] [|] 1[.]000 [|] 20[.]0 % [|] 0[.]00 % / 0[.]0 % [|] [+]1[.]00 / [+]0[.]00 [|]"
   ${PROJECT_SOURCE_DIR}/tests/data/cta_ranks/launch_order)
+# A global load beside a warp that keeps the MIO queue full of conflicted LDS (gms-ldg-backlog-ubench, H200,
+# docs/cta-share.md): silicon's waits one turn at the data path, as a shared load does (+287 / +319 cycles a hop from
+# L2, +229 / +261 from L1, the shared chase +221 / +222, on the same and another sub-partition); refused on a fixture
+# whose L2 chase waits the whole queue. The model's side (its L1 and shared chases near silicon's; its L2 chase - the
+# LDG waits behind every booked shared instruction, sm.loads_wait_in_mio_queue, and again on the way back - +892 / +499):
+gms_script_check(LdgBacklogWaitsOneTurn ldg_backlog.py validate/results/h200/ldg_backlog)
+gms_script_check(LdgBacklogCheckRefusesAWholeQueueWait ldg_backlog.py tests/data/ldg_backlog_deep REFUSES)
+gms_script_expect(LdgBacklogModelBesideSilicon ldg_backlog.py
+  "[|] ldg_l2 [|] same [|] 547[.]8 [(]518[.]1-615[.]4[)] [|] [+]287 [|] 1175[.]0 [|] [+]892 [|].*[|] lds [|] same [|] 247[.]1 [(]27[.]0-366[.]0[)] [|] [+]221 [|] 219[.]4 [|] [+]189 [|]"
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/ldg_backlog --model $<TARGET_FILE:gpumemsim> --gpu
+  ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml)
 # What sharing an SM costs its oldest CTA (gms-ladder --stamps --alone on an H200, docs/co-resident-ctas.md): the lone
 # runs repeat within 2 %; refused on runs that do not; a model pair read (silicon's oldest 1.50x, the model's 1.20x).
 gms_script_expect(LadderAloneRepeats cta_alone.py

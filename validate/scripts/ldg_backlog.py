@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Does a global load wait behind the shared-memory instructions queued ahead of it on its SM? (gms-ldg-backlog-ubench,
+validate/scripts/device_ldg_backlog.sh): silicon's record beside the model's replay of the same kernel.
+
+    ldg_backlog.py validate/results/h200/ldg_backlog [--model build/gpumemsim --gpu configs/gpus/h200.yaml] [--check]
+
+A chase of dependent loads - `ldg_l2` (ld.global.cg: L2 hits), `ldg_l1` (ld.global.ca: L1 hits), `lds` (shared) -
+timed alone (`none`), beside a warp that keeps the MIO queue full of 32-way conflicted LDS on the chasing warp's
+sub-partition (`same`) or on another (`other`). Printed: cycles per hop (silicon: the median over the SMs and
+launches, p10-p90) and what the flood adds to a hop.
+
+--model: the same kernel as an Accel-Sim trace on one SM of the preset - the flood in the older of two CTAs (warp 0:
+sub-partition 0, `same`; warp 1: sub-partition 1, `other`), the chase in the younger's warp 0 (sub-partition 0), its
+lines read once before a delay and the timed hops - per hop the difference of two chase lengths over the hops between.
+--check: exit 1 unless silicon's shared chase waits behind the flood (the benchmark works: `lds` same and other at
+least 100 cycles a hop over none) and each global chase waits about as long as the shared one (the flood's share of a
+hop within 0.6-1.6x of `lds`'s, on both sub-partitions: a global load waits one turn at the data path, not its whole
+queue); with --model also unless the model's `ldg_l2` hop beside the flood is within 35 % of silicon's on both
+sub-partitions (not so on the H200 preset, 2026-12-03: +892 / +499 cycles against +287 / +319, docs/cta-share.md)."""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from accelsim_trace import ONE_SM_SETS, SHARED_BASE, add_replay_args, kernel_header, run_trace  # noqa: E402
+
+CHASES = ("ldg_l2", "ldg_l1", "lds")
+FLOODS = ("none", "same", "other")
+LINES = 8  # lines a chase cycles through, as the microbenchmark's
+GLOBAL_BASE = 0x7F0000000000
+SHORT, LONG = 8, 40  # timed hops of the model's two chase lengths
+WARPS = 8
+
+
+def read(directory):
+    path = os.path.join(directory, "ldg_backlog_run.jsonl")
+    if not os.path.isfile(path):
+        sys.exit(f"ldg_backlog.py: {path} is missing")
+    rows = {}
+    for line in open(path):
+        r = json.loads(line)
+        if r.get("measure") == "ldg_backlog":
+            rows[(r["chase"], r["flood"])] = r
+    missing = [f"{c}/{f}" for c in CHASES for f in FLOODS if (c, f) not in rows]
+    if missing:
+        sys.exit(f"ldg_backlog.py: {path}: no row for {', '.join(missing)}")
+    return rows
+
+
+def flood_lanes(i):
+    """A 32-way conflicted LDS: lane l reads row l, word (5 i) % 32 - every lane in one bank."""
+    return " ".join(f"0x{SHARED_BASE + 4 * (l * 32 + (5 * i) % 32):x}" for l in range(32))
+
+
+def hop_line(chase, k):
+    """One hop of a chase: R10 <- the load at line k (its address register R10: the last hop's data)."""
+    if chase == "lds":
+        return f"ffffffff 1 R10 LDS 1 R10 4 1 0x{SHARED_BASE + 4096 + 128 * k:x} 0 0"
+    op = "LDG.E.CG" if chase == "ldg_l2" else "LDG.E"
+    return f"ffffffff 1 R10 {op} 1 R10 4 1 0x{GLOBAL_BASE + 128 * k:x} 0 0"
+
+
+def chase_warp(chase, hops):
+    """The timed warp: its lines read twice (into L2, and L1 for ldg_l1), a delay of dependent adds while the flood fills
+    the queue, then `hops` timed hops."""
+    warm = [hop_line("ldg_l1" if chase == "lds" else chase, k % LINES) for k in range(2 * LINES)]
+    delay = ["ffffffff 1 R11 IADD3 2 R11 R11 0 0"] * 500
+    return warm + delay + [hop_line(chase, k % LINES) for k in range(hops)] + ["ffffffff 0 EXIT 0 0 0"]
+
+
+def flood_warp(rounds):
+    body = []
+    for _ in range(rounds):
+        body += [f"ffffffff 1 R{20 + i % 64} LDS 1 R0 4 0 {flood_lanes(i)} 0" for i in range(64)]
+        body += [f"ffffffff 1 R2 IADD3 2 R2 R{20 + i} 0 0" for i in range(64)]
+    return body + ["ffffffff 0 EXIT 0 0 0"]
+
+
+def write_trace(directory, warps_of):
+    """Two CTAs of WARPS warps: warps_of(cta) gives each warp's trace lines."""
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "kernel-1.traceg"), "w") as f:
+        f.write(kernel_header("ldg_backlog", 2, 32 * WARPS, 32))
+        for c in range(2):
+            f.write(f"#BEGIN_TB\n\nthread block = {c},0,0\n\n")
+            for w, lines in enumerate(warps_of(c)):
+                body = "\n".join(f"{16 * n:04x} {t}" for n, t in enumerate(lines))
+                f.write(f"warp = {w}\ninsts = {len(lines)}\n{body}\n\n")
+            f.write("#END_TB\n\n")
+    with open(os.path.join(directory, "kernelslist.g"), "w") as f:
+        f.write("kernel-1.traceg\n")
+    return os.path.join(directory, "kernelslist.g")
+
+
+def model_hop(binary, gpu, chase, flood, work, sets):
+    """The model's cycles per timed hop: the chasing CTA's duration at LONG hops less at SHORT, over LONG - SHORT."""
+    idle = ["ffffffff 0 EXIT 0 0 0"]
+    span = {}
+    for hops in (SHORT, LONG):
+        def warps_of(cta):
+            if cta == 1:
+                return [chase_warp(chase, hops)] + [idle] * (WARPS - 1)
+            flooder = {"none": -1, "same": 0, "other": 1}[flood]
+            return [flood_warp(40) if w == flooder else idle for w in range(WARPS)]
+        name = f"{chase}-{flood}-{hops}"
+        kl = write_trace(os.path.join(work, name), warps_of)
+        out = run_trace(binary, gpu, kl, work, [*ONE_SM_SETS, *sets], name + "-out")
+        with open(os.path.join(out, "ctas.csv")) as f:
+            r = {int(x["launch_index"]): x for x in csv.DictReader(f)}[1]
+        span[hops] = float(r["end_cycle"]) - float(r["start_cycle"])
+    return (span[LONG] - span[SHORT]) / (LONG - SHORT)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folder")
+    add_replay_args(ap)
+    a = ap.parse_args()
+    rows = read(a.folder)
+    work = tempfile.mkdtemp(prefix="ldg_backlog.")
+    failures = []
+    print("| chase | flood | silicon cycles a hop (p10-p90) | the flood's share | model | the flood's share |")
+    print("|---|---|---|---|---|---|")
+    model = {}
+    for c in CHASES:
+        for f in FLOODS:
+            r = rows[(c, f)]
+            extra = r["cycles_per_hop_median"] - rows[(c, "none")]["cycles_per_hop_median"]
+            cells = ["", ""]
+            if a.model:
+                try:
+                    model[(c, f)] = model_hop(a.model, a.gpu, c, f, work, a.set)
+                except subprocess.CalledProcessError as e:
+                    sys.exit(f"ldg_backlog.py: {' '.join(e.cmd)}: {e.stderr.strip()}")
+                cells = [f"{model[(c, f)]:.1f}", "" if f == "none" else f"+{model[(c, f)] - model[(c, 'none')]:.0f}"]
+            print(f"| {c} | {f} | {r['cycles_per_hop_median']:.1f} ({r['cycles_per_hop_p10']:.1f}-{r['cycles_per_hop_p90']:.1f}) | "
+                  f"{'' if f == 'none' else f'+{extra:.0f}'} | {cells[0]} | {cells[1]} |")
+    def share(c, f):
+        return rows[(c, f)]["cycles_per_hop_median"] - rows[(c, "none")]["cycles_per_hop_median"]
+
+    for f in ("same", "other"):
+        if share("lds", f) < 100:
+            failures.append(f"the shared chase does not wait behind the flood ({f}): the benchmark did not fill the queue")
+            continue
+        for c in ("ldg_l2", "ldg_l1"):
+            if not 0.6 <= share(c, f) / share("lds", f) <= 1.6:
+                failures.append(f"{c} beside the flood ({f}): +{share(c, f):.0f} cycles a hop against the shared chase's "
+                                f"+{share('lds', f):.0f}")
+        if a.model:
+            si, mo = rows[("ldg_l2", f)]["cycles_per_hop_median"], model[("ldg_l2", f)]
+            if abs(mo / si - 1) > 0.35:
+                failures.append(f"ldg_l2 beside the flood ({f}): the model's {mo:.0f} cycles a hop, silicon's {si:.0f}")
+    if a.check:
+        if failures:
+            sys.exit("ldg_backlog.py: " + "; ".join(failures))
+        print("check: silicon's global chases wait behind the flood about as its shared chase does"
+              + ("; the model's L2 chase within 35 % of silicon's" if a.model else ""))
+
+
+if __name__ == "__main__":
+    main()
