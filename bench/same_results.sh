@@ -17,10 +17,14 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
 # stats.json but the commit; with METRICS_ONLY=1 its `metrics` object alone (for a change that adds
-# configuration keys, which the configuration echo lists).
+# configuration keys, which the configuration echo lists), less the metrics whose names match NEW_METRICS (a
+# regular expression: for a change that adds metrics).
 stats_of() {
   if [ -n "${METRICS_ONLY:-}" ]; then
-    python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["metrics"], indent=1, sort_keys=True))' "$1"
+    python3 -c 'import json, re, sys
+m = json.load(open(sys.argv[1]))["metrics"]
+new = sys.argv[2]
+print(json.dumps({k: v for k, v in m.items() if not (new and re.search(new, k))}, indent=1, sort_keys=True))' "$1" "${NEW_METRICS:-}"
   else
     grep -v '"commit"' "$1"
   fi
