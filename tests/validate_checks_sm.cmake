@@ -46,15 +46,16 @@ gms_script_expect(LadderStampsSlowerWithLaunchIndex cta_ranks.py
 gms_script_expect(CtaRanksSlowerWithLaunchIndex cta_ranks.py
   "[|] late silicon run 0 [|] 1[.]000 [(]2[)] [|] 1[.]000 [(]2[)] [|] 1[.]000 [|] 20[.]0 % [|] 0[.]00 % / 0[.]0 % [|] [+]1[.]00 / [+]0[.]00 [|]"
   ${PROJECT_SOURCE_DIR}/tests/data/cta_ranks/launch_order)
-# A global load beside a warp that keeps the MIO queue full of conflicted LDS (gms-ldg-backlog-ubench, H200,
-# docs/cta-share.md): silicon's waits one turn at the data path, as a shared load does (+287 / +319 cycles a hop from
-# L2, +229 / +261 from L1, the shared chase +221 / +222, on the same and another sub-partition); refused on a fixture
-# whose L2 chase waits the whole queue. The model's side (its L1 and shared chases near silicon's; its L2 chase - the
-# LDG waits behind every booked shared instruction, sm.loads_wait_in_mio_queue, and again on the way back - +892 / +499):
+# A global load beside warps that keep the MIO queue full (gms-ldg-backlog-ubench, H200, docs/cta-share.md): silicon's
+# waits its turn at the data path, as a shared load does - beside one warp's 32-way LDS +294 / +326 cycles a hop from L2,
+# +237 / +269 from L1, the shared chase +221 / +221 (same / another sub-partition); beside seven warps' conflict-free
+# LDS.128 +50 / +52 / +70 -; refused on a fixture whose L2 chase waits the whole queue. The model's side: its LDG waits
+# behind every booked shared instruction (sm.loads_wait_in_mio_queue), +892 / +499 from L2, and beside the seven warps
+# every chase waits the booked queue, +209 .. +242:
 gms_script_check(LdgBacklogWaitsOneTurn ldg_backlog.py validate/results/h200/ldg_backlog)
 gms_script_check(LdgBacklogCheckRefusesAWholeQueueWait ldg_backlog.py tests/data/ldg_backlog_deep REFUSES)
 gms_script_expect(LdgBacklogModelBesideSilicon ldg_backlog.py
-  "[|] ldg_l2 [|] same [|] 547[.]8 [(]518[.]1-615[.]4[)] [|] [+]287 [|] 1175[.]0 [|] [+]892 [|].*[|] lds [|] same [|] 247[.]1 [(]27[.]0-366[.]0[)] [|] [+]221 [|] 219[.]4 [|] [+]189 [|]"
+  "[|] ldg_l2 [|] same [|] 555[.]5 [(]518[.]9-615[.]2[)] [|] [+]294 [|] 1175[.]0 [|] [+]892 [|].*[|] ldg_l2 [|] all128 [|] 311[.]0 [(]297[.]2-332[.]2[)] [|] [+]50 [|] 525[.]1 [|] [+]242 [|].*[|] lds [|] all128 [|] 96[.]2 [(]92[.]8-99[.]8[)] [|] [+]70 [|] 239[.]1 [|] [+]209 [|]"
   ${PROJECT_SOURCE_DIR}/validate/results/h200/ldg_backlog --model $<TARGET_FILE:gpumemsim> --gpu
   ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml)
 # What sharing an SM costs its oldest CTA (gms-ladder --stamps --alone on an H200, docs/co-resident-ctas.md): the lone

@@ -8,7 +8,10 @@
 //   chase    "ldg_l2": ld.global.cg (L1 bypassed, an L2 hit: the lines were read once before the timing),
 //            "ldg_l1": ld.global.ca (an L1 hit, read twice before), "lds": ld.shared (the reference: a shared
 //            load queues behind the flood by definition).
-//   flood    "none", "same" (warp 0, the timed warp 4's sub-partition), "other" (warp 1, sub-partition 1).
+//   flood    "none", "same" (warp 0, the timed warp 4's sub-partition), "other" (warp 1, sub-partition 1) - one warp's
+//            32-way LDS.32, which silicon serves at half the path's rate (64 cycles each; gms-mio-ubench "w0") - and
+//            "same128" / "all128": conflict-free LDS.128 (4 wavefronts, as a tiled GEMM's compute reads) from warp 0, or
+//            from warps 0-3 and 5-7 (every sub-partition, two on the others), which keep the path busy throughout.
 // Prints one JSON object per chase and flood: cycles per hop, the median over 5 launches x the SMs (each SM's own
 // lines), and the flood's own pace (path cycles per LDS once its queue is full) from its first and last clock.
 // CUDA only (%clock64, inline PTX).
@@ -48,11 +51,39 @@ __device__ __forceinline__ unsigned hop(const unsigned* global_line0, const unsi
   return v;
 }
 
-// chain: per CTA kHops lines of 32 words, word 0 of line i = (i + 1) % kHops. flood: the warp that floods (-1: none).
-// out[CTA * (kChases + 2) + {0..kChases-1}]: cycles of each timed chase; [kChases]: the flood's cycles per LDS in its
-// last rounds; [kChases + 1]: the SM.
-template <int CHASE>
-__global__ void __launch_bounds__(kThreads) ldg_backlog(const unsigned* chain, int flood, long long* out, unsigned* sink) {
+// chain: per CTA kHops lines of 32 words, word 0 of line i = (i + 1) % kHops. flood_mask: the warps that flood (bit w).
+// out[CTA * (kChases + 2) + {0..kChases-1}]: cycles of each timed chase; [kChases]: the first flooding warp's cycles per
+// LDS in its last rounds; [kChases + 1]: the SM.
+// One flood round of kFloodLds independent loads: VEC false, 32-way conflicted LDS.32 (lane l reads row l, word (5 i) % 32:
+// all 32 lanes in one bank); VEC true, conflict-free LDS.128 (lane l reads words 4 l .. 4 l + 3 of 512-byte block i % 8).
+template <bool VEC>
+__device__ __forceinline__ unsigned flood_round(const unsigned* buf, unsigned lane) {
+  unsigned acc = 0;
+  if constexpr (VEC) {
+    uint4 v[kFloodLds / 4];
+#pragma unroll
+    for (int i = 0; i < kFloodLds / 4; ++i) {
+      const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(buf + (i % 8) * 128 + lane * 4));
+      asm volatile("ld.volatile.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(v[i].x), "=r"(v[i].y), "=r"(v[i].z), "=r"(v[i].w) : "r"(addr) : "memory");
+    }
+#pragma unroll
+    for (int i = 0; i < kFloodLds / 4; ++i) acc += v[i].x ^ v[i].w;
+  } else {
+    unsigned v[kFloodLds];
+#pragma unroll
+    for (int i = 0; i < kFloodLds; ++i) {
+      const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(buf + lane * 32 + ((i * 5) & 31)));
+      asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v[i]) : "r"(addr) : "memory");
+    }
+#pragma unroll
+    for (int i = 0; i < kFloodLds; ++i) acc += v[i];
+  }
+  return acc;
+}
+
+template <int CHASE, bool VEC>
+__global__ void __launch_bounds__(kThreads) ldg_backlog(const unsigned* chain, unsigned flood_mask, long long* out, unsigned* sink) {
   __shared__ __align__(128) unsigned buf[34 * 32];
   __shared__ __align__(128) unsigned shared_chain[kHops * 32];
   for (int i = threadIdx.x; i < 34 * 32; i += blockDim.x) buf[i] = i;
@@ -67,21 +98,17 @@ __global__ void __launch_bounds__(kThreads) ldg_backlog(const unsigned* chain, i
   }
   __syncthreads();
   const long long start = clock64();
-  if (warp == flood) {
+  const int rounds = VEC ? 32 * kFloodRounds : kFloodRounds;  // an LDS.128 round is 64 wavefronts, a 32-way one 2,048
+  if ((flood_mask >> warp) & 1u) {
     long long first = 0, last = 0;
-    for (int r = 0; r < kFloodRounds; ++r) {
-      unsigned v[kFloodLds];
-#pragma unroll
-      for (int i = 0; i < kFloodLds; ++i) {  // lane l reads row l, word (5 i) % 32: all 32 lanes in one bank
-        const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(buf + lane * 32 + ((i * 5) & 31)));
-        asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v[i]) : "r"(addr) : "memory");
-      }
-#pragma unroll
-      for (int i = 0; i < kFloodLds; ++i) acc += v[i];
-      if (r == kFloodRounds / 2) first = clock64();
-      if (r == kFloodRounds - 1) last = clock64();
+    for (int r = 0; r < rounds; ++r) {
+      acc += flood_round<VEC>(buf, lane);
+      if (r == rounds / 2) first = clock64();
+      if (r == rounds - 1) last = clock64();
     }
-    if (lane == 0) out[blockIdx.x * (kChases + 2) + kChases] = (last - first) / ((kFloodRounds - 1 - kFloodRounds / 2) * kFloodLds);
+    const int per_round = VEC ? kFloodLds / 4 : kFloodLds;
+    if (lane == 0 && warp == __ffs(flood_mask) - 1)
+      out[blockIdx.x * (kChases + 2) + kChases] = (last - first) / ((rounds - 1 - rounds / 2) * per_round);
   }
   if (warp == kTimedWarp) {
     while (clock64() - start < kStartDelay) {
@@ -116,18 +143,23 @@ template <int CHASE>
 void measure(int sms, const unsigned* chain, long long* dev, unsigned* sink, const char* gpu) {
   const struct {
     const char* name;
-    int warp;
-  } floods[] = {{"none", -1}, {"same", 0}, {"other", 1}};
+    unsigned mask;
+    bool vec;
+  } floods[] = {{"none", 0u, false}, {"same", 0x1u, false}, {"other", 0x2u, false}, {"same128", 0x1u, true},
+                {"all128", 0xefu, true}};
   std::vector<long long> host(static_cast<size_t>(sms) * (kChases + 2));
   for (const auto& f : floods) {
     std::vector<double> per_hop, pace;
     for (int rep = 0; rep < 5; ++rep) {
-      ldg_backlog<CHASE><<<sms, kThreads, kSoloBytes>>>(chain, f.warp, dev, sink);
+      if (f.vec)
+        ldg_backlog<CHASE, true><<<sms, kThreads, kSoloBytes>>>(chain, f.mask, dev, sink);
+      else
+        ldg_backlog<CHASE, false><<<sms, kThreads, kSoloBytes>>>(chain, f.mask, dev, sink);
       GPU_CHECK_LAUNCH();
       GPU_CHECK(gpuMemcpy(host.data(), dev, sizeof(long long) * host.size(), gpuMemcpyDeviceToHost));
       for (int b = 0; b < sms; ++b) {
         for (int c = 0; c < kChases; ++c) per_hop.push_back(static_cast<double>(host[b * (kChases + 2) + c]) / kHops);
-        if (f.warp >= 0) pace.push_back(static_cast<double>(host[b * (kChases + 2) + kChases]));
+        if (f.mask) pace.push_back(static_cast<double>(host[b * (kChases + 2) + kChases]));
       }
     }
     std::printf("{\"measure\": \"ldg_backlog\", \"chase\": \"%s\", \"flood\": \"%s\", \"cycles_per_hop_median\": %.1f, "
@@ -136,6 +168,15 @@ void measure(int sms, const unsigned* chain, long long* dev, unsigned* sink, con
                 kChaseName[CHASE], f.name, ubench::median(per_hop), quantile(per_hop, 0.1), quantile(per_hop, 0.9),
                 pace.empty() ? 0.0 : ubench::median(pace), per_hop.size(), gpu);
   }
+}
+
+// The kernels of one chase may ask for kSoloBytes of dynamic shared memory (over the default 48 KB).
+template <int CHASE>
+void allow_solo_shared() {
+  auto* plain = ldg_backlog<CHASE, false>;
+  auto* vec = ldg_backlog<CHASE, true>;
+  GPU_CHECK(gpuFuncSetAttribute(plain, gpuFuncAttributeMaxDynamicSharedMemorySize, kSoloBytes));
+  GPU_CHECK(gpuFuncSetAttribute(vec, gpuFuncAttributeMaxDynamicSharedMemorySize, kSoloBytes));
 }
 
 }  // namespace
@@ -152,9 +193,9 @@ int main() {
     GPU_CHECK(gpuMemcpy(dev_chain, chain.data(), sizeof(unsigned) * chain.size(), gpuMemcpyHostToDevice));
     GPU_CHECK(gpuMalloc(&dev, sizeof(long long) * sms * (kChases + 2)));
     GPU_CHECK(gpuMalloc(&sink, 4));
-    GPU_CHECK(gpuFuncSetAttribute(ldg_backlog<kLdgL2>, gpuFuncAttributeMaxDynamicSharedMemorySize, kSoloBytes));
-    GPU_CHECK(gpuFuncSetAttribute(ldg_backlog<kLdgL1>, gpuFuncAttributeMaxDynamicSharedMemorySize, kSoloBytes));
-    GPU_CHECK(gpuFuncSetAttribute(ldg_backlog<kLds>, gpuFuncAttributeMaxDynamicSharedMemorySize, kSoloBytes));
+    allow_solo_shared<kLdgL2>();
+    allow_solo_shared<kLdgL1>();
+    allow_solo_shared<kLds>();
     measure<kLdgL2>(sms, dev_chain, dev, sink, prop.name);
     measure<kLdgL1>(sms, dev_chain, dev, sink, prop.name);
     measure<kLds>(sms, dev_chain, dev, sink, prop.name);

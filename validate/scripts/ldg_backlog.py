@@ -6,17 +6,19 @@ validate/scripts/device_ldg_backlog.sh): silicon's record beside the model's rep
 
 A chase of dependent loads - `ldg_l2` (ld.global.cg: L2 hits), `ldg_l1` (ld.global.ca: L1 hits), `lds` (shared) -
 timed alone (`none`), beside a warp that keeps the MIO queue full of 32-way conflicted LDS on the chasing warp's
-sub-partition (`same`) or on another (`other`). Printed: cycles per hop (silicon: the median over the SMs and
-launches, p10-p90) and what the flood adds to a hop.
+sub-partition (`same`) or on another (`other`), and beside conflict-free LDS.128 from one warp on its sub-partition
+(`same128`) or from seven warps on every sub-partition (`all128`, the path busy throughout, as a tiled GEMM's compute
+keeps it). Printed: cycles per hop (silicon: the median over the SMs and launches, p10-p90) and what the flood adds.
 
---model: the same kernel as an Accel-Sim trace on one SM of the preset - the flood in the older of two CTAs (warp 0:
-sub-partition 0, `same`; warp 1: sub-partition 1, `other`), the chase in the younger's warp 0 (sub-partition 0), its
-lines read once before a delay and the timed hops - per hop the difference of two chase lengths over the hops between.
+--model: the same kernel as an Accel-Sim trace on one SM of the preset - one CTA, the flood in its warps as the
+microbenchmark's, the chase in warp 4 (its lines read twice before a delay and the timed hops) - per hop the difference
+of the chasing warp's span (warps.csv) at two chase lengths over the hops between.
 --check: exit 1 unless silicon's shared chase waits behind the flood (the benchmark works: `lds` same and other at
-least 100 cycles a hop over none) and each global chase waits about as long as the shared one (the flood's share of a
-hop within 0.6-1.6x of `lds`'s, on both sub-partitions: a global load waits one turn at the data path, not its whole
-queue); with --model also unless the model's `ldg_l2` hop beside the flood is within 35 % of silicon's on both
-sub-partitions (not so on the H200 preset, 2026-12-03: +892 / +499 cycles against +287 / +319, docs/cta-share.md)."""
+least 100 cycles a hop over none, all128 at least 30) and each global chase waits about as long as the shared one
+(the flood's share of a hop within 0.6-1.6x of `lds`'s beside same, other and all128: a global load waits its turn at
+the data path as a shared load does, not the whole queue); with --model also unless the model's `ldg_l2` hop beside
+the 32-way floods is within 35 % of silicon's (not so on the H200 preset, 2026-12-03: +892 / +499 cycles against
++294 / +326, and +242 beside all128 against +50; docs/cta-share.md)."""
 import argparse
 import csv
 import json
@@ -29,11 +31,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from accelsim_trace import ONE_SM_SETS, SHARED_BASE, add_replay_args, kernel_header, run_trace  # noqa: E402
 
 CHASES = ("ldg_l2", "ldg_l1", "lds")
-FLOODS = ("none", "same", "other")
+FLOODS = ("none", "same", "other", "same128", "all128")
 LINES = 8  # lines a chase cycles through, as the microbenchmark's
 GLOBAL_BASE = 0x7F0000000000
 SHORT, LONG = 8, 40  # timed hops of the model's two chase lengths
 WARPS = 8
+TIMED = 4  # the chasing warp: sub-partition 0, as the microbenchmark's
 
 
 def read(directory):
@@ -72,46 +75,50 @@ def chase_warp(chase, hops):
     return warm + delay + [hop_line(chase, k % LINES) for k in range(hops)] + ["ffffffff 0 EXIT 0 0 0"]
 
 
-def flood_warp(rounds):
+def flood_warp(rounds, vec=False):
+    """rounds of 64 independent 32-way LDS.32 and their sum; vec: rounds of 16 conflict-free LDS.128, 32 times as many."""
     body = []
-    for _ in range(rounds):
-        body += [f"ffffffff 1 R{20 + i % 64} LDS 1 R0 4 0 {flood_lanes(i)} 0" for i in range(64)]
-        body += [f"ffffffff 1 R2 IADD3 2 R2 R{20 + i} 0 0" for i in range(64)]
+    if vec:
+        for _ in range(32 * rounds):
+            body += [f"ffffffff 1 R{20 + i} LDS.128 1 R0 16 1 0x{SHARED_BASE + 512 * (i % 8):x} 16 0" for i in range(16)]
+            body += [f"ffffffff 1 R2 IADD3 2 R2 R{20 + i} 0 0" for i in range(16)]
+    else:
+        for _ in range(rounds):
+            body += [f"ffffffff 1 R{20 + i % 64} LDS 1 R0 4 0 {flood_lanes(i)} 0" for i in range(64)]
+            body += [f"ffffffff 1 R2 IADD3 2 R2 R{20 + i} 0 0" for i in range(64)]
     return body + ["ffffffff 0 EXIT 0 0 0"]
 
 
-def write_trace(directory, warps_of):
-    """Two CTAs of WARPS warps: warps_of(cta) gives each warp's trace lines."""
+def write_trace(directory, warps):
+    """One CTA of WARPS warps, each warp's trace lines from `warps`."""
     os.makedirs(directory, exist_ok=True)
     with open(os.path.join(directory, "kernel-1.traceg"), "w") as f:
-        f.write(kernel_header("ldg_backlog", 2, 32 * WARPS, 32))
-        for c in range(2):
-            f.write(f"#BEGIN_TB\n\nthread block = {c},0,0\n\n")
-            for w, lines in enumerate(warps_of(c)):
-                body = "\n".join(f"{16 * n:04x} {t}" for n, t in enumerate(lines))
-                f.write(f"warp = {w}\ninsts = {len(lines)}\n{body}\n\n")
-            f.write("#END_TB\n\n")
+        f.write(kernel_header("ldg_backlog", 1, 32 * WARPS, 32))
+        f.write("#BEGIN_TB\n\nthread block = 0,0,0\n\n")
+        for w, lines in enumerate(warps):
+            body = "\n".join(f"{16 * n:04x} {t}" for n, t in enumerate(lines))
+            f.write(f"warp = {w}\ninsts = {len(lines)}\n{body}\n\n")
+        f.write("#END_TB\n\n")
     with open(os.path.join(directory, "kernelslist.g"), "w") as f:
         f.write("kernel-1.traceg\n")
     return os.path.join(directory, "kernelslist.g")
 
 
 def model_hop(binary, gpu, chase, flood, work, sets):
-    """The model's cycles per timed hop: the chasing CTA's duration at LONG hops less at SHORT, over LONG - SHORT."""
+    """The model's cycles per timed hop: one CTA as the microbenchmark's (the flood's warps, the chase in warp 4), the
+    chasing warp's span (warps.csv of SM 0: its first state to its last) at LONG hops less at SHORT, over LONG - SHORT."""
     idle = ["ffffffff 0 EXIT 0 0 0"]
+    flooders = {"none": (), "same": (0,), "other": (1,), "same128": (0,), "all128": (0, 1, 2, 3, 5, 6, 7)}[flood]
     span = {}
     for hops in (SHORT, LONG):
-        def warps_of(cta):
-            if cta == 1:
-                return [chase_warp(chase, hops)] + [idle] * (WARPS - 1)
-            flooder = {"none": -1, "same": 0, "other": 1}[flood]
-            return [flood_warp(40) if w == flooder else idle for w in range(WARPS)]
+        warps = [chase_warp(chase, hops) if w == TIMED else
+                 flood_warp(40, flood.endswith("128")) if w in flooders else idle for w in range(WARPS)]
         name = f"{chase}-{flood}-{hops}"
-        kl = write_trace(os.path.join(work, name), warps_of)
-        out = run_trace(binary, gpu, kl, work, [*ONE_SM_SETS, *sets], name + "-out")
-        with open(os.path.join(out, "ctas.csv")) as f:
-            r = {int(x["launch_index"]): x for x in csv.DictReader(f)}[1]
-        span[hops] = float(r["end_cycle"]) - float(r["start_cycle"])
+        kl = write_trace(os.path.join(work, name), warps)
+        out = run_trace(binary, gpu, kl, work, [*ONE_SM_SETS, *sets], name + "-out", ["--warp-timeline", "0"])
+        with open(os.path.join(out, "warps.csv")) as f:
+            mine = [r for r in csv.DictReader(f) if int(r["warp_slot"]) == TIMED]
+        span[hops] = max(float(r["end_cycle"]) for r in mine) - min(float(r["start_cycle"]) for r in mine)
     return (span[LONG] - span[SHORT]) / (LONG - SHORT)
 
 
@@ -142,8 +149,8 @@ def main():
     def share(c, f):
         return rows[(c, f)]["cycles_per_hop_median"] - rows[(c, "none")]["cycles_per_hop_median"]
 
-    for f in ("same", "other"):
-        if share("lds", f) < 100:
+    for f in ("same", "other", "all128"):
+        if share("lds", f) < (100 if f != "all128" else 30):
             failures.append(f"the shared chase does not wait behind the flood ({f}): the benchmark did not fill the queue")
             continue
         for c in ("ldg_l2", "ldg_l1"):
