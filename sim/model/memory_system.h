@@ -327,15 +327,15 @@ class MemorySystem {
                     bool may_merge = true);
   // Times the L1-bypassing reads listed in load_batch_ (lines whose sets are prefetched).
   Tick read_batch(const AccessCtx& ctx, EvictHint hint);
-  // `served`, when given, receives when the slice started on the request. `from_fabric`: the near
-  // partition's miss forwarded here, which takes the slice's bandwidth only where
-  // l2.far_fills_take_slice_bandwidth says so.
   // Counts a line read of class c sent at t whose data is back at the SM at `back`; returns `back`.
   Tick count_line_read(ReadClass c, Tick t, Tick back) {
     ++counters_.l2_line_reads[static_cast<int>(c)];
     counters_.l2_line_read_ticks[static_cast<int>(c)] += back - t;
     return back;
   }
+  // `served`, when given, receives when the slice started on the request. `from_fabric`: the near
+  // partition's miss forwarded here, which takes the slice's bandwidth only where
+  // l2.far_fills_take_slice_bandwidth says so.
   Tick home_slice_read(std::uint32_t slice, std::uint32_t set, Addr line, std::uint32_t mask, Tick arrive, int sm,
                        CtaMemCounts* cta, EvictHint hint, Tick* served = nullptr, bool from_fabric = false);
   // When a read lookup arriving at `slice` at `arrive` passes the slice's tag stage.

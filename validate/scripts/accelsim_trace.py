@@ -1,7 +1,8 @@
 """The Accel-Sim (v5) kernel-trace header the validate scripts write for the model's side of a
 microbenchmark (lrc_trace.py, launch_model_check.py, issue_wake.py, mio_order.py): one kernel, 1-D grid and block; a
-whole trace whose every warp runs one body (issue_wake.py, icache.py, issue_trace.py); and the replay of such a trace
-(lrc_model_check.py, launch_model_check.py, issue_wake.py, icache.py, issue_trace.py)."""
+whole trace whose every warp runs one body (issue_wake.py, icache.py, issue_trace.py) or each warp its own
+(mio_order.py, ldg_backlog.py); and the replay of such a trace (lrc_model_check.py, launch_model_check.py,
+issue_wake.py, icache.py, issue_trace.py, ldg_backlog.py)."""
 import json
 import os
 import subprocess
@@ -32,6 +33,24 @@ def write_uniform_trace(directory, name, ctas, threads, body):
             f.write(f"#BEGIN_TB\n\nthread block = {c},0,0\n\n")
             for w in range(threads // 32):
                 f.write(f"warp = {w}\ninsts = {body.count(chr(10)) + 1}\n{body}\n\n")
+            f.write("#END_TB\n\n")
+    with open(os.path.join(directory, "kernelslist.g"), "w") as f:
+        f.write("kernel-1.traceg\n")
+    return os.path.join(directory, "kernelslist.g")
+
+
+def write_warps_trace(directory, name, warps_of_cta, ctas, warps_per_cta):
+    """A one-kernel trace in `directory` (created if missing) of `ctas` CTAs of `warps_per_cta` warps whose bodies differ:
+    warps_of_cta(c) gives CTA c's warps' instruction lists (trace lines without their PCs, which are numbered here);
+    returns the kernelslist.g's path."""
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "kernel-1.traceg"), "w") as f:
+        f.write(kernel_header(name, ctas, 32 * warps_per_cta, 32))
+        for c in range(ctas):
+            f.write(f"#BEGIN_TB\n\nthread block = {c},0,0\n\n")
+            for w, body in enumerate(warps_of_cta(c)):
+                lines = [f"{16 * n:04x} {s}" for n, s in enumerate(body)]
+                f.write(f"warp = {w}\ninsts = {len(lines)}\n" + "\n".join(lines) + "\n\n")
             f.write("#END_TB\n\n")
     with open(os.path.join(directory, "kernelslist.g"), "w") as f:
         f.write("kernel-1.traceg\n")

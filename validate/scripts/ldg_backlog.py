@@ -28,7 +28,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from accelsim_trace import ONE_SM_SETS, SHARED_BASE, add_replay_args, kernel_header, run_trace  # noqa: E402
+from accelsim_trace import ONE_SM_SETS, SHARED_BASE, add_replay_args, run_trace, write_warps_trace  # noqa: E402
 
 CHASES = ("ldg_l2", "ldg_l1", "lds")
 FLOODS = ("none", "same", "other", "same128", "all128")
@@ -89,21 +89,6 @@ def flood_warp(rounds, vec=False):
     return body + ["ffffffff 0 EXIT 0 0 0"]
 
 
-def write_trace(directory, warps):
-    """One CTA of WARPS warps, each warp's trace lines from `warps`."""
-    os.makedirs(directory, exist_ok=True)
-    with open(os.path.join(directory, "kernel-1.traceg"), "w") as f:
-        f.write(kernel_header("ldg_backlog", 1, 32 * WARPS, 32))
-        f.write("#BEGIN_TB\n\nthread block = 0,0,0\n\n")
-        for w, lines in enumerate(warps):
-            body = "\n".join(f"{16 * n:04x} {t}" for n, t in enumerate(lines))
-            f.write(f"warp = {w}\ninsts = {len(lines)}\n{body}\n\n")
-        f.write("#END_TB\n\n")
-    with open(os.path.join(directory, "kernelslist.g"), "w") as f:
-        f.write("kernel-1.traceg\n")
-    return os.path.join(directory, "kernelslist.g")
-
-
 def model_hop(binary, gpu, chase, flood, work, sets):
     """The model's cycles per timed hop: one CTA as the microbenchmark's (the flood's warps, the chase in warp 4), the
     chasing warp's span (warps.csv of SM 0: its first state to its last) at LONG hops less at SHORT, over LONG - SHORT."""
@@ -114,7 +99,7 @@ def model_hop(binary, gpu, chase, flood, work, sets):
         warps = [chase_warp(chase, hops) if w == TIMED else
                  flood_warp(40, flood.endswith("128")) if w in flooders else idle for w in range(WARPS)]
         name = f"{chase}-{flood}-{hops}"
-        kl = write_trace(os.path.join(work, name), warps)
+        kl = write_warps_trace(os.path.join(work, name), "ldg_backlog", lambda _: warps, 1, WARPS)
         out = run_trace(binary, gpu, kl, work, [*ONE_SM_SETS, *sets], name + "-out", ["--warp-timeline", "0"])
         with open(os.path.join(out, "warps.csv")) as f:
             mine = [r for r in csv.DictReader(f) if int(r["warp_slot"]) == TIMED]
@@ -128,27 +113,27 @@ def main():
     add_replay_args(ap)
     a = ap.parse_args()
     rows = read(a.folder)
-    work = tempfile.mkdtemp(prefix="ldg_backlog.")
     failures = []
+
+    def share(c, f):  # what the flood adds to silicon's hop
+        return rows[(c, f)]["cycles_per_hop_median"] - rows[(c, "none")]["cycles_per_hop_median"]
+
     print("| chase | flood | silicon cycles a hop (p10-p90) | the flood's share | model | the flood's share |")
     print("|---|---|---|---|---|---|")
     model = {}
-    for c in CHASES:
-        for f in FLOODS:
-            r = rows[(c, f)]
-            extra = r["cycles_per_hop_median"] - rows[(c, "none")]["cycles_per_hop_median"]
-            cells = ["", ""]
-            if a.model:
-                try:
-                    model[(c, f)] = model_hop(a.model, a.gpu, c, f, work, a.set)
-                except subprocess.CalledProcessError as e:
-                    sys.exit(f"ldg_backlog.py: {' '.join(e.cmd)}: {e.stderr.strip()}")
-                cells = [f"{model[(c, f)]:.1f}", "" if f == "none" else f"+{model[(c, f)] - model[(c, 'none')]:.0f}"]
-            print(f"| {c} | {f} | {r['cycles_per_hop_median']:.1f} ({r['cycles_per_hop_p10']:.1f}-{r['cycles_per_hop_p90']:.1f}) | "
-                  f"{'' if f == 'none' else f'+{extra:.0f}'} | {cells[0]} | {cells[1]} |")
-    def share(c, f):
-        return rows[(c, f)]["cycles_per_hop_median"] - rows[(c, "none")]["cycles_per_hop_median"]
-
+    with tempfile.TemporaryDirectory(prefix="ldg_backlog.") as work:
+        for c in CHASES:
+            for f in FLOODS:
+                r = rows[(c, f)]
+                cells = ["", ""]
+                if a.model:
+                    try:
+                        model[(c, f)] = model_hop(a.model, a.gpu, c, f, work, a.set)
+                    except subprocess.CalledProcessError as e:
+                        sys.exit(f"ldg_backlog.py: {' '.join(e.cmd)}: {e.stderr.strip()}")
+                    cells = [f"{model[(c, f)]:.1f}", "" if f == "none" else f"{model[(c, f)] - model[(c, 'none')]:+.0f}"]
+                print(f"| {c} | {f} | {r['cycles_per_hop_median']:.1f} ({r['cycles_per_hop_p10']:.1f}-"
+                      f"{r['cycles_per_hop_p90']:.1f}) | {'' if f == 'none' else f'{share(c, f):+.0f}'} | {cells[0]} | {cells[1]} |")
     for f in ("same", "other", "all128"):
         if share("lds", f) < (100 if f != "all128" else 30):
             failures.append(f"the shared chase does not wait behind the flood ({f}): the benchmark did not fill the queue")

@@ -25,7 +25,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from accelsim_trace import ONE_SM_SETS, SHARED_BASE, add_replay_args, kernel_header, run_trace  # noqa: E402
+from accelsim_trace import ONE_SM_SETS, SHARED_BASE, add_replay_args, run_trace, write_warps_trace  # noqa: E402
 
 CTAS = 16
 WARPS = 4
@@ -69,18 +69,7 @@ def reduction_warp(rounds):
 
 def write_trace(directory, name, warps_of_cta, ctas=CTAS):
     """A trace of `ctas` CTAs of WARPS warps; warps_of_cta(c) gives each CTA's warps' instruction lists."""
-    os.makedirs(directory, exist_ok=True)
-    with open(os.path.join(directory, "kernel-1.traceg"), "w") as f:
-        f.write(kernel_header(name, ctas, 32 * WARPS, 32))
-        for c in range(ctas):
-            f.write(f"#BEGIN_TB\n\nthread block = {c},0,0\n\n")
-            for w, body in enumerate(warps_of_cta(c)):
-                lines = [f"{16 * n:04x} {s}" for n, s in enumerate(body)]
-                f.write(f"warp = {w}\ninsts = {len(lines)}\n" + "\n".join(lines) + "\n\n")
-            f.write("#END_TB\n\n")
-    with open(os.path.join(directory, "kernelslist.g"), "w") as f:
-        f.write("kernel-1.traceg\n")
-    return os.path.join(directory, "kernelslist.g")
+    return write_warps_trace(directory, name, warps_of_cta, ctas, WARPS)
 
 
 def model_order(binary, gpu, rounds, work, sets):
