@@ -21,7 +21,6 @@ the 32-way floods is within 35 % of silicon's (not so on the H200 preset, 2026-1
 +294 / +326, and +242 beside all128 against +50; docs/cta-share.md)."""
 import argparse
 import csv
-import json
 import os
 import subprocess
 import sys
@@ -29,6 +28,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from accelsim_trace import ONE_SM_SETS, SHARED_BASE, add_replay_args, run_trace, write_warps_trace  # noqa: E402
+from jsonl_rows import read_jsonl  # noqa: E402
 
 CHASES = ("ldg_l2", "ldg_l1", "lds")
 FLOODS = ("none", "same", "other", "same128", "all128")
@@ -41,13 +41,7 @@ TIMED = 4  # the chasing warp: sub-partition 0, as the microbenchmark's
 
 def read(directory):
     path = os.path.join(directory, "ldg_backlog_run.jsonl")
-    if not os.path.isfile(path):
-        sys.exit(f"ldg_backlog.py: {path} is missing")
-    rows = {}
-    for line in open(path):
-        r = json.loads(line)
-        if r.get("measure") == "ldg_backlog":
-            rows[(r["chase"], r["flood"])] = r
+    rows = {(r["chase"], r["flood"]): r for r in read_jsonl(path, "ldg_backlog.py") if r.get("measure") == "ldg_backlog"}
     missing = [f"{c}/{f}" for c in CHASES for f in FLOODS if (c, f) not in rows]
     if missing:
         sys.exit(f"ldg_backlog.py: {path}: no row for {', '.join(missing)}")

@@ -18,7 +18,6 @@ at most 0.65 at 16 and 64 rounds); with --model also unless the model's mean end
 silicon's at every ROUNDS and its oldest chain beside the flood within 25 % of silicon's cycles per hop."""
 import argparse
 import csv
-import json
 import os
 import subprocess
 import sys
@@ -26,6 +25,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from accelsim_trace import ONE_SM_SETS, SHARED_BASE, add_replay_args, run_trace, write_warps_trace  # noqa: E402
+from jsonl_rows import read_jsonl  # noqa: E402
 
 CTAS = 16
 WARPS = 4
@@ -33,12 +33,8 @@ UNIT = WARPS * 16 * 8  # one CTA's path cycles a round: 4 warps x (8 STS + 8 LDS
 
 
 def read(directory):
-    path = os.path.join(directory, "mio_order.jsonl")
-    if not os.path.isfile(path):
-        sys.exit(f"mio_order.py: {path} is missing")
     runs = {}
-    for line in open(path):
-        r = json.loads(line)
+    for r in read_jsonl(os.path.join(directory, "mio_order.jsonl"), "mio_order.py"):
         runs.setdefault(r["run"], []).append(r)
     return runs
 
