@@ -20,23 +20,17 @@ gms_script_check(CtaSmSpeedCheckRefusesEvenSms cta_sm_speed.py tests/data/cta_sm
 # order (youngest/oldest within 0.05; docs/co-resident-ctas.md); refused on runs that disagree, and a model run read.
 gms_script_check(LadderStampsRepeat cta_ranks.py validate/results/h200/ladder_stamps)
 gms_script_check(CtaRanksCheckRefusesRunsThatDisagree cta_ranks.py tests/data/cta_ranks REFUSES)
-add_test(NAME ValidateResults.CtaRanksReadsAModelRun
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/cta_ranks.py ${PROJECT_SOURCE_DIR}/tests/data/cta_ranks
-                 --model tiny=${PROJECT_SOURCE_DIR}/tests/data/cta_ranks/model)
-set_tests_properties(ValidateResults.CtaRanksReadsAModelRun PROPERTIES
-                     PASS_REGULAR_EXPRESSION "[|] tiny model model [|] 1[.]000 [(]2[)] [|] 1[.]500 [(]2[)] [|] 1[.]500 [|]")
+gms_script_expect(CtaRanksReadsAModelRun cta_ranks.py
+  "[|] tiny model model [|] 1[.]000 [(]2[)] [|] 1[.]500 [(]2[)] [|] 1[.]500 [|]"
+  ${PROJECT_SOURCE_DIR}/tests/data/cta_ranks --model tiny=${PROJECT_SOURCE_DIR}/tests/data/cta_ranks/model)
 # ... and scored against silicon's median run (runs 1.000 and 1.500: 1.250), per folder of model runs.
-add_test(NAME ValidateResults.CtaRanksScoresAModelRun
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/cta_ranks.py ${PROJECT_SOURCE_DIR}/tests/data/cta_ranks
-                 --model tiny=${PROJECT_SOURCE_DIR}/tests/data/cta_ranks/model)
-set_tests_properties(ValidateResults.CtaRanksScoresAModelRun PROPERTIES
-                     PASS_REGULAR_EXPRESSION "cta_ranks against silicon's median run: tiny 1[.]500 / 1[.]250; mean abs[.] error 0[.]250 over 1 case")
+gms_script_expect(CtaRanksScoresAModelRun cta_ranks.py
+  "cta_ranks against silicon's median run: tiny 1[.]500 / 1[.]250; mean abs[.] error 0[.]250 over 1 case"
+  ${PROJECT_SOURCE_DIR}/tests/data/cta_ranks --model tiny=${PROJECT_SOURCE_DIR}/tests/data/cta_ranks/model)
 # ... and how far apart the first wave's leading CTAs run (each SM's first to end: 100 and 110 cycles).
-add_test(NAME ValidateResults.CtaRanksSpreadOfLeadingCtas
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/cta_ranks.py ${PROJECT_SOURCE_DIR}/tests/data/cta_ranks
-                 --model tiny=${PROJECT_SOURCE_DIR}/tests/data/cta_ranks/model_apart)
-set_tests_properties(ValidateResults.CtaRanksSpreadOfLeadingCtas PROPERTIES
-                     PASS_REGULAR_EXPRESSION "[|] tiny model model_apart [|] .* [|] 4[.]76 % / 9[.]5 % [|].*leading CTAs' CV, model in [^:]*: tiny 4[.]76 / 0[.]00 %")
+gms_script_expect(CtaRanksSpreadOfLeadingCtas cta_ranks.py
+  "[|] tiny model model_apart [|] .* [|] 4[.]76 % / 9[.]5 % [|].*leading CTAs' CV, model in [^:]*: tiny 4[.]76 / 0[.]00 %"
+  ${PROJECT_SOURCE_DIR}/tests/data/cta_ranks --model tiny=${PROJECT_SOURCE_DIR}/tests/data/cta_ranks/model_apart)
 # Which of two co-resident CTAs runs slower follows their launch index, not their start (every SM of every rung with
 # ranks that differ, all three runs: the hardware's "oldest" is the lower blockIdx, docs/co-resident-ctas.md): held
 # on the stamps (r3_bk32, whose starts order nothing), and on a fixture whose younger CTA starts first on one SM.
