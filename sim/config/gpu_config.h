@@ -36,6 +36,9 @@ struct SmConfig {
   bool copies_wait_for_shared_queue = false;  // an LDGSTS enters the LSU behind the shared instructions
                                               // booked on the path
   std::uint32_t copy_waits_per_warp = 0;      // ... behind at most this many of each warp's; 0 = all of them
+  bool shared_path_in_turns = false;         // the shared path takes the warps' next instructions in turn, not first come
+  std::uint32_t shared_path_depth = 0;        // ... behind this many instructions already past the turn
+  std::uint64_t shared_replay_cycles = 1;    // ... and a warp's own wavefronts pass this many cycles apart for it
   bool ldmatrix_one_at_a_time_beside_mma = false;  // another warp's mma.sync in the tensor pipe: a warp's ldmatrix
                                                    // pass one at a time, each at its latency
   bool wgmma_operands_use_shared_path = false;  // a wgmma's shared-memory operands take the shared-memory data path

@@ -91,6 +91,24 @@ void add_sm_params(std::vector<Param<GpuConfig>>& p) {
                                 "its later ones still in the MIO queue (gms-fill-ubench --probe-grid: one warp's 8 "
                                 "independent ldmatrix overlap as ~2); 0 = behind every booked one",
                                 [](G& c) -> auto& { return c.sm.copy_waits_per_warp; }));
+  p.push_back(bool_param<G>("sm.shared_path_in_turns", false,
+                           "the SM's shared-memory data path takes the warps' next instructions in turn: a shared "
+                           "instruction, or a global load behind it (sm.loads_wait_in_mio_queue), waits for the "
+                           "sm.shared_path_depth instructions already past the turn, its own warp's earlier ones and "
+                           "about one of each other warp's a turn - not the whole booked queue (gms-ldg-backlog-ubench: "
+                           "a chase beside seven warps of conflict-free LDS.128 waits +50-70 cycles a hop, the queue "
+                           "~240; validate/results/h200/ldg_backlog); false = first come, first served",
+                           [](G& c) -> auto& { return c.sm.shared_path_in_turns; }));
+  p.push_back(quantity_param<G>("sm.shared_path_depth", Q::kInteger, "0", 0, 64,
+                                "with sm.shared_path_in_turns: instructions past the turn (any warp's) that a new one "
+                                "waits behind whole",
+                                [](G& c) -> auto& { return c.sm.shared_path_depth; }));
+  p.push_back(quantity_param<G>("sm.shared_replay_cycles", Q::kCycles, "1cycles", 1, 64,
+                                "with sm.shared_path_in_turns: cycles apart that a warp's own wavefronts of a shared "
+                                "instruction pass for that warp; the path is held one cycle each and other warps' "
+                                "instructions fill the gaps (gms-lds-pace-ubench, validate/results/h200/lds_pace: a lone "
+                                "warp's 4- to 32-way LDS.32 2.04-2.08 cycles a wavefront, four warps' 1.00-1.02 for the SM)",
+                                [](G& c) -> auto& { return c.sm.shared_replay_cycles; }));
   p.push_back(bool_param<G>("sm.ldmatrix_one_at_a_time_beside_mma", false,
                            "while another warp's mma.sync is in its sub-partition's tensor pipe, a warp's ldmatrix pass "
                            "one at a time, each when the last one's data is back (gms-sharing-ubench --ldsm: independent "

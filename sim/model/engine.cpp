@@ -13,7 +13,8 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
       own_mem(shared ? nullptr : std::make_unique<MemorySystem>(g)),
       mem(shared ? *shared : *own_mem),
       path(g.sm.count, g.sm.shared_fills == "between" ||
-                           (g.sm.copies_wait_for_shared_queue && g.sm.copy_waits_per_warp > 0)),
+                           (g.sm.copies_wait_for_shared_queue && g.sm.copy_waits_per_warp > 0) ||
+                           g.sm.shared_path_in_turns),
       fills(g.sm.count),
       mio(g.sm.count, g.sm.subpartitions, g.sm.mio_queue_per_sm, g.sm.mio_queue_per_subpartition,
           cycles_to_ticks(g.sm.mio_release_latency), g.sm.mio_entries_oldest_first) {
@@ -30,6 +31,9 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   mio_bursts_one = g.sm.mio_bursts_enter_one_at_a_time;
   mio_oldest_first = g.sm.mio_entries_oldest_first;
   copy_waits_per_warp = g.sm.copy_waits_per_warp;
+  path_turns = g.sm.shared_path_in_turns;
+  path_depth = g.sm.shared_path_depth;
+  replay_ticks = cycles_to_ticks(g.sm.shared_replay_cycles);
   fills_between = g.sm.shared_fills == "between";
   scheduler = make_warp_scheduler(g.sm.warp_scheduler, g.sm.younger_cta_share);
   scheduler_counts_issue = scheduler->counts_issue();

@@ -142,6 +142,9 @@ struct Engine::Impl {
   bool mio_bursts_one = false;           // sm.mio_bursts_enter_one_at_a_time
   bool mio_oldest_first = false;         // sm.mio_entries_oldest_first
   std::uint32_t copy_waits_per_warp = 0;  // sm.copy_waits_per_warp (0: behind the whole booked path)
+  bool path_turns = false;                // sm.shared_path_in_turns
+  std::uint32_t path_depth = 0;           // sm.shared_path_depth
+  Tick replay_ticks = 0;                  // sm.shared_replay_cycles in ticks
   // Whether `in` holds its sub-partition's dispatch while in the tensor pipe: an mma.sync where the GPU
   // does so (gms-sharing-ubench), never an asynchronous wgmma.
   bool holds_dispatch(const Instr& in) const { return mma_holds_dispatch && in.pipe == Pipe::kTensor && !in.async_mma; }
@@ -334,8 +337,13 @@ struct Engine::Impl {
 
   // Reserves `wavefronts` cycles of the SM's shared-memory data path from t on, in the order asked
   // (an instruction as it issues, a copy's data as it arrives); returns when the last one is through.
+  // In turns (sm.shared_path_in_turns), a warp's wavefronts pass sm.shared_replay_cycles apart for it (gms-lds-pace-ubench:
+  // a lone warp's 4- to 32-way LDS.32 2.04-2.08 cycles a wavefront), while the path is held one cycle each.
   Tick shared_pipe(int sm, Tick t, std::uint32_t wavefronts, std::uint32_t instructions = 1, int warp = -1) {
-    return path.book(sm, t, wavefronts * smem_ticks_per_wavefront, instructions, warp);
+    const Tick ticks = wavefronts * smem_ticks_per_wavefront;
+    if (path_turns && warp >= 0)
+      return path.book_in_turn(sm, t, ticks, instructions, warp, path_depth, wavefronts * replay_ticks);
+    return path.book(sm, t, ticks, instructions, warp);
   }
   Tick shared_pipe_ticks(int sm, Tick t, Tick ticks) { return path.book(sm, t, ticks); }
   // A shared load or store block issued by `sp`'s warp `warp` at t: its path booking, and its
@@ -344,7 +352,8 @@ struct Engine::Impl {
     const Tick through = shared_pipe(sp.sm, t, in.wavefronts, in.issue_cycles, warp);
     if (in_mio_queue(in))
       mio.push(sp.sm, static_cast<int>(&sp - sps.data()), std::max<std::uint32_t>(1, in.issue_cycles),
-               through - in.wavefronts * smem_ticks_per_wavefront, through, warp);
+               through - in.wavefronts * (path_turns ? std::max(replay_ticks, smem_ticks_per_wavefront) : smem_ticks_per_wavefront),
+               through, warp);
     return through;
   }
   // A shared load's data comes this long after its last wavefront has passed the path: sm.shared_latency and,

@@ -155,12 +155,13 @@ void Engine::Impl::issue(SubPart& sp, Warp& w, int warp_index, Tick t) {
         entered = copy_waits_per_warp == 0 ? path.free_at(sm)
                                            : t + path.owed_to_first_of_each_warp(sm, t, copy_waits_per_warp);
       const bool through_mio = in_mio_queue(in);  // sm.loads_wait_in_mio_queue (a copy never is)
-      if (through_mio) {  // in the MIO queue behind the shared instructions booked before it, then into the LSU
-        entered = std::max(t, path.free_at(sm));
+      if (through_mio) {  // in the MIO queue behind the shared instructions booked before it (or its turn), then into the LSU
+        entered = path_turns ? t + path.turn_wait(sm, t, std::max<std::uint32_t>(1, in.issue_cycles), warp_index, path_depth)
+                             : std::max(t, path.free_at(sm));
         mio.push(sm, static_cast<int>(&sp - sps.data()), std::max<std::uint32_t>(1, in.issue_cycles), entered, entered, warp_index);
       }
-      SIM_ASSERT(entered <= std::max(t, path.free_at(sm)),
-                 "copy enters at " << entered << ", past its SM's booked path (free at " << path.free_at(sm) << ")");
+      SIM_ASSERT(entered <= std::max(t, path.done_at(sm)),
+                 "copy enters at " << entered << ", past its SM's booked path (done at " << path.done_at(sm) << ")");
       const AccessCtx at_lsu{sm, entered, counts, in.local};
       Tick done;
       std::uint32_t pending_id = ~0u;  // l2.reads_in_arrival_order: its lines wait in the outbox (take_request)

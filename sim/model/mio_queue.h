@@ -13,8 +13,8 @@
 // ~61 per SM issued and not freed when the entries leave ~42 cycles after the path - 49-60 counted
 // at the path's finish, fewer the faster the path drains them.
 //
-// The path serves instructions first come, first served per SM, so the finish times pushed here
-// are non-decreasing per SM and per sub-partition: each bound is a FIFO of finish times.
+// Each bound is a FIFO of finish times, in time order: first come, first served per SM they come in that order; a path
+// that serves the warps in turn (sm.shared_path_in_turns) inserts an earlier one where it belongs.
 //
 // The SM's bound is shared fairly: a sub-partition holding less than its share (per_sm / the
 // sub-partitions) may add one even when the SM is full. Without that, the sub-partition whose event
@@ -101,12 +101,18 @@ class MioQueue {
     const Tick each = (end - start) / instructions;
     for (std::uint32_t k = 1; k <= instructions; ++k) {
       const Tick done = (k == instructions ? end : start + k * each) + release_;
-      if (per_sm_) sm_[static_cast<std::size_t>(sm)].push_back(done);
-      if (per_sp_) sp_[static_cast<std::size_t>(sp)].push_back(done);
+      if (per_sm_) add(sm_[static_cast<std::size_t>(sm)], done);
+      if (per_sp_) add(sp_[static_cast<std::size_t>(sp)], done);
     }
   }
 
  private:
+  // A finish time into its bound's FIFO, kept in time order: first come, first served it is always the last; a path
+  // that serves the warps in turn (sm.shared_path_in_turns) may finish a later instruction before earlier ones.
+  static void add(std::deque<Tick>& q, Tick done) {
+    if (q.empty() || q.back() <= done) q.push_back(done);
+    else q.insert(std::upper_bound(q.begin(), q.end(), done), done);
+  }
   // When `instructions` more fit under `bound`, behind `ahead` entries owed to others first (the SM's line).
   static void drop_left(std::deque<Tick>& q, Tick t) {
     while (!q.empty() && q.front() <= t) q.pop_front();

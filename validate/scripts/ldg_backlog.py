@@ -11,17 +11,18 @@ sub-partition (`same`) or on another (`other`), and beside conflict-free LDS.128
 keeps it). Printed: cycles per hop (silicon: the median over the SMs and launches, p10-p90) and what the flood adds.
 
 --model: the same kernel as an Accel-Sim trace on one SM of the preset - one CTA, the flood in its warps as the
-microbenchmark's, the chase in warp 4 (its lines read twice before a delay and the timed hops) - per hop the difference
-of the chasing warp's span (warps.csv) at two chase lengths over the hops between.
+microbenchmark's, the chase in warp 4 (its lines read twice before a delay and the timed hops) - each hop from its
+load's issue to the next one's (warps.csv), the median over chases of 8 hops (silicon's statistic).
 --check: exit 1 unless silicon's shared chase waits behind the flood (the benchmark works: `lds` same and other at
 least 100 cycles a hop over none, all128 at least 30) and each global chase waits about as long as the shared one
 (the flood's share of a hop within 0.6-1.6x of `lds`'s beside same, other and all128: a global load waits its turn at
 the data path as a shared load does, not the whole queue); with --model also unless the model's `ldg_l2` hop beside
-the 32-way floods is within 35 % of silicon's (not so on the H200 preset, 2026-12-03: +892 / +499 cycles against
-+294 / +326, and +242 beside all128 against +50; docs/cta-share.md)."""
+the 32-way floods is within 35 % of silicon's (not so on the H200 preset, 2026-12-03: +838 / +495 cycles against
++294 / +326, and +265 beside all128 against +50; docs/cta-share.md, docs/shared-path-turns.md)."""
 import argparse
 import csv
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -34,7 +35,7 @@ CHASES = ("ldg_l2", "ldg_l1", "lds")
 FLOODS = ("none", "same", "other", "same128", "all128")
 LINES = 8  # lines a chase cycles through, as the microbenchmark's
 GLOBAL_BASE = 0x7F0000000000
-SHORT, LONG = 8, 40  # timed hops of the model's two chase lengths
+HOPS, CHASE = 81, 8  # the model's timed hops (80 gaps between them: ten chases of CHASE, as the microbenchmark's)
 WARPS = 8
 TIMED = 4  # the chasing warp: sub-partition 0, as the microbenchmark's
 
@@ -84,21 +85,24 @@ def flood_warp(rounds, vec=False):
 
 
 def model_hop(binary, gpu, chase, flood, work, sets):
-    """The model's cycles per timed hop: one CTA as the microbenchmark's (the flood's warps, the chase in warp 4), the
-    chasing warp's span (warps.csv of SM 0: its first state to its last) at LONG hops less at SHORT, over LONG - SHORT."""
+    """The model's cycles per timed hop, as the microbenchmark's statistic: one CTA as the microbenchmark's (the flood's
+    warps, the chase in warp 4), HOPS timed hops; each hop from its load's issue to the next one's (warps.csv of SM 0:
+    the chasing warp's issues), the mean of each CHASE consecutive hops, and the median of those means (silicon's
+    median over chases of kHops: a flood's gaps between its rounds, where a chase waits nothing, land in a few)."""
     idle = ["ffffffff 0 EXIT 0 0 0"]
     flooders = {"none": (), "same": (0,), "other": (1,), "same128": (0,), "all128": (0, 1, 2, 3, 5, 6, 7)}[flood]
-    span = {}
-    for hops in (SHORT, LONG):
-        warps = [chase_warp(chase, hops) if w == TIMED else
-                 flood_warp(40, flood.endswith("128")) if w in flooders else idle for w in range(WARPS)]
-        name = f"{chase}-{flood}-{hops}"
-        kl = write_warps_trace(os.path.join(work, name), "ldg_backlog", lambda _: warps, 1, WARPS)
-        out = run_trace(binary, gpu, kl, work, [*ONE_SM_SETS, *sets], name + "-out", ["--warp-timeline", "0"])
-        with open(os.path.join(out, "warps.csv")) as f:
-            mine = [r for r in csv.DictReader(f) if int(r["warp_slot"]) == TIMED]
-        span[hops] = max(float(r["end_cycle"]) for r in mine) - min(float(r["start_cycle"]) for r in mine)
-    return (span[LONG] - span[SHORT]) / (LONG - SHORT)
+    warps = [chase_warp(chase, HOPS) if w == TIMED else
+             flood_warp(40, flood.endswith("128")) if w in flooders else idle for w in range(WARPS)]
+    name = f"{chase}-{flood}"
+    kl = write_warps_trace(os.path.join(work, name), "ldg_backlog", lambda _: warps, 1, WARPS)
+    out = run_trace(binary, gpu, kl, work, [*ONE_SM_SETS, *sets], name + "-out", ["--warp-timeline", "0"])
+    with open(os.path.join(out, "warps.csv")) as f:
+        issues = [float(r["start_cycle"]) for r in csv.DictReader(f)
+                  if int(r["warp_slot"]) == TIMED and r["state"] == "selected"]
+    hops = issues[-HOPS - 1:-1]  # the timed hops' issues (the last issue is the EXIT)
+    gaps = [b - a for a, b in zip(hops, hops[1:])]
+    means = [sum(gaps[i:i + CHASE]) / CHASE for i in range(0, len(gaps) - CHASE + 1, CHASE)]
+    return statistics.median(means)
 
 
 def main():
