@@ -77,9 +77,10 @@ class SharedPath {
   // already past the turn (gms-ldg-backlog-ubench: a chase beside seven warps streaming conflict-free LDS.128 waits
   // about one of each, +50-70 cycles, not the ~61 queued; beside one warp's 32-way LDS.32, ~3.5 of them at their
   // 63 cycles). Owed at t: the first `depth` booked instructions (booking order, any warp) - the longer of their path
-  // time and each warp's own time among them (one warp's replays leave gaps only another warp fills) -, then at most
-  // `instructions` of each other warp's (the block's last instruction has had as many turns; their path time), every
-  // later one of `warp` itself (its own come in order; its own time) and writes of no warp's (-1) whole. Needs
+  // time and each warp's own time among them (one warp's wavefronts leave gaps only another warp fills) -, then at most
+  // `instructions` of each other warp's, plus one for each of `warp`'s own still booked (each has had a turn; their
+  // path time), beside `warp`'s own later ones (its own come in order: the longer of their own time and their path time
+  // with those turns), and writes of no warp's (-1) whole. Needs
   // `keep_blocks`.
   Tick turn_wait(int sm, Tick t, std::uint32_t instructions, int warp, std::uint32_t depth) {
     Sm& s = sms_[static_cast<std::size_t>(sm)];
@@ -116,7 +117,7 @@ class SharedPath {
     });
     Tick chain = 0;
     for (const auto& c : chain_) chain = std::max(chain, c.second);
-    // The front's replays fill each other's gaps, not a newcomer's; behind them the warp's own replays leave gaps that
+    // The front ones fill each other's gaps, not a newcomer's; behind them the warp's own wavefronts leave gaps that
     // the other warps' turns fill.
     // Never past everything booked: a block's path share is taken in proportion to its own time left, which may
     // count path cycles already served.

@@ -1,7 +1,8 @@
 // The shared-memory data path in turns (sm.shared_path_in_turns, model/shared_path.h's turn_wait / book_in_turn):
 // a new instruction waits for the few already past the turn and one of each other warp's, not the booked queue -
-// what gms-ldg-backlog-ubench measured (validate/results/h200/ldg_backlog) - and a warp's conflict replays leave
-// gaps that only another warp's instructions fill (gms-mio-ubench: a lone warp's 32-way LDS.32 every 63.3 cycles).
+// what gms-ldg-backlog-ubench measured (validate/results/h200/ldg_backlog) - and a lone warp's wavefronts, 2 cycles
+// apart for it (gms-lds-pace-ubench), leave gaps that only another warp's instructions fill (gms-mio-ubench: a lone
+// warp's 32-way LDS.32 every 63.3 cycles).
 #include <gtest/gtest.h>
 
 #include <random>
