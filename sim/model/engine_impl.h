@@ -342,9 +342,11 @@ struct Engine::Impl {
   Tick shared_pipe(int sm, Tick t, std::uint32_t wavefronts, std::uint32_t instructions = 1, int warp = -1) {
     const Tick ticks = wavefronts * smem_ticks_per_wavefront;
     if (path_turns && warp >= 0)
-      return path.book_in_turn(sm, t, ticks, instructions, warp, path_depth, wavefronts * replay_ticks);
+      return path.book_in_turn(sm, t, ticks, instructions, warp, path_depth, wavefronts * warp_wavefront_ticks());
     return path.book(sm, t, ticks, instructions, warp);
   }
+  // A wavefront's time for the warp whose instruction it is: the path's, or in turns the longer replay pace.
+  Tick warp_wavefront_ticks() const { return path_turns ? std::max(replay_ticks, smem_ticks_per_wavefront) : smem_ticks_per_wavefront; }
   Tick shared_pipe_ticks(int sm, Tick t, Tick ticks) { return path.book(sm, t, ticks); }
   // A shared load or store block issued by `sp`'s warp `warp` at t: its path booking, and its
   // instructions in the MIO queue until the path has finished each. Returns when the last is through the path.
@@ -352,8 +354,7 @@ struct Engine::Impl {
     const Tick through = shared_pipe(sp.sm, t, in.wavefronts, in.issue_cycles, warp);
     if (in_mio_queue(in))
       mio.push(sp.sm, static_cast<int>(&sp - sps.data()), std::max<std::uint32_t>(1, in.issue_cycles),
-               through - in.wavefronts * (path_turns ? std::max(replay_ticks, smem_ticks_per_wavefront) : smem_ticks_per_wavefront),
-               through, warp);
+               through - in.wavefronts * warp_wavefront_ticks(), through, warp);
     return through;
   }
   // A shared load's data comes this long after its last wavefront has passed the path: sm.shared_latency and,

@@ -60,12 +60,11 @@ class SharedPath {
     Tick owed = 0;
     for (const Block& b : s.blocks) {
       if (b.warp < 0) continue;
-      auto it = std::find_if(counted_.begin(), counted_.end(), [&](const auto& c) { return c.first == b.warp; });
-      if (it == counted_.end()) it = counted_.insert(counted_.end(), {b.warp, 0u});
+      auto it = find(counted_, b.warp);
       if (it->second >= per_warp) continue;
       const Tick left = b.end - std::max(t, b.start);
       const auto whole = static_cast<std::uint32_t>((left + b.per_instruction - 1) / b.per_instruction);
-      const std::uint32_t take = std::min(whole, per_warp - it->second);
+      const auto take = static_cast<std::uint32_t>(std::min<Tick>(whole, per_warp - it->second));
       it->second += take;
       owed += take == whole ? left : static_cast<Tick>(take) * b.per_instruction;
     }
@@ -80,8 +79,7 @@ class SharedPath {
   // time and each warp's own time among them (one warp's wavefronts leave gaps only another warp fills) -, then at most
   // `instructions` of each other warp's, plus one for each of `warp`'s own still booked (each has had a turn; their
   // path time), beside `warp`'s own later ones (its own come in order: the longer of their own time and their path time
-  // with those turns), and writes of no warp's (-1) whole. Needs
-  // `keep_blocks`.
+  // with those turns), and writes of no warp's (-1) whole. Needs `keep_blocks`.
   Tick turn_wait(int sm, Tick t, std::uint32_t instructions, int warp, std::uint32_t depth) {
     Sm& s = sms_[static_cast<std::size_t>(sm)];
     while (!s.blocks.empty() && s.blocks.front().own_end <= t) s.blocks.pop_front();
@@ -122,7 +120,7 @@ class SharedPath {
     // Never past everything booked: a block's path share is taken in proportion to its own time left, which may
     // count path cycles already served.
     const Tick owed = std::max(front_path, chain) + std::max(own_own, own_path + others);
-    return std::min(owed, std::max(t, std::max(s.free, s.own_done)) - t);
+    return std::min(owed, std::max(t, done_at(sm)) - t);
   }
 
   // An instruction block of `warp` booked in turn (turn_wait), `ticks` of the path issued at t: it goes onto the path
@@ -166,7 +164,7 @@ class SharedPath {
   struct Block {
     Tick start, end, per_instruction;
     int warp;
-    Tick own_end = 0;  // book_in_turn: when its warp's next may start (its replays through); else `end`
+    Tick own_end;  // when its warp's next may start: `end`, or later for a block booked in turn (book_in_turn)
   };
   struct Sm {
     Tick free = 0, fill_cursor = 0, own_done = 0;
@@ -218,8 +216,9 @@ class SharedPath {
 
   std::vector<Sm> sms_;
   bool keep_;
-  std::vector<std::pair<int, std::uint32_t>> counted_;  // per warp, instructions counted (scratch)
-  PerWarp chain_, turns_;  // turn_wait's scratch: per warp, its own time among the front ones; its turns counted
+  // Per warp scratch: owed_to_first_of_each_warp's instructions counted; turn_wait's own time among the front ones
+  // and turns counted.
+  PerWarp counted_, chain_, turns_;
 };
 
 }  // namespace gms
