@@ -51,6 +51,8 @@ gms_script_expect(CtaRanksSlowerWithLaunchIndex cta_ranks.py
 # the path's rate, four or more warps at its full rate; ncu counts the wavefronts each kind claims.
 gms_script_check(LdsPaceIsHalfAloneAndFullShared lds_pace.py validate/results/h200/lds_pace)
 gms_script_check(LdsPaceCheckRefusesAFullRateLoneWarp lds_pace.py tests/data/lds_pace_full REFUSES)
+gms_script_expect(LdsPaceCheckRefusesFastLoneVectors lds_pace.py "lds128: a lone warp.s 128-byte wavefronts at 2.00"
+                  ${PROJECT_SOURCE_DIR}/tests/data/lds_pace_fast_vectors --check)
 gms_script_check(LdgBacklogWaitsOneTurn ldg_backlog.py validate/results/h200/ldg_backlog)
 gms_script_check(LdgBacklogCheckRefusesAWholeQueueWait ldg_backlog.py tests/data/ldg_backlog_deep REFUSES)
 gms_script_expect(LdgBacklogModelBesideSilicon ldg_backlog.py

@@ -10,7 +10,10 @@
 // sets alternating so that folding one round's values never waits on the loads in flight: the warp's loads stream
 // without a bubble. Kinds (wavefronts a load): lds32_wN - LDS.32 whose lanes read N rows of each of 32 / N banks (N =
 // 1, 2, 4, 8, 16, 32); lds64, lds128 - conflict-free vectors (2, 4); lds128_2way - 16-byte lanes at a 32-byte stride
-// (8); ldsm_x4 - ldmatrix.x4 of 16-byte rows packed (4); ldsm_x4_2way - rows at a 32-byte stride (8).
+// (8); ldsm_x4 - ldmatrix.x4 of 16-byte rows packed (4); ldsm_x4_2way - rows at a 32-byte stride (8). ldmatrix has no
+// volatile form and ptxas merges ldmatrix of equal addresses (the first run, 2026-12-03: ncu counted 9 and 5 of 16 a
+// round), so each ldmatrix of each round adds a multiple of `salt` - a kernel argument, 0 at run time - to its address:
+// equal in fact, distinct to the compiler.
 // Layouts: the flooding warps - "w0" alone, "w0,w4" (one sub-partition: warp w is on w % 4), "w0,w1" (two
 // sub-partitions), "w0..w3" (one on each), "w0..w7" (two on each).
 // Prints one JSON object per kind and layout: each flooding warp's cycles per load over its last three quarters of
@@ -43,9 +46,10 @@ constexpr int kRegsPerLoad[kKinds] = {1, 1, 1, 1, 1, 1, 2, 4, 4, 4, 4};
 __host__ __device__ constexpr int ways_of(int kind) { return 1 << kind; }  // kW1 .. kW32
 
 // Load i of a round into r[..]: its address from the lane and i (the i term moves each load to other words of the
-// same banks, so that volatile loads of one address are not what is measured).
+// same banks, so that volatile loads of one address are not what is measured). round_salt, salt: 0 at run time (above).
 template <int KIND>
-__device__ __forceinline__ void load(unsigned* r, const unsigned* buf, unsigned lane, int i) {
+__device__ __forceinline__ void load(unsigned* r, const unsigned* buf, unsigned lane, int i, unsigned round_salt,
+                                     unsigned salt) {
   if constexpr (KIND <= kW32) {
     constexpr int w = ways_of(KIND);
     // Lane l reads row l % w, word l / w + (5 i) % 32 of it: the w lanes of a group share one bank (w wavefronts).
@@ -61,18 +65,21 @@ __device__ __forceinline__ void load(unsigned* r, const unsigned* buf, unsigned 
     asm volatile("ld.volatile.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
   } else {  // ldmatrix.x4: lane l gives row l % 8 of matrix l / 8, 16-byte rows packed or at a 32-byte stride
-    const unsigned word = KIND == kLdsmX4 ? (i % 8) * 128 + lane * 4 : (i % 4) * 4 + lane * 8;
-    const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(buf + word));
+    const unsigned word = KIND == kLdsmX4 ? (i % 8) * 128 + lane * 4 + (i / 8) * salt
+                                          : (i % 4) * 4 + lane * 8 + (i / 4) * salt;
+    const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(buf + word + round_salt));
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
   }
 }
 
 template <int KIND>
-__device__ __forceinline__ void issue_round(unsigned (&r)[kRegs], const unsigned* buf, unsigned lane) {
+__device__ __forceinline__ void issue_round(unsigned (&r)[kRegs], const unsigned* buf, unsigned lane, int round,
+                                            unsigned salt) {
   constexpr int per = kRegsPerLoad[KIND] == 1 ? 1 : kRegsPerLoad[KIND];
+  const unsigned round_salt = salt * 4u * static_cast<unsigned>(round);  // (i / 4) * salt < 4 * salt: all distinct
 #pragma unroll
-  for (int i = 0; i < kRegs / per; ++i) load<KIND>(r + i * per, buf, lane, i);
+  for (int i = 0; i < kRegs / per; ++i) load<KIND>(r + i * per, buf, lane, i, round_salt, salt);
 }
 
 __device__ __forceinline__ unsigned fold(const unsigned (&r)[kRegs]) {
@@ -84,7 +91,8 @@ __device__ __forceinline__ unsigned fold(const unsigned (&r)[kRegs]) {
 
 // out[CTA * 9 + w]: warp w's cycles over its timed rounds (0 if it did not flood); [8]: the SM.
 template <int KIND>
-__global__ void __launch_bounds__(kThreads) lds_pace(unsigned mask, int rounds, long long* out, unsigned* sink) {
+__global__ void __launch_bounds__(kThreads) lds_pace(unsigned mask, int rounds, unsigned salt, long long* out,
+                                                     unsigned* sink) {
   __shared__ __align__(128) unsigned buf[kBufWords];
   for (int i = threadIdx.x; i < kBufWords; i += blockDim.x) buf[i] = i * 2654435761u;
   __syncthreads();
@@ -94,12 +102,12 @@ __global__ void __launch_bounds__(kThreads) lds_pace(unsigned mask, int rounds, 
   long long first = 0, last = 0;
   if ((mask >> warp) & 1u) {
     unsigned a[kRegs], b[kRegs];
-    issue_round<KIND>(a, buf, lane);
+    issue_round<KIND>(a, buf, lane, 0, salt);
     for (int r = 1; r < rounds; r += 2) {  // rounds is odd: a, then pairs (b, a)
       if (r == rounds / 4 * 2 + 1) first = clock64();
-      issue_round<KIND>(b, buf, lane);
+      issue_round<KIND>(b, buf, lane, r, salt);
       acc += fold(a);
-      issue_round<KIND>(a, buf, lane);
+      issue_round<KIND>(a, buf, lane, r + 1, salt);
       acc += fold(b);
     }
     acc += fold(a);
@@ -124,7 +132,7 @@ template <int KIND>
 void measure(int sms, long long* dev, unsigned* sink, const char* gpu, bool ncu_once) {
   GPU_CHECK(gpuFuncSetAttribute(lds_pace<KIND>, gpuFuncAttributeMaxDynamicSharedMemorySize, kSoloBytes));
   if (ncu_once) {  // one launch, warp 0 alone, one round: ncu's counts of one kind
-    lds_pace<KIND><<<sms, kThreads, kSoloBytes>>>(0x1u, 1, dev, sink);
+    lds_pace<KIND><<<sms, kThreads, kSoloBytes>>>(0x1u, 1, 0u, dev, sink);
     GPU_CHECK_LAUNCH();
     GPU_CHECK(gpuDeviceSynchronize());
     std::printf("{\"measure\": \"lds_pace_ncu\", \"kind\": \"%s\", \"loads\": %d, \"gpu\": \"%s\"}\n", kKindName[KIND],
@@ -140,7 +148,7 @@ void measure(int sms, long long* dev, unsigned* sink, const char* gpu, bool ncu_
   for (const Layout& l : kLayouts) {
     std::vector<std::vector<double>> per_warp(8);
     for (int rep = 0; rep < 5; ++rep) {
-      lds_pace<KIND><<<sms, kThreads, kSoloBytes>>>(l.mask, rounds, dev, sink);
+      lds_pace<KIND><<<sms, kThreads, kSoloBytes>>>(l.mask, rounds, 0u, dev, sink);
       GPU_CHECK_LAUNCH();
       GPU_CHECK(gpuMemcpy(host.data(), dev, sizeof(long long) * host.size(), gpuMemcpyDeviceToHost));
       for (int b = 0; b < sms; ++b)
