@@ -67,6 +67,16 @@ gms_script_expect(LdgBacklogModelInTurns ldg_backlog.py
   ${PROJECT_SOURCE_DIR}/validate/results/h200/ldg_backlog --model $<TARGET_FILE:gpumemsim> --gpu
   ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --set gpu.sm.shared_path_in_turns=true --set gpu.sm.shared_path_depth=4
   --set gpu.sm.shared_replay_cycles=2cycles --set gpu.sm.shared_latency_per_wavefront=0cycles)
+# With a warp's shared-load data at 40 bytes a cycle (sm.shared_warp_bytes_per_cycle, the path not held for it) and the
+# port shared by count (sm.warp_scheduler: cta_share; gto's greedy pick hands each freed MIO entry back to the flood
+# warp): the L2 chase beside its own sub-partition's 32-way flood +255 (silicon +294; gto +808), beside one warp's
+# LDS.128 +2 (silicon +1; +18 without the data rate).
+gms_script_expect(LdgBacklogModelInTurnsSharedPort ldg_backlog.py
+  "[|] ldg_l2 [|] same [|] 555[.]5 [(]518[.]9-615[.]2[)] [|] [+]294 [|] 537[.]8 [|] [+]255 [|].*[|] ldg_l2 [|] same128 [|] 261[.]9 [(]247[.]8-283[.]8[)] [|] [+]1 [|] 285[.]0 [|] [+]2 [|]"
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/ldg_backlog --model $<TARGET_FILE:gpumemsim> --gpu
+  ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --set gpu.sm.shared_path_in_turns=true --set gpu.sm.shared_path_depth=4
+  --set gpu.sm.shared_replay_cycles=2cycles --set gpu.sm.shared_latency_per_wavefront=0cycles
+  --set gpu.sm.shared_warp_bytes_per_cycle=40 --set gpu.sm.warp_scheduler=cta_share)
 # What sharing an SM costs its oldest CTA (gms-ladder --stamps --alone on an H200, docs/co-resident-ctas.md): the lone
 # runs repeat within 2 %; refused on runs that do not; a model pair read (silicon's oldest 1.50x, the model's 1.20x).
 gms_script_expect(LadderAloneRepeats cta_alone.py

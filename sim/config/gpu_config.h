@@ -39,6 +39,7 @@ struct SmConfig {
   bool shared_path_in_turns = false;         // the shared path takes the warps' next instructions in turn, not first come
   std::uint32_t shared_path_depth = 0;        // ... behind this many instructions already past the turn
   std::uint64_t shared_replay_cycles = 1;    // ... and a warp's own wavefronts pass this many cycles apart for it
+  double shared_warp_bytes_per_cycle = 0;    // ... and a warp's shared-load data reaches it at most this fast; 0 = no limit
   bool ldmatrix_one_at_a_time_beside_mma = false;  // another warp's mma.sync in the tensor pipe: a warp's ldmatrix
                                                    // pass one at a time, each at its latency
   bool wgmma_operands_use_shared_path = false;  // a wgmma's shared-memory operands take the shared-memory data path

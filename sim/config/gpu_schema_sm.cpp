@@ -109,6 +109,14 @@ void add_sm_params(std::vector<Param<GpuConfig>>& p) {
                                 "instructions fill the gaps (gms-lds-pace-ubench, validate/results/h200/lds_pace: a lone "
                                 "warp's 4- to 32-way LDS.32 2.04-2.08 cycles a wavefront, four warps' 1.00-1.02 for the SM)",
                                 [](G& c) -> auto& { return c.sm.shared_replay_cycles; }));
+  p.push_back(quantity_param<G>("sm.shared_warp_bytes_per_cycle", Q::kBytesPerCycle, "0", 0, 1e6,
+                                "with sm.shared_path_in_turns: the rate at which a warp's shared-load data reaches it, "
+                                "block after block (32 lanes x the bytes a lane reads, ldmatrix.x4 512 bytes); the load's "
+                                "data and MIO entries wait for it, the path and other warps do not (gms-lds-pace-ubench: "
+                                "a lone warp's conflict-free LDS.64 / LDS.128 3.16 cycles a wavefront, ldmatrix.x4 2.99 - "
+                                "~40 bytes a cycle - where its 4- to 32-way LDS.32 take 2.04-2.08; gms-ldg-backlog-ubench: "
+                                "a chase beside one warp's LDS.128 waits +0-3 cycles); 0 = no limit",
+                                [](G& c) -> auto& { return c.sm.shared_warp_bytes_per_cycle; }));
   p.push_back(bool_param<G>("sm.ldmatrix_one_at_a_time_beside_mma", false,
                            "while another warp's mma.sync is in its sub-partition's tensor pipe, a warp's ldmatrix pass "
                            "one at a time, each when the last one's data is back (gms-sharing-ubench --ldsm: independent "

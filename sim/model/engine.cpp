@@ -34,6 +34,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   path_turns = g.sm.shared_path_in_turns;
   path_depth = g.sm.shared_path_depth;
   replay_ticks = cycles_to_ticks(g.sm.shared_replay_cycles);
+  warp_ticks_per_byte = g.sm.shared_warp_bytes_per_cycle > 0 ? kTicksPerCycle / g.sm.shared_warp_bytes_per_cycle : 0;
   fills_between = g.sm.shared_fills == "between";
   scheduler = make_warp_scheduler(g.sm.warp_scheduler, g.sm.younger_cta_share);
   scheduler_counts_issue = scheduler->counts_issue();

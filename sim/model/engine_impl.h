@@ -69,6 +69,7 @@ struct Engine::Impl {
     int blocked_slot = -1;  // waits on that slot's pending work (ready = kNever meanwhile)
     Gate* gate = nullptr;   // its entry in its sub-partition's gates (set at launch)
     Tick blocked_from = 0;  // when it would have started waiting
+    Tick shared_data_free = 0;  // sm.shared_warp_bytes_per_cycle: when its shared loads' data so far has reached it
   };
   struct Cta {
     bool active = false;
@@ -145,6 +146,7 @@ struct Engine::Impl {
   bool path_turns = false;                // sm.shared_path_in_turns
   std::uint32_t path_depth = 0;           // sm.shared_path_depth
   Tick replay_ticks = 0;                  // sm.shared_replay_cycles in ticks
+  double warp_ticks_per_byte = 0;         // 1 / sm.shared_warp_bytes_per_cycle in ticks (0: no limit)
   // Whether `in` holds its sub-partition's dispatch while in the tensor pipe: an mma.sync where the GPU
   // does so (gms-sharing-ubench), never an asynchronous wgmma.
   bool holds_dispatch(const Instr& in) const { return mma_holds_dispatch && in.pipe == Pipe::kTensor && !in.async_mma; }
@@ -347,15 +349,31 @@ struct Engine::Impl {
   }
   // A wavefront's time for the warp whose instruction it is: the path's, or in turns the longer replay pace.
   Tick warp_wavefront_ticks() const { return path_turns ? std::max(replay_ticks, smem_ticks_per_wavefront) : smem_ticks_per_wavefront; }
+  // In turns, a shared load block's data reaches its warp at sm.shared_warp_bytes_per_cycle, one block after another
+  // (gms-lds-pace-ubench: a lone warp's conflict-free LDS.128 take 12.65 cycles each where 4 wavefronts at the replay
+  // pace take 8; two warps of one sub-partition get twice the loads, so the limit is the warp's). The path is not held
+  // for it - other warps' instructions pass meanwhile (a chase beside one warp's LDS.128 waits +0-3 cycles a hop,
+  // gms-ldg-backlog-ubench same128). `from`: the block's first wavefront through the path, `passed`: its last. Returns
+  // when its data is all back at the warp (`passed` where the rule is off or the lanes' bytes are not known).
+  Tick shared_data_back(Warp& w, const Instr& in, Tick from, Tick passed) const {
+    if (!path_turns || warp_ticks_per_byte == 0 || in.op != Op::kSharedLoad || in.lane_bytes == 0) return passed;
+    const double bytes = 32.0 * in.lane_bytes * std::max<std::uint32_t>(1, in.issue_cycles);
+    const Tick start = std::max(from, w.shared_data_free);
+    w.shared_data_free = std::max(passed, start + static_cast<Tick>(bytes * warp_ticks_per_byte + 0.5));
+    return w.shared_data_free;
+  }
   Tick shared_pipe_ticks(int sm, Tick t, Tick ticks) { return path.book(sm, t, ticks); }
   // A shared load or store block issued by `sp`'s warp `warp` at t: its path booking, and its
-  // instructions in the MIO queue until the path has finished each. Returns when the last is through the path.
+  // instructions in the MIO queue until the path has finished each (and a load's data is back at the warp:
+  // shared_data_back). Returns when the last is through the path and, for a load, its data back.
   Tick shared_instruction(SubPart& sp, int warp, const Instr& in, Tick t) {
+    const Tick own = in.wavefronts * warp_wavefront_ticks();
     const Tick through = shared_pipe(sp.sm, t, in.wavefronts, in.issue_cycles, warp);
+    const Tick back = shared_data_back(warps[static_cast<std::size_t>(warp)], in, through - own, through);
     if (in_mio_queue(in))
       mio.push(sp.sm, static_cast<int>(&sp - sps.data()), std::max<std::uint32_t>(1, in.issue_cycles),
-               through - in.wavefronts * warp_wavefront_ticks(), through, warp);
-    return through;
+               through - own, back, warp);
+    return back;
   }
   // A shared load's data comes this long after its last wavefront has passed the path: sm.shared_latency and,
   // per instruction of the block, its wavefronts' sm.shared_latency_per_wavefront.

@@ -227,6 +227,7 @@ bool GemmKernel::emit(const WarpCursor& c, const Step& s, std::int64_t kt, Instr
       const auto k = static_cast<size_t>(s.k_step);
       out.op = Op::kSharedLoad;
       out.ldmatrix = true;
+      out.lane_bytes = 16;  // ldmatrix.x4: four 32-bit registers a lane
       out.slot = static_cast<std::uint8_t>(kReadSlot0 + s.k_step % 2);
       out.issue_cycles = plan_.ldsm[k];
       out.wavefronts = plan_.ldsm_wavefronts[k];

@@ -72,6 +72,9 @@ struct Instr {
   // completion fills slot `slot` of every warp of the CTA (the mbarrier they all wait on).
   std::uint16_t tma_boxes = 0;
   bool ldmatrix = false;    // kSharedLoad: ldmatrix (counted as LDSM as well as shared loads)
+  // kSharedLoad: the bytes each of the 32 lanes receives per instruction (LDS.128 16, ldmatrix.x4 16); 0 = not
+  // known, the warp's own pace is then its wavefronts' alone (sm.shared_warp_bytes_per_cycle).
+  std::uint8_t lane_bytes = 0;
   // kSharedLoad: warp shuffles (SHFL), one wavefront each: MIO instructions that pass the shared-memory
   // data path (Nsight counts their wavefronts) but are not shared loads.
   bool shuffle = false;

@@ -307,6 +307,7 @@ bool TiledGemmKernel::emit(const WarpCursor& c, const Step& s, std::int64_t kt, 
       out.op = Op::kSharedLoad;
       out.slot = static_cast<std::uint8_t>(kReadSlot0 + s.chunk % 2);
       out.issue_cycles = pl.chunk_reads[static_cast<size_t>(s.chunk)];
+      out.lane_bytes = static_cast<std::uint8_t>(kElem * cfg_.read_vector);
       out.wavefronts = pl.chunk_wavefronts[static_cast<size_t>(s.chunk)];
       out.conflicts = pl.chunk_conflicts[static_cast<size_t>(s.chunk)];
       return true;

@@ -341,6 +341,7 @@ std::unique_ptr<CtaProgram> TraceKernel::decode(const TraceCta& cta, std::int64_
           InstructionAccess a = shared_access(kind == OpKind::kLdmatrix ? AccessOp::kLdmatrix : AccessOp::kLoad);
           x.op = Op::kSharedLoad;
           x.ldmatrix = kind == OpKind::kLdmatrix;
+          x.lane_bytes = static_cast<std::uint8_t>(x.ldmatrix ? 16 : std::min<std::uint32_t>(in.mem_width, 16));
           // An atomic reads and writes its words: the data path twice.
           const std::uint32_t times = kind == OpKind::kSharedAtomic ? 2 : 1;
           x.wavefronts = std::max(a.wavefronts, 1u) * times;

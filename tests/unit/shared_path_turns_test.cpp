@@ -7,7 +7,9 @@
 
 #include <random>
 
+#include "model/engine.h"
 #include "model/shared_path.h"
+#include "one_cta_kernel.h"
 #include "ticks.h"
 
 namespace gms {
@@ -85,6 +87,52 @@ TEST(SharedPathTurns, ATurnIsNeverLongerThanTheWholeBookedPath) {
     ASSERT_GE(p.free_at(0), free) << i;
     free = p.free_at(0);
   }
+}
+
+// gms-lds-pace-ubench in the engine: warps 0 .. warps-1 (one a sub-partition) each issue 64 independent conflict-free
+// LDS.128 (4 wavefronts, 16 bytes a lane) one at a time, then wait for them. A lone warp's wavefronts at the replay pace
+// alone would take 8 cycles a load; its data, 512 bytes a load reaching it at sm.shared_warp_bytes_per_cycle (40), 12.8
+// - silicon 12.65. Four warps share the path (16 wavefronts a round of loads): its one wavefront a cycle binds, not the
+// warps' data (silicon 17.49).
+class Lds128Stream final : public test::OneCtaKernel {
+ public:
+  Lds128Stream(int warps, std::uint8_t lane_bytes) : OneCtaKernel("lds128_stream", warps), lane_bytes_(lane_bytes) {}
+  void next(WarpCursor& c, Instr& out) const override {
+    out = Instr{};
+    const int step = static_cast<int>(c.step++);
+    if (test::wait_then_exit(step, kLoads, 1, out)) return;
+    out.op = Op::kSharedLoad;
+    out.issue_cycles = 1;
+    out.wavefronts = 4;
+    out.lane_bytes = lane_bytes_;
+    out.slot = 1;
+  }
+  static constexpr int kLoads = 64;
+
+ private:
+  std::uint8_t lane_bytes_;
+};
+
+double cycles_per_load(int warps, std::uint8_t lane_bytes, const char* bytes_per_cycle) {
+  const SimResult r = test::run_on_h100(
+      Lds128Stream(warps, lane_bytes),
+      {"gpu.sm.shared_path_in_turns=true", "gpu.sm.shared_path_depth=4", "gpu.sm.shared_replay_cycles=2cycles",
+       "gpu.sm.shared_latency_per_wavefront=0cycles", "gpu.sm.mio_queue_per_subpartition=0", "gpu.sm.mio_queue_per_sm=0",
+       std::string("gpu.sm.shared_warp_bytes_per_cycle=") + bytes_per_cycle});
+  return ticks_to_cycles(r.end) / Lds128Stream::kLoads;
+}
+
+TEST(SharedPathTurns, ALoneWarpsVectorLoadsTakeTheirBytesAtItsDataRate) {
+  const double bytes = cycles_per_load(1, 16, "40"), replay = cycles_per_load(1, 16, "0"),
+               unknown = cycles_per_load(1, 0, "40");
+  EXPECT_GE(bytes, 12.8);  // 512 bytes at 40 a cycle, the first load's latency spread over 64
+  EXPECT_LE(bytes, 14.0);
+  EXPECT_GE(replay, 8.0);  // 4 wavefronts 2 cycles apart
+  EXPECT_LE(replay, 9.2);
+  EXPECT_DOUBLE_EQ(unknown, replay);  // a load whose lanes' bytes are not known keeps the replay pace
+  const double shared = cycles_per_load(4, 16, "40");  // each warp's, four warps on the path
+  EXPECT_GE(shared, 16.0);
+  EXPECT_LE(shared, 17.2);
 }
 
 }  // namespace
