@@ -111,3 +111,12 @@ gms_scorecard_diff(DispatchFollowsResidents.h200 h200 "[|] tiled_gemm [|] 9 [|] 
 # The L2 slices' reply path at 128 B a cycle (docs/tensor-cores.md, "The reply path is an option").
 gms_scorecard_diff(ReplyPath h100
                    "[|] gemm [|] 61 [|] 7[.]0 -> 7[.]1 [|] 15[.]0 -> 15[.]1 [|].*[|] all [|] 142 [|] 5[.]96 -> 6[.]11 [|]" reply128)
+# The shared path in turns, a warp's shared-load data at 40 bytes a cycle and the port shared by count, on the whole H200
+# card (docs/shared-path-turns.md, "The whole card"): the GEMMs' time right (6.7 -> 4.6 %; the 8192^3 WMMA orders'
+# Spearman +0.62 -> +0.86) but their DRAM reads over (9.6 -> 13.7 %), the Triton GEMVs' time too fast (4.9 -> 7.7 %).
+add_test(NAME Scripts.ScorecardDiffOfTurnsDataShare
+         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/scorecard_diff.py ${PROJECT_SOURCE_DIR}/docs/results/h200-compare.json.xz
+                 ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-turns-data-share-a.json.xz
+                 ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-turns-data-share-b.json.xz)
+set_tests_properties(Scripts.ScorecardDiffOfTurnsDataShare PROPERTIES PASS_REGULAR_EXPRESSION
+  "[|] gemm [|] 57 [|] 6[.]7 -> 4[.]6 [|] 9[.]6 -> 13[.]7 [|].*[|] gemv [|] 72 [|] 4[.]9 -> 7[.]7 [|].*[|] all [|] 138 [|] 5[.]63 -> 6[.]22 [|].*gemm 8192x8192x8192 128x128x32 w4 s3 pad8 [(]CTA orders[)] [|] 10 [|] [+]0[.]63 [|] [+]0[.]81 [|]")
