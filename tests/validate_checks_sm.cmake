@@ -53,6 +53,20 @@ gms_script_check(LdsPaceIsHalfAloneAndFullShared lds_pace.py validate/results/h2
 gms_script_check(LdsPaceCheckRefusesAFullRateLoneWarp lds_pace.py tests/data/lds_pace_full REFUSES)
 gms_script_expect(LdsPaceCheckRefusesFastLoneVectors lds_pace.py "lds128: a lone warp.s 128-byte wavefronts at 2.00"
                   ${PROJECT_SOURCE_DIR}/tests/data/lds_pace_fast_vectors --check)
+# The model's side of gms-lds-pace-ubench (docs/shared-path-turns.md, "The floods in the model"): the presets serve a lone
+# warp at the path's full rate and the oldest warps first (mean error 24.7 % over the 55 cells); in turns with the
+# warp's data rate, cta_share and no oldest-first MIO entries, 12.2 %.
+gms_script_expect(LdsPaceModelPresets lds_pace.py
+  "[|] lds128 [|] 12[.]65 / 5[.]35 [|].*model: mean [|]model - silicon[|] / silicon 24[.]7 % over 55 cells"
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/lds_pace --model $<TARGET_FILE:gpumemsim> --gpu
+  ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml)
+gms_script_expect(LdsPaceModelInTurnsFair lds_pace.py
+  "[|] lds128 [|] 12[.]65 / 13[.]13 [|].*model: mean [|]model - silicon[|] / silicon 12[.]2 % over 55 cells"
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/lds_pace --model $<TARGET_FILE:gpumemsim> --gpu
+  ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --set gpu.sm.shared_path_in_turns=true --set gpu.sm.shared_path_depth=4
+  --set gpu.sm.shared_replay_cycles=2cycles --set gpu.sm.shared_latency_per_wavefront=0cycles
+  --set gpu.sm.shared_warp_bytes_per_cycle=40 --set gpu.sm.warp_scheduler=cta_share
+  --set gpu.sm.mio_entries_oldest_first=false)
 gms_script_check(LdgBacklogWaitsOneTurn ldg_backlog.py validate/results/h200/ldg_backlog)
 gms_script_check(LdgBacklogCheckRefusesAWholeQueueWait ldg_backlog.py tests/data/ldg_backlog_deep REFUSES)
 gms_script_expect(LdgBacklogModelBesideSilicon ldg_backlog.py

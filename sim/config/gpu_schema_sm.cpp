@@ -112,7 +112,7 @@ void add_sm_params(std::vector<Param<GpuConfig>>& p) {
   p.push_back(quantity_param<G>("sm.shared_warp_bytes_per_cycle", Q::kBytesPerCycle, "0", 0, 1e6,
                                 "with sm.shared_path_in_turns: the rate at which a warp's shared-load data reaches it, "
                                 "block after block (32 lanes x the bytes a lane reads, ldmatrix.x4 512 bytes); the load's "
-                                "data and MIO entries wait for it, the path and other warps do not (gms-lds-pace-ubench: "
+                                "data waits for it, the path, the MIO entries and other warps do not (gms-lds-pace-ubench: "
                                 "a lone warp's conflict-free LDS.64 / LDS.128 3.16 cycles a wavefront, ldmatrix.x4 2.99 - "
                                 "~40 bytes a cycle - where its 4- to 32-way LDS.32 take 2.04-2.08; gms-ldg-backlog-ubench: "
                                 "a chase beside one warp's LDS.128 waits +0-3 cycles); 0 = no limit",

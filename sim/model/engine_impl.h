@@ -351,8 +351,8 @@ struct Engine::Impl {
   Tick warp_wavefront_ticks() const { return path_turns ? std::max(replay_ticks, smem_ticks_per_wavefront) : smem_ticks_per_wavefront; }
   // In turns, a shared load block's data reaches its warp at sm.shared_warp_bytes_per_cycle, one block after another
   // (gms-lds-pace-ubench: a lone warp's conflict-free LDS.128 take 12.65 cycles each where 4 wavefronts at the replay
-  // pace take 8; two warps of one sub-partition get twice the loads, so the limit is the warp's). The path is not held
-  // for it - other warps' instructions pass meanwhile (a chase beside one warp's LDS.128 waits +0-3 cycles a hop,
+  // pace take 8; two warps of one sub-partition get twice the loads, so the limit is the warp's). Neither the path nor
+  // the MIO entries are held for it - other warps' instructions pass meanwhile (a chase beside one warp's LDS.128 waits +0-3 cycles a hop,
   // gms-ldg-backlog-ubench same128). `from`: the block's first wavefront through the path, `passed`: its last. Returns
   // when its data is all back at the warp (`passed` where the rule is off or the lanes' bytes are not known).
   Tick shared_data_back(Warp& w, const Instr& in, Tick from, Tick passed) const {
@@ -364,16 +364,16 @@ struct Engine::Impl {
   }
   Tick shared_pipe_ticks(int sm, Tick t, Tick ticks) { return path.book(sm, t, ticks); }
   // A shared load or store block issued by `sp`'s warp `warp` at t: its path booking, and its
-  // instructions in the MIO queue until the path has finished each (and a load's data is back at the warp:
-  // shared_data_back). Returns when the last is through the path and, for a load, its data back.
+  // instructions in the MIO queue until the path has finished each (their data's way back is the queue's
+  // sm.mio_release_latency, not shared_data_back's pace). Returns when the last is through the path and, for a
+  // load, its data back at the warp.
   Tick shared_instruction(SubPart& sp, int warp, const Instr& in, Tick t) {
     const Tick own = in.wavefronts * warp_wavefront_ticks();
     const Tick through = shared_pipe(sp.sm, t, in.wavefronts, in.issue_cycles, warp);
-    const Tick back = shared_data_back(warps[static_cast<std::size_t>(warp)], in, through - own, through);
     if (in_mio_queue(in))
       mio.push(sp.sm, static_cast<int>(&sp - sps.data()), std::max<std::uint32_t>(1, in.issue_cycles),
-               through - own, back, warp);
-    return back;
+               through - own, through, warp);
+    return shared_data_back(warps[static_cast<std::size_t>(warp)], in, through - own, through);
   }
   // A shared load's data comes this long after its last wavefront has passed the path: sm.shared_latency and,
   // per instruction of the block, its wavefronts' sm.shared_latency_per_wavefront.
