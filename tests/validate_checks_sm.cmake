@@ -67,6 +67,16 @@ gms_script_expect(LdsPaceModelInTurnsFair lds_pace.py
   --set gpu.sm.shared_replay_cycles=2cycles --set gpu.sm.shared_latency_per_wavefront=0cycles
   --set gpu.sm.shared_warp_bytes_per_cycle=40 --set gpu.sm.warp_scheduler=cta_share
   --set gpu.sm.mio_entries_oldest_first=false)
+# Waiting warps ordered by their CTA's age, a CTA's own in line (sm.mio_entries_by_cta_age): the presets' floods of
+# several warps come fair (16.2 %, the presets 24.7 %), and gms-mio-order-ubench's CTAs still end oldest first.
+gms_script_expect(LdsPaceModelMioByCtaAge lds_pace.py
+  "[|] lds32_w32 [|] 66[.]18 / 33[.]27 [|] 73[.]75 / 64[.]81 [|] 67[.]38 / 66[.]04 [|] 130[.]22 / 128[.]50 [|] 255[.]11 / 253[.]10 [|].*model: mean [|]model - silicon[|] / silicon 16[.]2 % over 55 cells"
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/lds_pace --model $<TARGET_FILE:gpumemsim> --gpu
+  ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --set gpu.sm.mio_entries_by_cta_age=true)
+gms_script_expect(MioOrderOldestCtaFirstByCtaAge mio_order.py
+  "[|] 64 [|] model [|] [^|]+ [|] 0[.]5[0-9] [|].*check: "
+  ${PROJECT_SOURCE_DIR}/validate/results/h200/mio_order --model $<TARGET_FILE:gpumemsim> --gpu
+  ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --set gpu.sm.mio_entries_by_cta_age=true --check)
 gms_script_check(LdgBacklogWaitsOneTurn ldg_backlog.py validate/results/h200/ldg_backlog)
 gms_script_check(LdgBacklogCheckRefusesAWholeQueueWait ldg_backlog.py tests/data/ldg_backlog_deep REFUSES)
 gms_script_expect(LdgBacklogModelBesideSilicon ldg_backlog.py

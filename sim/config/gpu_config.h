@@ -58,6 +58,7 @@ struct SmConfig {
   std::uint32_t mio_queue_per_subpartition = 0;  // the same per sub-partition
   std::uint64_t mio_release_latency = 0;         // cycles: a shared instruction's entry frees this long after the path
   bool mio_entries_oldest_first = false;  // the SM's full queue gives each freed entry to its oldest waiting warp
+  bool mio_entries_by_cta_age = false;    // ... oldest by its CTA's age, a CTA's warps alike
   bool mio_bursts_enter_one_at_a_time = false;   // a burst of shared instructions issues once one MIO entry is free
   std::uint64_t barrier_latency = 0;  // cycles from a CTA barrier's last arrival to its warps going on
   double copy_fill_bytes_per_cycle = 0; // cp.async bytes written into shared memory per data-path cycle; 0 = as

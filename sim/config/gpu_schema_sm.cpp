@@ -212,6 +212,13 @@ void add_sm_params(std::vector<Param<GpuConfig>>& p) {
                            "share of the queue adds one at once, and those turned away take the entries in the order "
                            "they were turned away",
                            [](G& c) -> auto& { return c.sm.mio_entries_oldest_first; }));
+  p.push_back(bool_param<G>("sm.mio_entries_by_cta_age", false,
+                           "with sm.mio_entries_oldest_first: waiting warps are ordered by their CTA's age - the older "
+                           "CTA's warps first, a CTA's own warps alike (whichever asks when an entry frees takes it) - "
+                           "not by their own (gms-lds-pace-ubench: one CTA's flooding warps are served fairly, slowest "
+                           "and fastest within 2 %; gms-mio-order-ubench: 16 CTAs' reduction rounds end oldest CTA "
+                           "first); false = each warp by its own age",
+                           [](G& c) -> auto& { return c.sm.mio_entries_by_cta_age; }));
   p.push_back(bool_param<G>("sm.mio_bursts_enter_one_at_a_time", false,
                            "a block of shared instructions the compiled code issues back to back (a GEMV reduction's "
                            "round) issues once one MIO queue entry is free: its warp takes each entry as it frees, "

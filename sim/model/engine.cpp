@@ -17,7 +17,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
                            g.sm.shared_path_in_turns),
       fills(g.sm.count),
       mio(g.sm.count, g.sm.subpartitions, g.sm.mio_queue_per_sm, g.sm.mio_queue_per_subpartition,
-          cycles_to_ticks(g.sm.mio_release_latency), g.sm.mio_entries_oldest_first) {
+          cycles_to_ticks(g.sm.mio_release_latency), g.sm.mio_entries_oldest_first, g.sm.mio_entries_by_cta_age) {
   mem.set_l1_bytes(occ.l1_bytes);
   fills_at_arrival = g.sm.shared_fills != "issue";
   fills_when_idle = g.sm.shared_fills == "idle";
@@ -30,6 +30,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   loads_in_mio = g.sm.loads_wait_in_mio_queue;
   mio_bursts_one = g.sm.mio_bursts_enter_one_at_a_time;
   mio_oldest_first = g.sm.mio_entries_oldest_first;
+  mio_by_cta_age = g.sm.mio_entries_by_cta_age;
   copy_waits_per_warp = g.sm.copy_waits_per_warp;
   path_turns = g.sm.shared_path_in_turns;
   path_depth = g.sm.shared_path_depth;

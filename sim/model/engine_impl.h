@@ -142,6 +142,7 @@ struct Engine::Impl {
   bool loads_in_mio = false;             // sm.loads_wait_in_mio_queue
   bool mio_bursts_one = false;           // sm.mio_bursts_enter_one_at_a_time
   bool mio_oldest_first = false;         // sm.mio_entries_oldest_first
+  bool mio_by_cta_age = false;           // sm.mio_entries_by_cta_age
   std::uint32_t copy_waits_per_warp = 0;  // sm.copy_waits_per_warp (0: behind the whole booked path)
   bool path_turns = false;                // sm.shared_path_in_turns
   std::uint32_t path_depth = 0;           // sm.shared_path_depth

@@ -34,15 +34,19 @@
 #include <deque>
 #include <vector>
 
+#include "common/error.h"
 #include "common/types.h"
 
 namespace gms {
 
 class MioQueue {
  public:
+  // `ties_in_line` (sm.mio_entries_by_cta_age): waiting warps of one age - a CTA's, when the engine asks with CTA ages -
+  // are owed entries in the order they were first turned away, not whichever asks first.
   MioQueue(int sms, int subpartitions, std::uint32_t per_sm, std::uint32_t per_subpartition, Tick release = 0,
-           bool oldest_first = false)
+           bool oldest_first = false, bool ties_in_line = false)
       : per_sm_(per_sm), per_sp_(per_subpartition), nsp_(subpartitions), release_(release), oldest_first_(oldest_first),
+        ties_in_line_(ties_in_line),
         sm_(per_sm ? static_cast<std::size_t>(sms) : 0),
         sp_(per_subpartition ? static_cast<std::size_t>(sms) * static_cast<std::size_t>(subpartitions) : 0),
         line_(per_sm && !oldest_first ? static_cast<std::size_t>(sms) : 0),
@@ -172,6 +176,10 @@ class MioQueue {
   Tick sm_room_oldest_first(int sm, int warp, std::uint32_t instructions, Tick t, std::uint64_t age) {
     Waiters& waiting = waiting_[static_cast<std::size_t>(sm)];
     const std::size_t mine = waiting.find(warp);
+    if (ties_in_line_) {  // the age above, the order first turned away below: ties go in line
+      SIM_ASSERT(age < (std::uint64_t{1} << 32), "MIO queue: age " << age << " past 32 bits with ties in line");
+      age = age << 32 | (mine < waiting.warp.size() ? waiting.age[mine] & 0xffffffffu : line_seq_ & 0xffffffffu);
+    }
     std::size_t ahead = waiting.need_older_than(age);
     if (mine < waiting.warp.size()) {  // not ahead of itself; a starved warp asks as the oldest
       if (waiting.age[mine] < age) ahead -= waiting.need[mine];
@@ -179,6 +187,7 @@ class MioQueue {
     }
     const Tick at = room(sm_[static_cast<std::size_t>(sm)], per_sm_, instructions, t, ahead);
     if (at > t && mine == waiting.warp.size()) {
+      ++line_seq_;
       waiting.warp.push_back(warp);
       waiting.age.push_back(age);
       waiting.need.push_back(std::min(instructions, per_sm_));
@@ -189,7 +198,8 @@ class MioQueue {
   std::uint32_t per_sm_, per_sp_;
   int nsp_;
   Tick release_;
-  bool oldest_first_;
+  bool oldest_first_, ties_in_line_;
+  std::uint64_t line_seq_ = 0;  // ties in line: warps turned away so far (the low half of their key)
   std::vector<std::deque<Tick>> sm_, sp_;
   std::vector<std::vector<Waiting>> line_;  // per SM, unless oldest first: the sub-partitions turned away, in that order
   std::vector<Waiters> waiting_;  // per SM, when oldest first: the warps turned away and not yet through

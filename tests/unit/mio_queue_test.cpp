@@ -122,6 +122,22 @@ TEST(MioQueue, TurnedAwaySubPartitionsGetTheFreedEntriesInTurn) {
   EXPECT_EQ(q.room_at(0, 0, 2, 128 * kCycle), 128 * kCycle);
 }
 
+// Oldest first: a younger warp waits behind an older one whenever it asks. With ties in line (sm.mio_entries_by_cta_age:
+// the engine asks with CTA ages), warps of one age are owed entries in the order the full SM turned them away - not the
+// one that happens to ask first when an entry frees (gms-lds-pace-ubench: one CTA's flooding warps served fairly) -
+// while an older age still goes first (gms-mio-order-ubench: the oldest CTA's rounds end first).
+TEST(MioQueue, WarpsOfOneAgeWaitInLineOlderAgesFirst) {
+  for (bool in_line : {false, true}) {
+    MioQueue q(1, 4, 4, 0, 0, true, in_line);
+    for (int i = 0; i < 4; ++i) q.push(0, 0, 1, i * 32 * kCycle, (i + 1) * 32 * kCycle, 9);  // full, freeing every 32
+    EXPECT_EQ(q.room_at(0, 1, 1, 0, 1, 5), 32 * kCycle);  // warp 1, age 5, turned away first: the first to free
+    const Tick second = q.room_at(0, 2, 1, 0, 2, 5);        // warp 2, the same age, turned away next
+    EXPECT_EQ(second, in_line ? 64 * kCycle : 32 * kCycle) << in_line;  // without the line both are told the first
+    EXPECT_EQ(q.room_at(0, 3, 1, 0, 3, 1), 32 * kCycle);  // an older warp (age 1) is owed the first free entry
+    EXPECT_EQ(q.room_at(0, 1, 1, 0, 1, 5), 64 * kCycle);  // and warp 1, asking again, now waits behind it
+  }
+}
+
 TEST(MioQueue, ABlockLeavesOneInstructionAtATimeAndNeverWaitsPastTheBound) {
   MioQueue q(1, 1, 0, 4);
   q.push(0, 0, 4, 0, 16 * kCycle);  // four instructions, the path finishing one every 4 cycles
