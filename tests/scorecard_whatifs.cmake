@@ -4,7 +4,8 @@
 # Scripts.ScorecardDiffOf<NAME>: scripts/scorecard_diff.py of GPU's committed scorecard against the what-if cards
 # docs/results/GPU-compare-<CARD>.json.xz, printing REGEX - the numbers the docs quote for that what-if.
 # Each what-if beside the scorecard of the model it varied: 59110df's (docs/results/GPU-compare-59110df.json.xz), the
-# presets' card until sm.mio_bursts_enter_one_at_a_time moved it on 2026-12-01.
+# presets' card until sm.mio_bursts_enter_one_at_a_time moved it on 2026-12-01; 9e59883's (h200-compare-9e59883), the
+# H200 presets' card until sm.mio_entries_by_cta_age moved it on 2026-12-03.
 function(gms_scorecard_diff name gpu regex)
   set(cards)
   foreach(card ${ARGN})
@@ -71,7 +72,7 @@ endfunction()
 # sm.issue_share_* on the whole H200 card (docs/co-resident-ctas.md, "The port shared as silicon's scheduler shares it"):
 # the ladder's time closer, its DRAM far off (the SM's two CTAs no longer drift apart), the 8192^3 orders ranked better.
 add_test(NAME Scripts.ScorecardDiffOfIssueShare
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/scorecard_diff.py ${PROJECT_SOURCE_DIR}/docs/results/h200-compare.json.xz
+         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/scorecard_diff.py ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-9e59883.json.xz
                  ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-share-a.json.xz ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-share-b.json.xz)
 set_tests_properties(Scripts.ScorecardDiffOfIssueShare PROPERTIES PASS_REGULAR_EXPRESSION
   "[|] tiled_gemm [|] 9 [|] 4[.]5 -> 3[.]7 [|] 8[.]9 -> 27[.]8 [|] 2[.]1 -> 5[.]6 [|].*[|] all [|] 138 [|] 5[.]63 -> 5[.]54 [|].*8192x8192x8192 128x128x32 w4 s3 pad8 [(]CTA orders[)] [|] 10 [|] [+]0[.]63 [|] [+]0[.]74 [|]")
@@ -79,7 +80,7 @@ set_tests_properties(Scripts.ScorecardDiffOfIssueShare PROPERTIES PASS_REGULAR_E
 # port"): the measured rule at the block grain - time a little closer, the ladder's DRAM far off (its co-resident CTAs in
 # step), the 8192^3 orders ranked as with the issue share.
 add_test(NAME Scripts.ScorecardDiffOfOldestThree
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/scorecard_diff.py ${PROJECT_SOURCE_DIR}/docs/results/h200-compare.json.xz
+         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/scorecard_diff.py ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-9e59883.json.xz
                  ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-three-a.json.xz ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-three-b.json.xz)
 set_tests_properties(Scripts.ScorecardDiffOfOldestThree PROPERTIES PASS_REGULAR_EXPRESSION
   "[|] tiled_gemm [|] 9 [|] 4[.]5 -> 4[.]3 [|] 8[.]9 -> 27[.]3 [|] 2[.]1 -> 6[.]2 [|].*[|] all [|] 138 [|] 5[.]63 -> 5[.]48 [|].*8192x8192x8192 128x128x32 w4 s3 pad8 [(]CTA orders[)] [|] 10 [|] [+]0[.]63 [|] [+]0[.]74 [|]")
@@ -87,7 +88,7 @@ set_tests_properties(Scripts.ScorecardDiffOfOldestThree PROPERTIES PASS_REGULAR_
 # SM's two CTAs kept as a count at the block grain - r3_bk32's skew, duration CV and DRAM on silicon's, the card's time a
 # little closer, the ladder's Spearman against its record up, r1 and r3_bk64 in step.
 add_test(NAME Scripts.ScorecardDiffOfCtaShare
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/scorecard_diff.py ${PROJECT_SOURCE_DIR}/docs/results/h200-compare.json.xz
+         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/scorecard_diff.py ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-9e59883.json.xz
                  ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-ctashare-a.json.xz ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-ctashare-b.json.xz)
 set_tests_properties(Scripts.ScorecardDiffOfCtaShare PROPERTIES PASS_REGULAR_EXPRESSION
   "[|] tiled_gemm [|] 9 [|] 4[.]5 -> 4[.]1 [|] 8[.]9 -> 9[.]8 [|] 2[.]1 -> 4[.]0 [|].*[|] all [|] 138 [|] 5[.]63 -> 5[.]36 [|].*tiled_gemm 4096x4096x4096 [(]tilings and data paths[)] [|] 9 [|] [+]0[.]85 [|] [+]0[.]93 [|]")
@@ -115,7 +116,7 @@ gms_scorecard_diff(ReplyPath h100
 # card (docs/shared-path-turns.md, "The whole card"): the GEMMs' time right (6.7 -> 4.6 %; the 8192^3 WMMA orders'
 # Spearman +0.62 -> +0.86) but their DRAM reads over (9.6 -> 13.7 %), the Triton GEMVs' time too fast (4.9 -> 7.7 %).
 add_test(NAME Scripts.ScorecardDiffOfTurnsDataShare
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/scorecard_diff.py ${PROJECT_SOURCE_DIR}/docs/results/h200-compare.json.xz
+         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/scorecard_diff.py ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-9e59883.json.xz
                  ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-turns-data-share-a.json.xz
                  ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-turns-data-share-b.json.xz)
 set_tests_properties(Scripts.ScorecardDiffOfTurnsDataShare PROPERTIES PASS_REGULAR_EXPRESSION

@@ -53,13 +53,14 @@ gms_script_check(LdsPaceIsHalfAloneAndFullShared lds_pace.py validate/results/h2
 gms_script_check(LdsPaceCheckRefusesAFullRateLoneWarp lds_pace.py tests/data/lds_pace_full REFUSES)
 gms_script_expect(LdsPaceCheckRefusesFastLoneVectors lds_pace.py "lds128: a lone warp.s 128-byte wavefronts at 2.00"
                   ${PROJECT_SOURCE_DIR}/tests/data/lds_pace_fast_vectors --check)
-# The model's side of gms-lds-pace-ubench (docs/shared-path-turns.md, "The floods in the model"): the presets serve a lone
-# warp at the path's full rate and the oldest warps first (mean error 24.7 % over the 55 cells); in turns with the
-# warp's data rate, cta_share and no oldest-first MIO entries, 12.2 %.
-gms_script_expect(LdsPaceModelPresets lds_pace.py
+# The model's side of gms-lds-pace-ubench (docs/shared-path-turns.md, "The floods in the model"): with waiting warps
+# ordered by their own age (the H200 preset until 2026-12-03) the model serves a lone warp at the path's full rate and
+# the oldest warps first (mean error 24.7 % over the 55 cells); in turns with the warp's data rate, cta_share and no
+# oldest-first MIO entries, 12.2 %.
+gms_script_expect(LdsPaceModelWarpAges lds_pace.py
   "[|] lds128 [|] 12[.]65 / 5[.]35 [|].*model: mean [|]model - silicon[|] / silicon 24[.]7 % over 55 cells"
   ${PROJECT_SOURCE_DIR}/validate/results/h200/lds_pace --model $<TARGET_FILE:gpumemsim> --gpu
-  ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml)
+  ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --set gpu.sm.mio_entries_by_cta_age=false)
 gms_script_expect(LdsPaceModelInTurnsFair lds_pace.py
   "[|] lds128 [|] 12[.]65 / 13[.]13 [|].*model: mean [|]model - silicon[|] / silicon 12[.]2 % over 55 cells"
   ${PROJECT_SOURCE_DIR}/validate/results/h200/lds_pace --model $<TARGET_FILE:gpumemsim> --gpu
@@ -67,27 +68,24 @@ gms_script_expect(LdsPaceModelInTurnsFair lds_pace.py
   --set gpu.sm.shared_replay_cycles=2cycles --set gpu.sm.shared_latency_per_wavefront=0cycles
   --set gpu.sm.shared_warp_bytes_per_cycle=40 --set gpu.sm.warp_scheduler=cta_share
   --set gpu.sm.mio_entries_oldest_first=false)
-# Waiting warps ordered by their CTA's age, a CTA's own in line (sm.mio_entries_by_cta_age): the presets' floods of
-# several warps come fair (16.2 %, the presets 24.7 %), and gms-mio-order-ubench's CTAs still end oldest first.
-gms_script_expect(LdsPaceModelMioByCtaAge lds_pace.py
+# Waiting warps ordered by their CTA's age, a CTA's own in line (sm.mio_entries_by_cta_age, the H200 preset since
+# 2026-12-03): the floods of several warps come fair (16.2 %, by warp age 24.7 %), and gms-mio-order-ubench's CTAs still
+# end oldest first (MioOrderOldestFirstBesideTheModel, on the presets).
+gms_script_expect(LdsPacePresetsMioByCtaAge lds_pace.py
   "[|] lds32_w32 [|] 66[.]18 / 33[.]27 [|] 73[.]75 / 64[.]81 [|] 67[.]38 / 66[.]04 [|] 130[.]22 / 128[.]50 [|] 255[.]11 / 253[.]10 [|].*model: mean [|]model - silicon[|] / silicon 16[.]2 % over 55 cells"
   ${PROJECT_SOURCE_DIR}/validate/results/h200/lds_pace --model $<TARGET_FILE:gpumemsim> --gpu
-  ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --set gpu.sm.mio_entries_by_cta_age=true)
-gms_script_expect(MioOrderOldestCtaFirstByCtaAge mio_order.py
-  "[|] 64 [|] model [|] [^|]+ [|] 0[.]5[0-9] [|].*check: "
-  ${PROJECT_SOURCE_DIR}/validate/results/h200/mio_order --model $<TARGET_FILE:gpumemsim> --gpu
-  ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --set gpu.sm.mio_entries_by_cta_age=true --check)
+  ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml)
 gms_script_check(LdgBacklogWaitsOneTurn ldg_backlog.py validate/results/h200/ldg_backlog)
 gms_script_check(LdgBacklogCheckRefusesAWholeQueueWait ldg_backlog.py tests/data/ldg_backlog_deep REFUSES)
 gms_script_expect(LdgBacklogModelBesideSilicon ldg_backlog.py
-  "[|] ldg_l2 [|] same [|] 555[.]5 [(]518[.]9-615[.]2[)] [|] [+]294 [|] 1120[.]6 [|] [+]838 [|].*[|] ldg_l2 [|] all128 [|] 311[.]0 [(]297[.]2-332[.]2[)] [|] [+]50 [|] 548[.]0 [|] [+]265 [|].*[|] lds [|] all128 [|] 96[.]2 [(]92[.]8-99[.]8[)] [|] [+]70 [|] 244[.]5 [|] [+]214 [|]"
+  "[|] ldg_l2 [|] same [|] 555[.]5 [(]518[.]9-615[.]2[)] [|] [+]294 [|] 1120[.]6 [|] [+]838 [|].*[|] ldg_l2 [|] all128 [|] 311[.]0 [(]297[.]2-332[.]2[)] [|] [+]50 [|] 492[.]0 [|] [+]209 [|].*[|] lds [|] all128 [|] 96[.]2 [(]92[.]8-99[.]8[)] [|] [+]70 [|] 233[.]0 [|] [+]203 [|]"
   ${PROJECT_SOURCE_DIR}/validate/results/h200/ldg_backlog --model $<TARGET_FILE:gpumemsim> --gpu
   ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml)
 # The same with the path in turns (sm.shared_path_in_turns, depth 4, a warp's wavefronts 2 cycles apart;
 # docs/shared-path-turns.md): beside the seven warps +52 / +58 / +52 (silicon +50 / +52 / +70); the shared chase beside
 # one warp's 32-way loads +122 (silicon +221).
 gms_script_expect(LdgBacklogModelInTurns ldg_backlog.py
-  "[|] ldg_l2 [|] all128 [|] 311[.]0 [(]297[.]2-332[.]2[)] [|] [+]50 [|] 335[.]1 [|] [+]52 [|].*[|] lds [|] same [|] 247[.]0 [(]27[.]1-413[.]9[)] [|] [+]221 [|] 152[.]1 [|] [+]122 [|].*[|] lds [|] all128 [|] 96[.]2 [(]92[.]8-99[.]8[)] [|] [+]70 [|] 82[.]4 [|] [+]52 [|]"
+  "[|] ldg_l2 [|] all128 [|] 311[.]0 [(]297[.]2-332[.]2[)] [|] [+]50 [|] 333[.]4 [|] [+]50 [|].*[|] lds [|] same [|] 247[.]0 [(]27[.]1-413[.]9[)] [|] [+]221 [|] 152[.]1 [|] [+]122 [|].*[|] lds [|] all128 [|] 96[.]2 [(]92[.]8-99[.]8[)] [|] [+]70 [|] 74[.]2 [|] [+]44 [|]"
   ${PROJECT_SOURCE_DIR}/validate/results/h200/ldg_backlog --model $<TARGET_FILE:gpumemsim> --gpu
   ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --set gpu.sm.shared_path_in_turns=true --set gpu.sm.shared_path_depth=4
   --set gpu.sm.shared_replay_cycles=2cycles --set gpu.sm.shared_latency_per_wavefront=0cycles)
@@ -213,9 +211,10 @@ gms_script_expect(TritonGemvLargeShapeWaitsAtItsLoadsInTheMioQueue gemv_source_s
 # median of 851 cycles for their first S2R on 8192x28672 BLOCK_N 256 4-warp llcc (the first wave ~100: the S2R's
 # latency and the stamps'); the fitted start gate the presets had until 2026-12-01 (sm.mio_start_backlog 31) made the
 # model's wait 4.1 k - it did not stand for a start wait (docs/shared-memory.md). Without it, the loads waiting in
-# the MIO queue in its place, the model's median is 186 cycles (p90 5.8 k, mean 1.8 k against silicon's 3.1 k / 1.1 k).
+# the MIO queue in its place, the model's median is 186 cycles (p90 5.8 k, mean 1.8 k against silicon's 3.1 k / 1.1 k);
+# with waiting warps ordered by CTA age (sm.mio_entries_by_cta_age, 2026-12-03) 347 (p90 6.9 k, mean 2.2 k).
 gms_script_expect(TritonGemvStartWaitBesideTheModel triton_gemv_start_wait_model.py
-  "llcc [|] silicon run 0 [|] 68 / 100 / 155 [|] 35 / 851 / 3058 .*llcc [|] model [|] 0 / 0 / 0 [|] 0 / 1[0-9][0-9] / "
+  "llcc [|] silicon run 0 [|] 68 / 100 / 155 [|] 35 / 851 / 3058 .*llcc [|] model [|] 0 / 0 / 0 [|] 0 / 3[0-9][0-9] / "
   ${PROJECT_SOURCE_DIR}/validate/results/h200/triton_gemv_start_wait --model $<TARGET_FILE:gpumemsim> --gpu
   ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --only bn256_bk64_w4_llcc)
 # ... and reads a model run's ctas.csv (the 16384x16384x2048 row-major replay: CV 0.06 %, no SM ahead).
