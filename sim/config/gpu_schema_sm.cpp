@@ -214,8 +214,8 @@ void add_sm_params(std::vector<Param<GpuConfig>>& p) {
                            [](G& c) -> auto& { return c.sm.mio_entries_oldest_first; }));
   p.push_back(bool_param<G>("sm.mio_entries_by_cta_age", false,
                            "with sm.mio_entries_oldest_first: waiting warps are ordered by their CTA's age - the older "
-                           "CTA's warps first, a CTA's own warps alike (whichever asks when an entry frees takes it) - "
-                           "not by their own (gms-lds-pace-ubench: one CTA's flooding warps are served fairly, slowest "
+                           "CTA's warps first, a CTA's own in the order the full SM turned them away - not by their "
+                           "own (gms-lds-pace-ubench: one CTA's flooding warps are served fairly, slowest "
                            "and fastest within 2 %; gms-mio-order-ubench: 16 CTAs' reduction rounds end oldest CTA "
                            "first); false = each warp by its own age",
                            [](G& c) -> auto& { return c.sm.mio_entries_by_cta_age; }));

@@ -353,9 +353,10 @@ struct Engine::Impl {
   // In turns, a shared load block's data reaches its warp at sm.shared_warp_bytes_per_cycle, one block after another
   // (gms-lds-pace-ubench: a lone warp's conflict-free LDS.128 take 12.65 cycles each where 4 wavefronts at the replay
   // pace take 8; two warps of one sub-partition get twice the loads, so the limit is the warp's). Neither the path nor
-  // the MIO entries are held for it - other warps' instructions pass meanwhile (a chase beside one warp's LDS.128 waits +0-3 cycles a hop,
-  // gms-ldg-backlog-ubench same128). `from`: the block's first wavefront through the path, `passed`: its last. Returns
-  // when its data is all back at the warp (`passed` where the rule is off or the lanes' bytes are not known).
+  // the MIO entries are held for it: other warps' instructions pass meanwhile (a chase beside one warp's LDS.128 waits
+  // +0-3 cycles a hop, gms-ldg-backlog-ubench same128). `from`: the block's first wavefront through the path, `passed`:
+  // its last. Returns when its data is all back at the warp (`passed` where the rule is off or the lanes' bytes are
+  // not known).
   Tick shared_data_back(Warp& w, const Instr& in, Tick from, Tick passed) const {
     if (!path_turns || warp_ticks_per_byte == 0 || in.op != Op::kSharedLoad || in.lane_bytes == 0) return passed;
     const double bytes = 32.0 * in.lane_bytes * std::max<std::uint32_t>(1, in.issue_cycles);

@@ -45,7 +45,8 @@ void Engine::Impl::step(std::uint32_t index, Tick t) {
       // overfill the bounds by at most the burst's size less one.
       const std::uint32_t need = mio_bursts_one ? 1u : g.mio_need;
       if (mio_oldest_first) {  // each warp asks with its age (the scheduler's view has it); a starved one as the oldest (0)
-        // sm.mio_entries_by_cta_age: a CTA's warps ask alike, so none of them is owed an entry before another.
+        // sm.mio_entries_by_cta_age: a CTA's warps ask with one age; the queue owes them entries in the order it turned
+        // them away (MioQueue's ties_in_line).
         const std::uint64_t own_age = mio_by_cta_age ? sp.views[i].cta_age : sp.views[i].age;
         const std::uint64_t age = starvation_ticks > 0 && starved(sp.mio_since[i], t) ? 0 : own_age + 1;
         room = mio.room_at(sp.sm, static_cast<int>(index), need, t, sp.warps[i], age);

@@ -199,7 +199,9 @@ class MioQueue {
   int nsp_;
   Tick release_;
   bool oldest_first_, ties_in_line_;
-  std::uint64_t line_seq_ = 0;  // ties in line: warps turned away so far (the low half of their key)
+  // Ties in line: warps turned away so far, the low half of their key (past 2^32 turn-aways it wraps, and one warp
+  // turned away then may pass another of its CTA once).
+  std::uint64_t line_seq_ = 0;
   std::vector<std::deque<Tick>> sm_, sp_;
   std::vector<std::vector<Waiting>> line_;  // per SM, unless oldest first: the sub-partitions turned away, in that order
   std::vector<Waiters> waiting_;  // per SM, when oldest first: the warps turned away and not yet through
