@@ -3,6 +3,7 @@ microbenchmark (lrc_trace.py, launch_model_check.py, issue_wake.py, mio_order.py
 whole trace whose every warp runs one body (issue_wake.py, icache.py, issue_trace.py) or each warp its own
 (mio_order.py, ldg_backlog.py); and the replay of such a trace (lrc_model_check.py, launch_model_check.py,
 issue_wake.py, icache.py, issue_trace.py, ldg_backlog.py)."""
+import csv
 import json
 import os
 import subprocess
@@ -79,6 +80,18 @@ def run_trace(gpumemsim, preset, kernelslist, work_dir, sets=(), name="run", opt
         cmd += ["--set", kv]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     return out
+
+
+def issue_times(run_dir, warp_slots):
+    """Per warp slot of SM 0 in `warp_slots`, the cycles at which it issued, in order (the `selected` rows of the run's
+    warps.csv, written by `--warp-timeline 0`)."""
+    issues = {w: [] for w in warp_slots}
+    with open(os.path.join(run_dir, "warps.csv")) as f:
+        for r in csv.DictReader(f):
+            w = int(r["warp_slot"])
+            if w in issues and r["state"] == "selected":
+                issues[w].append(float(r["start_cycle"]))
+    return issues
 
 
 def trace_metrics(gpumemsim, preset, kernelslist, work_dir, sets=()):

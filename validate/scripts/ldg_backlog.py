@@ -18,9 +18,9 @@ least 100 cycles a hop over none, all128 at least 30) and each global chase wait
 (the flood's share of a hop within 0.6-1.6x of `lds`'s beside same, other and all128: a global load waits its turn at
 the data path as a shared load does, not the whole queue); with --model also unless the model's `ldg_l2` hop beside
 the 32-way floods is within 35 % of silicon's (not so on the H200 preset, 2026-12-03: +838 / +495 cycles against
-+294 / +326, and +265 beside all128 against +50; docs/cta-share.md, docs/shared-path-turns.md)."""
++294 / +326, and +209 beside all128 against +50 - +265 before sm.mio_entries_by_cta_age; docs/cta-share.md,
+docs/shared-path-turns.md)."""
 import argparse
-import csv
 import os
 import statistics
 import subprocess
@@ -28,7 +28,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from accelsim_trace import ONE_SM_SETS, SHARED_BASE, add_replay_args, run_trace, write_warps_trace  # noqa: E402
+from accelsim_trace import ONE_SM_SETS, SHARED_BASE, add_replay_args, issue_times, run_trace, write_warps_trace  # noqa: E402
 from jsonl_rows import read_jsonl  # noqa: E402
 
 CHASES = ("ldg_l2", "ldg_l1", "lds")
@@ -96,9 +96,7 @@ def model_hop(binary, gpu, chase, flood, work, sets):
     name = f"{chase}-{flood}"
     kl = write_warps_trace(os.path.join(work, name), "ldg_backlog", lambda _: warps, 1, WARPS)
     out = run_trace(binary, gpu, kl, work, [*ONE_SM_SETS, *sets], name + "-out", ["--warp-timeline", "0"])
-    with open(os.path.join(out, "warps.csv")) as f:
-        issues = [float(r["start_cycle"]) for r in csv.DictReader(f)
-                  if int(r["warp_slot"]) == TIMED and r["state"] == "selected"]
+    issues = issue_times(out, (TIMED,))[TIMED]
     hops = issues[-HOPS - 1:-1]  # the timed hops' issues (the last issue is the EXIT)
     gaps = [b - a for a, b in zip(hops, hops[1:])]
     means = [sum(gaps[i:i + CHASE]) / CHASE for i in range(0, len(gaps) - CHASE + 1, CHASE)]

@@ -26,7 +26,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from accelsim_trace import ONE_SM_SETS, SHARED_BASE, add_replay_args, run_trace, write_warps_trace  # noqa: E402
+from accelsim_trace import ONE_SM_SETS, SHARED_BASE, add_replay_args, issue_times, run_trace, write_warps_trace  # noqa: E402
 from jsonl_rows import read_jsonl  # noqa: E402
 
 LAYOUTS = ("w0", "w0,w4", "w0,w1", "w0..w3", "w0..w7")
@@ -46,6 +46,11 @@ def ncu_counts(path):
         ins = m["smsp__sass_inst_executed_op_shared_ld.sum"] + m["smsp__sass_inst_executed_op_ldsm.sum"]
         out.append((ins, m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] / ins if ins else 0.0))
     return out
+
+
+def loads_per_round(kind):
+    """Loads a flooding warp issues a round (every LDS.32 kind alike)."""
+    return LOADS_PER_ROUND["lds32" if kind.startswith("lds32") else kind]
 
 
 LAYOUT_WARPS = {"w0": (0,), "w0,w4": (0, 4), "w0,w1": (0, 1), "w0..w3": (0, 1, 2, 3), "w0..w7": tuple(range(8))}
@@ -72,7 +77,7 @@ def flood_warp(kind):
     when the warp's data is all back (a shared load's data comes back in the warp's order). The kernel's per-round folds
     are left out: the trace names no scoreboard barriers, and the replay's would tie a round's folds to the next
     round's loads (they share slots), which SASS does not."""
-    n = LOADS_PER_ROUND["lds32" if kind.startswith("lds32") else kind]
+    n = loads_per_round(kind)
     body = [load_line(kind, i, 20 + i) for _ in range(MODEL_ROUNDS) for i in range(n)]
     return body + [f"ffffffff 1 R2 IADD3 2 R2 R{20 + n - 1} 0 0", "ffffffff 0 EXIT 0 0 0"]
 
@@ -80,19 +85,14 @@ def flood_warp(kind):
 def model_pace(binary, gpu, kind, layout, work, sets):
     """The model's cycles a load a warp, the median over the flooding warps (silicon's statistic): from its round
     MODEL_TIMED_FROM's first load to its last load's data back."""
-    n = LOADS_PER_ROUND["lds32" if kind.startswith("lds32") else kind]
+    n = loads_per_round(kind)
     flooders = LAYOUT_WARPS[layout]
     warps = [flood_warp(kind) if w in flooders else ["ffffffff 0 EXIT 0 0 0"] for w in range(8)]
     name = f"{kind}-{layout.replace(',', '_').replace('..', '_')}"
     kl = write_warps_trace(os.path.join(work, name), "lds_pace", lambda _: warps, 1, 8)
     out = run_trace(binary, gpu, kl, work, [*ONE_SM_SETS, *sets], name + "-out", ["--warp-timeline", "0"])
-    issues = {w: [] for w in flooders}
-    with open(os.path.join(out, "warps.csv")) as f:
-        for r in csv.DictReader(f):
-            w = int(r["warp_slot"])
-            if w in issues and r["state"] == "selected":
-                issues[w].append(float(r["start_cycle"]))
-    paces = [(t[-2] - t[MODEL_TIMED_FROM * n]) / ((MODEL_ROUNDS - MODEL_TIMED_FROM) * n) for t in issues.values()]
+    paces = [(t[-2] - t[MODEL_TIMED_FROM * n]) / ((MODEL_ROUNDS - MODEL_TIMED_FROM) * n)
+             for t in issue_times(out, flooders).values()]
     return statistics.median(paces)
 
 
@@ -104,7 +104,7 @@ def print_model(a, kinds, counts, by, sms):
     errors = []
     with tempfile.TemporaryDirectory(prefix="lds_pace.") as work:
         for k, (ins, _) in zip(kinds, counts):
-            if ins != LOADS_PER_ROUND["lds32" if k.startswith("lds32") else k] * sms:
+            if ins != loads_per_round(k) * sms:
                 continue
             cells = []
             for l in LAYOUTS:
@@ -136,7 +136,7 @@ def main():
     print("| kind | wavefronts (ncu) | " + " | ".join(f"{l}: warp / SM a wavefront" for l in LAYOUTS) + " |")
     print("|---" * (2 + len(LAYOUTS)) + "|")
     for k, (ins, wf) in zip(kinds, counts):
-        expected = LOADS_PER_ROUND["lds32" if k.startswith("lds32") else k] * sms
+        expected = loads_per_round(k) * sms
         valid = ins == expected
         claimed = by[(k, "w0")]["wavefronts"]
         cells = []
