@@ -5,7 +5,8 @@
 # docs/results/GPU-compare-<CARD>.json.xz, printing REGEX - the numbers the docs quote for that what-if.
 # Each what-if beside the scorecard of the model it varied: 59110df's (docs/results/GPU-compare-59110df.json.xz), the
 # presets' card until sm.mio_bursts_enter_one_at_a_time moved it on 2026-12-01; 9e59883's (h200-compare-9e59883), the
-# H200 presets' card until sm.mio_entries_by_cta_age moved it on 2026-12-03.
+# H200 presets' card until sm.mio_entries_by_cta_age moved it on 2026-12-03 (and h100-compare-9e59883, the H100's, later
+# the same day).
 function(gms_scorecard_diff name gpu regex)
   set(cards)
   foreach(card ${ARGN})
@@ -59,11 +60,12 @@ gms_scorecard_diff(BothInArrivalOrder.h200 h200 "[|] all [|] 138 [|] 5[.]73 -> 5
 gms_scorecard_diff(GpcPortAndLargerCoalescer h100
                    "[|] gemm [|] 61 [|] 7[.]0 -> 6[.]4 [|] 15[.]0 -> 14[.]7 [|].*[|] all [|] 142 [|] 5[.]96 -> 5[.]76 [|]" gpc550-e96)
 # Scripts.ScorecardDiffOf<NAME>: a what-if card on some record sets (docs/results/h100-compare-<CARD>.json.xz) against
-# the committed H100 card, printing REGEX.
+# 9e59883's H100 card (h100-compare-9e59883), the presets' until sm.mio_entries_by_cta_age moved it on 2026-12-03,
+# printing REGEX.
 function(gms_whatif_diff name card regex)
   add_test(NAME Scripts.ScorecardDiffOf${name}
            COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/scorecard_diff.py
-                   ${PROJECT_SOURCE_DIR}/docs/results/h100-compare.json.xz
+                   ${PROJECT_SOURCE_DIR}/docs/results/h100-compare-9e59883.json.xz
                    ${PROJECT_SOURCE_DIR}/docs/results/h100-compare-${card}.json.xz)
   set_tests_properties(Scripts.ScorecardDiffOf${name} PROPERTIES PASS_REGULAR_EXPRESSION "${regex}")
 endfunction()
