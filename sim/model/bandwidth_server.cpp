@@ -58,11 +58,10 @@ void BandwidthServer::fill_bucket(std::uint32_t id) {
   }
 }
 
-Tick BandwidthServer::serve(Tick arrive, std::uint32_t bytes) {
-  Tick need = service_ticks(bytes);
+Tick BandwidthServer::book(Tick arrive, Tick need) {
   SIM_ASSERT((arrive >> bucket_shift_) < 0xffffffffull, "time beyond the bandwidth server's range: " << arrive);
   std::uint32_t id = static_cast<std::uint32_t>(arrive >> bucket_shift_);
-  Tick offset = arrive - static_cast<Tick>(id) * bucket_ticks_;
+  Tick offset = arrive & (bucket_ticks_ - 1);  // a power of two
   if (id < floor_) {
     id = floor_;
     offset = 0;

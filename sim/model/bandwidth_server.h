@@ -24,12 +24,19 @@ class BandwidthServer {
                            std::uint32_t window_buckets = 4096);
 
   // Serves `bytes` arriving at `arrive`; returns the tick the last byte is done.
-  Tick serve(Tick arrive, std::uint32_t bytes);
+  Tick serve(Tick arrive, std::uint32_t bytes) { return book(arrive, service_ticks(bytes)); }
+  // The same booking; returns the tick its service starts (the done tick less its service time: one
+  // multiplication a request, where serve() and service_ticks() apart took two).
+  Tick serve_start(Tick arrive, std::uint32_t bytes) {
+    const Tick need = service_ticks(bytes);
+    return book(arrive, need) - need;
+  }
   Tick service_ticks(std::uint32_t bytes) const { return round_ticks(bytes * ticks_per_byte_); }
   // Host-cache prefetch of the bucket a request arriving at `arrive` starts in (no simulated effect).
   void prefetch(Tick arrive) const { __builtin_prefetch(&busy_[(arrive >> bucket_shift_) & ring_mask_]); }
 
  private:
+  Tick book(Tick arrive, Tick need);  // `need` ticks of service arriving at `arrive`: the done tick
   std::uint32_t first_open(std::uint32_t id);  // the first bucket at or after `id` that is not full
   // Makes the ring's word for bucket `id` hold id's 64 buckets (a stale word is reset: its time has
   // long passed); returns its index.

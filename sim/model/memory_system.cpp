@@ -143,7 +143,7 @@ Tick MemorySystem::reserve(Tick& free_at, Tick arrive, double ticks) const {
 }
 
 Tick MemorySystem::serve_start(BandwidthServer& server, Tick arrive, std::uint32_t bytes) {
-  return server.serve(arrive, bytes) - server.service_ticks(bytes);
+  return server.serve_start(arrive, bytes);
 }
 
 void MemorySystem::dram_fill(TagArray& tags, const TagArray::Access& a, Addr line, Tick at, Tick* ready, int sm) {
