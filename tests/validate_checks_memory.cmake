@@ -48,7 +48,8 @@ gms_script_check(StoreCopiesSlowerStreamsDisplaceLess store_copies.py validate/r
 gms_script_check(StoreCopiesInStep store_copies.py validate/results/h200/store_copies/sync)
 gms_script_check(StoreCopiesFromFewerSms store_copies.py validate/results/h200/store_copies/spread)
 # The L2 request coalescer's merges beside time (docs/calibration.md, "Merged where silicon looks up"): on both committed
-# scorecards the model runs fast where it merges more of the SMs' reads than silicon (correlation -0.84 / -0.78), and
+# scorecards the model runs fast where it merges more of the SMs' reads than silicon (correlation -0.83 / -0.76
+# since sm.mio_entries_by_cta_age; -0.84 / -0.78 before), and
 # silicon merges less at K 8192 than at 4096 where the model does not; a fixture whose model merges as silicon does
 # is refused.
 foreach(gpu h100 h200)
@@ -57,7 +58,7 @@ foreach(gpu h100 h200)
                    ${PROJECT_SOURCE_DIR}/docs/results/${gpu}-compare.json.xz --records ${PROJECT_SOURCE_DIR}/validate/results/${gpu} --check)
 endforeach()
 set_tests_properties(ValidateResults.MergeRatios.h100 PROPERTIES PASS_REGULAR_EXPRESSION
-                     "24 records: correlation of the merged excess with the time error -0[.]84.*check passed")
+                     "24 records: correlation of the merged excess with the time error -0[.]83.*check passed")
 set_tests_properties(ValidateResults.MergeRatios.h200 PROPERTIES PASS_REGULAR_EXPRESSION
                      "24 records: correlation of the merged excess with the time error -0[.]76.*check passed")
 gms_script_expect(MergeRatiosCheckRefusesAModelInStep merge_ratios.py
