@@ -33,6 +33,7 @@ TagArray::TagArray(std::int64_t size_bytes, int line_bytes, int sector_bytes, in
   SIM_ASSERT(sectors_per_line_ <= 32, sectors_per_line_ << " sectors per line (masks are 32-bit)");
   size_t slots = static_cast<size_t>(sets_) * assoc_ * banks;
   print_.assign(slots, 0);
+  empty_slots_ = slots;
   stamp_.assign(slots, 0);
   state_.assign(slots * state_words_, 0);
   dirty_ways_.assign(slots / static_cast<std::size_t>(assoc_), 0);
@@ -53,14 +54,16 @@ void TagArray::advance(Tick t) {
 
 void TagArray::invalidate_all() {
   std::fill(print_.begin(), print_.end(), 0);
+  empty_slots_ = print_.size();
   std::fill(stamp_.begin(), stamp_.end(), 0);
   std::fill(state_.begin(), state_.end(), 0);
   std::fill(dirty_ways_.begin(), dirty_ways_.end(), 0);
 }
 
 std::uint32_t TagArray::victim(std::uint32_t base, std::uint64_t clock) {
-  for (int w = 0; w < assoc_; ++w)  // an empty way first, whatever the policy (the fingerprints: one host cache line)
-    if (print_[base + w] == 0) return base + w;
+  if (empty_slots_ > 0)  // an empty way first, whatever the policy (the fingerprints: one host cache line)
+    for (int w = 0; w < assoc_; ++w)
+      if (print_[base + w] == 0) return base + w;
   if (policy_ == Replacement::kRandom) {
     std::uint64_t x = clock * 0x9E3779B97F4A7C15ull;
     x ^= x >> 29;
@@ -92,7 +95,9 @@ TagArray::Access TagArray::access(std::uint32_t bank, std::uint32_t set, Addr li
   if (slot == ~0u) {
     slot = victim(base, clock);
     st = state(slot);
-    if (print_[slot] != 0 && dirty_of(st)) {
+    if (print_[slot] == 0) {
+      --empty_slots_;
+    } else if (dirty_of(st)) {
       out.evicted_dirty = dirty_of(st);
       out.evicted_line = tag_of(st);
       --dirty_ways_[set_index(bank, set)];

@@ -145,6 +145,9 @@ class TagArray {
   template <class T>
   using Array = std::vector<T, HugePageAllocator<T>>;
   Array<std::uint16_t> print_;    // per slot: fingerprint of its line, 0 = empty
+  // Slots still empty: ways only ever fill (until invalidate_all), so once none is left a victim's search skips the
+  // empty-way scan (a warm L2 has none: 16 fingerprints read per miss for nothing).
+  std::size_t empty_slots_ = 0;
   Array<std::uint64_t> stamp_;    // replacement order (scanned only to pick a victim)
   Array<std::uint64_t> state_;    // slot * state_words_: tag, masks, per-sector arrival offsets
   std::vector<std::uint16_t> dirty_ways_;  // per bank and set: its ways holding dirty sectors

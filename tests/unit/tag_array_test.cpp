@@ -47,6 +47,26 @@ TEST(TagArray, LruEvictsLeastRecentlyUsed) {
   EXPECT_TRUE(t.contains(0, 0, 0x2000));
 }
 
+// An empty way is taken before any line is evicted - even an evict-first one - while any way of the array is empty,
+// and again after invalidate_all (the victim search skips the empty-way scan only once every way holds a line).
+TEST(TagArray, EmptyWaysAreTakenFirstBeforeTheArrayFillsAndAfterItEmpties) {
+  TagArray t = small();
+  t.access(0, 0, 0x0000, 0b1, false, 0, InsertPriority::kFirst);  // set 0: an evict-first line...
+  t.access(0, 0, 0x1000, 0b1, false, 0);                          // ...beside it, in the empty way
+  EXPECT_TRUE(t.contains(0, 0, 0x0000));
+  EXPECT_TRUE(t.contains(0, 0, 0x1000));
+  t.access(0, 1, 0x3000, 0b1, false, 0);
+  t.access(0, 1, 0x4000, 0b1, false, 0);  // every way full now
+  EXPECT_EQ(t.access(0, 0, 0x2000, 0b1, false, 0).evicted_dirty, 0u);
+  EXPECT_FALSE(t.contains(0, 0, 0x0000));  // the evict-first line went
+  EXPECT_TRUE(t.contains(0, 0, 0x1000));
+  t.invalidate_all();
+  t.access(0, 0, 0x5000, 0b1, false, 0, InsertPriority::kFirst);
+  t.access(0, 0, 0x6000, 0b1, false, 0);
+  EXPECT_TRUE(t.contains(0, 0, 0x5000));  // both in empty ways again
+  EXPECT_TRUE(t.contains(0, 0, 0x6000));
+}
+
 TEST(TagArray, FifoIgnoresTouches) {
   TagArray t = small(Replacement::kFifo);
   t.access(0, 0, 0x0000, 0b1, false, 0);
