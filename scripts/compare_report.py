@@ -18,6 +18,19 @@ for g, r in d["spearman_time"].items():
     # Cases of one launch rank once (compare): say so where a group had some.
     note = " (%d launches of %d cases)" % (n["launches"], n["cases"]) if n and n["launches"] != n["cases"] else ""
     print("* %s: %+.2f%s" % (g, r, note))
+if d.get("silicon_rank_noise"):
+    # How far silicon's own ranking goes (groups whose records carry repeated rounds, validate/results/GPU/repeat):
+    # the ceiling a Spearman against one measured round can reach, and the pairs silicon resolves in every round.
+    sizes = d.get("spearman_time_group_sizes", {})
+    print("\nSilicon against itself (repeated rounds):\n")
+    print("| group | launches in rounds | silicon round vs round | the model vs the rounds' medians | pairs silicon resolves | the model orders as silicon |")
+    print("|---|---|---|---|---|---|")
+    for g, n in d["silicon_rank_noise"].items():
+        launches = sizes.get(g, {}).get("launches")
+        k = n.get("launches_with_rounds", launches)
+        print("| %s | %s | %+.2f | %+.2f | %d of %d | %g |" % (g, "%d of %d" % (k, launches) if launches else k,
+              n["silicon_round_vs_round_spearman"], n["model_vs_round_medians_spearman"], n["resolved_pairs"], n["pairs"],
+              n["model_agrees_on"]))
 if "targets" in d:
     print("\nTargets:\n")
     for t in d["targets"]:

@@ -19,6 +19,7 @@ RankNoise rank_noise(const std::vector<std::vector<double>>& rounds, const std::
   SIM_ASSERT(rounds.size() == model.size() && rounds.size() >= 2,
              rounds.size() << " kernels with rounds, " << model.size() << " simulated");
   RankNoise r;
+  r.kernels = rounds.size();
   r.rounds = rounds[0].size();
   for (const auto& k : rounds) r.rounds = std::min(r.rounds, k.size());
   SIM_ASSERT(r.rounds >= 2, "a kernel has " << r.rounds << " rounds; the ceiling needs two");

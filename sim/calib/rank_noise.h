@@ -12,6 +12,7 @@ namespace gms {
 
 struct RankNoise {
   std::size_t rounds = 0;       // rounds every kernel of the group has
+  std::size_t kernels = 0;      // kernels with repeated rounds (a group's others were measured once)
   double silicon_self = 0;      // mean Spearman of time between every two rounds (the ceiling)
   double model_vs_median = 0;   // Spearman of the model's times against the rounds' medians
   std::size_t pairs = 0;        // kernel pairs in the group

@@ -62,7 +62,6 @@ Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<Metric
     std::string names;
   };
   std::map<std::string, std::vector<std::pair<std::string, Launch>>> groups;
-  std::map<std::string, bool> all_repeated;
   const std::string t = "gpu__time_duration.sum";
   auto add_error = [&](std::map<std::string, MetricSummary>& by, const std::string& key, double err) {
     MetricSummary& m = by[key];
@@ -90,7 +89,6 @@ Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<Metric
         l.names += (l.n ? " = " : "") + cases[i].name;
         ++l.n;
         ++card.group_cases_n[*g];
-        all_repeated.try_emplace(*g, true).first->second &= r.size() >= 2;
       }
       const double err = metric_error(t, cases[i].measured.at(t), simulated[i].at(t));
       if (!cases[i].record_set.empty()) add_error(card.time_by_set, cases[i].record_set, err);
@@ -99,20 +97,31 @@ Scorecard score(const std::vector<MeasuredCase>& cases, const std::vector<Metric
   for (auto* by : {&card.time_by_set, &card.time_by_group})
     for (auto& [k, m] : *by) m.mean_abs_error /= static_cast<double>(m.n);
   for (const auto& [g, in] : groups) {
-    std::vector<double> measured, model;
+    std::vector<double> measured, model, repeated_model;
     std::vector<std::vector<double>> rounds;
+    std::vector<std::size_t> repeated;  // the launches with repeated rounds (all of a launch's cases have them)
     for (const auto& [name, l] : in) {
       measured.push_back(l.measured / l.n);
       model.push_back(l.simulated / l.n);
-      rounds.push_back(l.rounds);
-      for (double& x : rounds.back()) x /= l.n;
+      if (l.rounds.size() >= 2) {
+        rounds.push_back(l.rounds);
+        for (double& x : rounds.back()) x /= l.n;
+        repeated_model.push_back(model.back());
+        repeated.push_back(card.group_cases[g].size());
+      }
       card.group_cases[g].push_back(l.names);
     }
     card.group_sizes[g] = in.size();
     if (in.size() >= 3) card.spearman_time[g] = spearman(measured, model);
     // Silicon's repeated rounds, one launch's cases at their mean in each round (whether silicon
-    // resolves two runs of one launch is not a ranking the model is asked for either).
-    if (in.size() >= 3 && all_repeated[g]) card.rank_noise[g] = rank_noise(rounds, model);
+    // resolves two runs of one launch is not a ranking the model is asked for either) - over the
+    // launches that have them, where at least three do (a group may join records measured once, such
+    // as the padded WMMA kernel's beside the repeated orders).
+    if (in.size() >= 3 && repeated.size() >= 3) {
+      RankNoise n = rank_noise(rounds, repeated_model);
+      for (auto& [fast, slow] : n.missed) fast = repeated[fast], slow = repeated[slow];
+      card.rank_noise[g] = n;
+    }
   }
   return card;
 }

@@ -169,9 +169,13 @@ int cmd_compare(const std::vector<std::string>& args) {
   }
   nlohmann::ordered_json noise = nlohmann::ordered_json::object();
   for (const auto& [g, n] : card.rank_noise) {
-    std::printf("  silicon against itself, %-46s %+.2f over %zu rounds; the model against their medians %+.2f;\n"
+    const std::size_t launches = card.group_sizes.at(g);
+    char over[96] = "";
+    if (n.kernels < launches)  // a group that joins records measured once: the ceiling is of the repeated ones
+      std::snprintf(over, sizeof over, " (the %zu of %zu launches measured in rounds)", n.kernels, launches);
+    std::printf("  silicon against itself, %-46s %+.2f over %zu rounds%s; the model against their medians %+.2f;\n"
                 "    silicon resolves %zu of %zu pairs, the model orders %.3g of them as silicon\n",
-                g.c_str(), n.silicon_self, n.rounds, n.model_vs_median, n.resolved, n.pairs, n.agreed);
+                g.c_str(), n.silicon_self, n.rounds, over, n.model_vs_median, n.resolved, n.pairs, n.agreed);
     nlohmann::ordered_json missed = nlohmann::ordered_json::array();
     const std::vector<std::string>& names = card.group_cases.at(g);
     for (const auto& [fast, slow] : n.missed) {
@@ -179,7 +183,7 @@ int cmd_compare(const std::vector<std::string>& args) {
       std::printf("    silicon always: %s < %s\n", names[fast].c_str(), names[slow].c_str());
       missed.push_back({names[fast], names[slow]});
     }
-    noise[g] = {{"rounds", n.rounds}, {"silicon_round_vs_round_spearman", n.silicon_self},
+    noise[g] = {{"rounds", n.rounds}, {"launches_with_rounds", n.kernels}, {"silicon_round_vs_round_spearman", n.silicon_self},
                 {"model_vs_round_medians_spearman", n.model_vs_median}, {"pairs", n.pairs},
                 {"resolved_pairs", n.resolved}, {"model_agrees_on", n.agreed},
                 {"missed_pairs_faster_first", missed}};

@@ -191,6 +191,35 @@ TEST(Scoring, TheSameLaunchRanksOnceAtItsMeanTime) {
   EXPECT_TRUE(one_launch_missed) << "ranked apart, the model's tie on one launch is a miss";
 }
 
+// A group that joins records measured once (the padded WMMA kernel's beside the repeated CTA orders) still has
+// silicon's ceiling over the launches that were measured in rounds, and a missed pair names them in the whole group.
+TEST(Scoring, RankNoiseOverTheLaunchesMeasuredInRounds) {
+  const double measured[] = {90, 100, 102, 104, 120}, model[] = {95, 110, 112, 108, 130};
+  std::vector<MeasuredCase> cases(5);
+  std::vector<MetricValues> sim(5);
+  for (int i = 0; i < 5; ++i) {
+    cases[i].name = "c" + std::to_string(i);
+    cases[i].group = "gemm 2x2x2";
+    cases[i].measured = {{"gpu__time_duration.sum", measured[i]}};
+    if (i != 0) cases[i].time_rounds = {measured[i], measured[i] + 0.5};  // c0 measured once
+    sim[i] = {{"gpu__time_duration.sum", model[i]}};
+  }
+  const Scorecard card = score(cases, sim);
+  const RankNoise& n = card.rank_noise.at("gemm 2x2x2");
+  EXPECT_EQ(n.kernels, 4u);
+  EXPECT_EQ(card.group_sizes.at("gemm 2x2x2"), 5u);
+  EXPECT_EQ(n.pairs, 6u);
+  // Silicon resolves every pair of c1..c4; the model puts c3 (108) before c1 (110) and c2 (112).
+  ASSERT_EQ(n.missed.size(), 2u);
+  EXPECT_EQ(card.group_cases.at("gemm 2x2x2")[n.missed[0].first], "c1");
+  EXPECT_EQ(card.group_cases.at("gemm 2x2x2")[n.missed[0].second], "c3");
+  EXPECT_EQ(card.group_cases.at("gemm 2x2x2")[n.missed[1].first], "c2");
+  // Fewer than three launches in rounds: no ceiling.
+  cases[1].time_rounds.clear();
+  cases[2].time_rounds.clear();
+  EXPECT_FALSE(score(cases, sim).rank_noise.count("gemm 2x2x2"));
+}
+
 // Silicon's own ranking noise: kernels whose times overlap over the rounds have no silicon order, a
 // Spearman against one round is capped by round-vs-round agreement, and the model is scored on the
 // pairs silicon does resolve (a model tie on such a pair counts half).
