@@ -150,20 +150,28 @@ TEST(Scoring, ErrorsSummariesRanksAndTargets) {
   EXPECT_THROW(parse_requirement("no_such_metric@other:mape<=5"), ConfigError);
 }
 
-// Cases that are one launch (the same tile sequence under two order names) rank once, at their measured
-// times' mean: one simulation cannot order them.
-TEST(Scoring, TheSameLaunchRanksOnceAtItsMeanTime) {
-  // Five cases, four launches: c1 and c3 are one launch (the model gives both 110), which silicon ran
-  // at 100 and 104 - on either side of c2 (102; the model 112).
-  const double measured[] = {90, 100, 102, 104, 120}, model[] = {95, 110, 112, 110, 130};
-  std::vector<MeasuredCase> cases(5);
-  std::vector<MetricValues> sim(5);
+// Five cases c0..c4 of one group, "gemm 2x2x2", measured and simulated at the given times.
+void five_cases(const double (&measured)[5], const double (&model)[5], std::vector<MeasuredCase>& cases,
+                std::vector<MetricValues>& sim) {
+  cases.assign(5, {});
+  sim.assign(5, {});
   for (int i = 0; i < 5; ++i) {
     cases[i].name = "c" + std::to_string(i);
     cases[i].group = "gemm 2x2x2";
     cases[i].measured = {{"gpu__time_duration.sum", measured[i]}};
     sim[i] = {{"gpu__time_duration.sum", model[i]}};
   }
+}
+
+// Cases that are one launch (the same tile sequence under two order names) rank once, at their measured
+// times' mean: one simulation cannot order them.
+TEST(Scoring, TheSameLaunchRanksOnceAtItsMeanTime) {
+  // Five cases, four launches: c1 and c3 are one launch (the model gives both 110), which silicon ran
+  // at 100 and 104 - on either side of c2 (102; the model 112).
+  const double measured[] = {90, 100, 102, 104, 120}, model[] = {95, 110, 112, 110, 130};
+  std::vector<MeasuredCase> cases;
+  std::vector<MetricValues> sim;
+  five_cases(measured, model, cases, sim);
   const Scorecard apart = score(cases, sim);
   EXPECT_LT(apart.spearman_time.at("gemm 2x2x2"), 0.95);  // c2 between the two runs of one launch
   EXPECT_EQ(apart.group_sizes.at("gemm 2x2x2"), 5u);
@@ -195,15 +203,10 @@ TEST(Scoring, TheSameLaunchRanksOnceAtItsMeanTime) {
 // silicon's ceiling over the launches that were measured in rounds, and a missed pair names them in the whole group.
 TEST(Scoring, RankNoiseOverTheLaunchesMeasuredInRounds) {
   const double measured[] = {90, 100, 102, 104, 120}, model[] = {95, 110, 112, 108, 130};
-  std::vector<MeasuredCase> cases(5);
-  std::vector<MetricValues> sim(5);
-  for (int i = 0; i < 5; ++i) {
-    cases[i].name = "c" + std::to_string(i);
-    cases[i].group = "gemm 2x2x2";
-    cases[i].measured = {{"gpu__time_duration.sum", measured[i]}};
-    if (i != 0) cases[i].time_rounds = {measured[i], measured[i] + 0.5};  // c0 measured once
-    sim[i] = {{"gpu__time_duration.sum", model[i]}};
-  }
+  std::vector<MeasuredCase> cases;
+  std::vector<MetricValues> sim;
+  five_cases(measured, model, cases, sim);
+  for (int i = 1; i < 5; ++i) cases[i].time_rounds = {measured[i], measured[i] + 0.5};  // c0 measured once
   const Scorecard card = score(cases, sim);
   const RankNoise& n = card.rank_noise.at("gemm 2x2x2");
   EXPECT_EQ(n.kernels, 4u);
