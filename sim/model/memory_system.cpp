@@ -142,10 +142,6 @@ Tick MemorySystem::reserve(Tick& free_at, Tick arrive, double ticks) const {
   return start;
 }
 
-Tick MemorySystem::serve_start(BandwidthServer& server, Tick arrive, std::uint32_t bytes) {
-  return server.serve_start(arrive, bytes);
-}
-
 void MemorySystem::dram_fill(TagArray& tags, const TagArray::Access& a, Addr line, Tick at, Tick* ready, int sm) {
   std::uint32_t fetch = widen(a.miss, fill_mask_unit_) & ~a.valid;
   std::uint32_t bytes = popc(fetch) * static_cast<std::uint32_t>(gpu_.l2.sector);
@@ -191,7 +187,7 @@ Tick MemorySystem::home_slice_read(std::uint32_t slice, std::uint32_t set, Addr 
   TagArray& tags = *l2_;
   const bool takes_bandwidth = !from_fabric || gpu_.l2.far_fills_take_slice_bandwidth;
   const Tick looked_up = tag_lookup(slice, arrive);
-  Tick s = takes_bandwidth ? serve_start(slices_bw_[slice], looked_up, popc(mask) * sector) : looked_up;
+  Tick s = takes_bandwidth ? slices_bw_[slice].serve_start(looked_up, popc(mask) * sector) : looked_up;
   if (served) *served = s;
   // A far read's home line serves the near copy's fills; the home partition's own reads keep it (l2.far_read_home_evict_first).
   const InsertPriority priority = from_fabric && far_home_first_ ? InsertPriority::kFirst : priority_of(hint);
@@ -248,7 +244,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, const LinePlace& p, std::uint
     // The near partition keeps copies of far lines; a copy costs near capacity.
     const std::uint32_t replica = first_slice;
     TagArray& tags = *l2_;
-    Tick s = serve_start(slices_bw_[replica], tag_lookup(replica, arrive), popc(mask) * sector);
+    Tick s = slices_bw_[replica].serve_start(tag_lookup(replica, arrive), popc(mask) * sector);
     served = s;
     auto a = tags.access(replica, p.set, line, mask, false, s, priority_of(hint));
     count_read_lookup(sm, s, popc(a.hit), popc(a.miss), cta, false);
@@ -514,7 +510,7 @@ MemorySystem::AtHome MemorySystem::to_home_slice(int sm, Addr line, std::uint32_
   // crossbar input (gms-fabric-ubench stores, validate/results/h100/fabric_stores: far stores cost
   // lts__xbar2lts 1.02 cycles per stored sector, as near ones do, though L2 counts them twice).
   const Tick in_home = near_pass && !home_input_after_near ? arrive : enter(home, arrive);
-  return {home, hashed_set(line_index, l2_->sets()), serve_start(slices_bw_[home], in_home, hold),
+  return {home, hashed_set(line_index, l2_->sets()), slices_bw_[home].serve_start(in_home, hold),
           near_pass ? taken : in_home, far, near_pass, r.near};
 }
 

@@ -340,7 +340,7 @@ class MemorySystem {
                        CtaMemCounts* cta, EvictHint hint, Tick* served = nullptr, bool from_fabric = false);
   // When a read lookup arriving at `slice` at `arrive` passes the slice's tag stage.
   Tick tag_lookup(std::uint32_t slice, Tick arrive) {
-    return tag_stage_.empty() ? arrive : serve_start(tag_stage_[slice], arrive, 1);
+    return tag_stage_.empty() ? arrive : tag_stage_[slice].serve_start(arrive, 1);
   }
   // Counts one L2 read lookup. `final_misses`: the misses go to DRAM (home slice); a replica's
   // misses are forwarded to the home slice and counted there.
@@ -348,7 +348,7 @@ class MemorySystem {
                          bool final_misses);
   // When a read reply of `bytes` leaving L2 at `ready` has passed the GPC port of `sm`'s GPC.
   Tick gpc_port(int sm, Tick ready, std::uint32_t bytes) {
-    return serve_start(gpc_ports_[static_cast<std::size_t>(gpc_of_sm_[static_cast<std::size_t>(sm)])], ready, bytes);
+    return gpc_ports_[static_cast<std::size_t>(gpc_of_sm_[static_cast<std::size_t>(sm)])].serve_start(ready, bytes);
   }
   // The SM's LSU/port, FCFS: when one line request of `bytes` leaves the SM.
   Tick sm_port(int sm, Tick now, std::uint32_t bytes);
@@ -378,8 +378,6 @@ class MemorySystem {
   AtHome to_home_slice(int sm, Addr line, std::uint32_t mask, Tick t, std::uint32_t hold, bool pass_near,
                        std::uint32_t near_hold, std::uint32_t input_bytes = 0, bool home_input_after_near = false);
   Tick reserve(Tick& free_at, Tick arrive, double ticks) const;
-  // Start of service of `bytes` at `server` for a request arriving at `arrive`.
-  static Tick serve_start(BandwidthServer& server, Tick arrive, std::uint32_t bytes);
   void dram_fill(TagArray& tags, const TagArray::Access& a, Addr line, Tick at, Tick* ready, int sm);
 
   const GpuConfig& gpu_;
@@ -425,7 +423,7 @@ class MemorySystem {
   std::vector<BandwidthServer> fabric_;
   // When `bytes` ready to cross into partition `to` at `at` start through its link (after the link's queue).
   Tick cross_fabric(int to, Tick at, std::uint32_t bytes) {
-    return fabric_.empty() ? at : serve_start(fabric_[static_cast<std::size_t>(to)], at, bytes);
+    return fabric_.empty() ? at : fabric_[static_cast<std::size_t>(to)].serve_start(at, bytes);
   }
   // Per GPC, its port for read replies (icnt.gpc_bytes_per_cycle); empty: unlimited.
   std::vector<int> gpc_of_sm_;
