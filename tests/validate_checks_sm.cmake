@@ -112,7 +112,8 @@ gms_script_expect(LadderOccupancyCurve cta_alone.py
   ${PROJECT_SOURCE_DIR}/validate/results/h200/ladder_alone --check)
 # ... held out: with the lone profile's dispatch stall (sm.dispatch_stall_follows_residents) the model's lone CTA and
 # its CTAs at 4 an SM, which neither profile saw, against silicon's (r0 1178 us, 1.165x; r1 520 us, 1.330x;
-# docs/co-resident-ctas.md, "A lone profile for the dispatch stall"): one wave of each.
+# docs/co-resident-ctas.md, "A lone profile for the dispatch stall"): one wave of each. (r1's model 1.298x since the reuse
+# cache outlives the loads between two FFMAs, 1.30-1.34x before; docs/issue-model.md.)
 set(gms_occ ${CMAKE_CURRENT_BINARY_DIR}/ladder_occupancy_model)
 set(gms_occ_run "$<TARGET_FILE:gpumemsim> run -q -g ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --set gpu.sm.dispatch_stall_follows_residents=true")
 add_test(NAME ValidateResults.LadderOccupancyModelWithTheLoneProfile
@@ -123,7 +124,7 @@ add_test(NAME ValidateResults.LadderOccupancyModelWithTheLoneProfile
              ${PROJECT_SOURCE_DIR}/validate/results/h200/ladder_alone --model seed002_r0_naive=${gms_occ}/r0_naive.n4,${gms_occ}/r0_naive.n1 \
              --model seed002_r1_tiledcopy128=${gms_occ}/r1_tiledcopy128.n4,${gms_occ}/r1_tiledcopy128.n1")
 set_tests_properties(ValidateResults.LadderOccupancyModelWithTheLoneProfile PROPERTIES PASS_REGULAR_EXPRESSION
-  "seed002_r0_naive model r0_naive[.]n4 [|] 11[5-8][0-9][.][0-9] [|][^|]*[|][^|]*[|][^|]*[|] 1[.]1[0-9]+ [|] 1[.]1[0-9]+ [|].*seed002_r1_tiledcopy128 model r1_tiledcopy128[.]n4 [|] 5[0-2][0-9][.][0-9] [|][^|]*[|][^|]*[|][^|]*[|] 1[.]3[0-9]+ [|] 1[.]3[0-9]+ [|]")
+  "seed002_r0_naive model r0_naive[.]n4 [|] 11[5-8][0-9][.][0-9] [|][^|]*[|][^|]*[|][^|]*[|] 1[.]1[0-9]+ [|] 1[.]1[0-9]+ [|].*seed002_r1_tiledcopy128 model r1_tiledcopy128[.]n4 [|] 5[0-2][0-9][.][0-9] [|][^|]*[|][^|]*[|][^|]*[|] 1[.](29|3[0-9])[0-9]* [|] 1[.](29|3[0-9])[0-9]* [|]")
 add_test(NAME ValidateResults.CtaAloneCheckRefusesRunsThatDisagree
          COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/cta_alone.py ${PROJECT_SOURCE_DIR}/tests/data/cta_alone/shared
                  ${PROJECT_SOURCE_DIR}/tests/data/cta_alone/alone_disagree --check)
@@ -305,8 +306,11 @@ function(gms_ladder_phases_model name rung case regex)
              --model ${case}=${CMAKE_CURRENT_BINARY_DIR}/ladder_phases_model/${rung} --check")
   set_tests_properties(ValidateResults.${name} PROPERTIES PASS_REGULAR_EXPRESSION "${regex}")
 endfunction()
+# Since the reuse cache outlives the loads between two FFMAs (2026-12-03, docs/issue-model.md) the first wave's younger
+# CTA computes as long as silicon's (8,7xx cycles a tile against 8,637; 11,731 before) and the load phase is 3,7xx
+# (silicon 4,770; 3,209 before).
 gms_ladder_phases_model(LadderPhasesBesideTheModel r3_bk32 seed002_r3_bk32
-  "seed002_r3_bk32 +load +silicon +4770 +2168 +5080 +7032 +model +[12][0-9][0-9][0-9] .*rank 1: load +5403 / +[1-3][0-9][0-9][0-9] .* compute +8637 / +1[0-9][0-9][0-9][0-9].*check passed")
+  "seed002_r3_bk32 +load +silicon +4770 +2168 +5080 +7032 +model +3[0-9][0-9][0-9] .*rank 1: load +5403 / +[1-3][0-9][0-9][0-9] .* compute +8637 / +[89][0-9][0-9][0-9][^0-9].*check passed")
 gms_ladder_phases_model(LadderPhasesRefuseAModelRunOfAnotherRung r3_bk64 seed002_r3_bk32
   "FAIL: seed002_r3_bk32: CTA [0-9]+: 128 barrier releases, not two a K tile [(]256[)]")
 # A loop past ~34 KB of SASS: fetch-bound (2.4x the issue bound for one warp a sub-partition) and 12-26 % apart between

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <string>
 
+#include "common/error.h"
+
 namespace gms {
 namespace {
 
@@ -47,7 +49,8 @@ bool reads_through_the_alu(const SassInstruction& s) { return classify_issue(s.o
 int register_bank_conflicts(const SassInstruction* prev, const SassInstruction& cur) {
   if (!reads_through_the_alu(cur)) return 0;
   const std::vector<Source> now = sources(cur);
-  const std::vector<Source> before = prev && reads_through_the_alu(*prev) ? sources(*prev) : std::vector<Source>{};
+  SIM_ASSERT(!prev || reads_through_the_alu(*prev), "the reuse cache comes from an ALU instruction, not " << prev->opcode);
+  const std::vector<Source> before = prev ? sources(*prev) : std::vector<Source>{};
   std::array<std::vector<int>, kRegisterBanks> read;  // distinct registers read per bank
   for (const Source& s : now) {
     bool cached = false;
@@ -63,9 +66,23 @@ int register_bank_conflicts(const SassInstruction* prev, const SassInstruction& 
   return most > 1 ? most - 1 : 0;
 }
 
+std::vector<int> loop_register_bank_conflicts_each(const std::vector<SassInstruction>& body) {
+  std::vector<int> out(body.size(), 0);
+  // The last ALU instruction of the body is the one before the first ones (the back edge).
+  const SassInstruction* last_alu = nullptr;
+  for (const SassInstruction& s : body)
+    if (reads_through_the_alu(s)) last_alu = &s;
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (!reads_through_the_alu(body[i])) continue;
+    out[i] = register_bank_conflicts(last_alu, body[i]);
+    last_alu = &body[i];
+  }
+  return out;
+}
+
 int loop_register_bank_conflicts(const std::vector<SassInstruction>& body) {
   int cycles = 0;
-  for (size_t i = 0; i < body.size(); ++i) cycles += register_bank_conflicts(i ? &body[i - 1] : (body.empty() ? nullptr : &body.back()), body[i]);
+  for (int c : loop_register_bank_conflicts_each(body)) cycles += c;
   return cycles;
 }
 

@@ -257,13 +257,16 @@ IssueProfile sass_issue_profile(const std::string& sass_path, const std::string&
     }
   }
   std::vector<SassInstruction> path;
+  const std::vector<int> conflicts = loop_register_bank_conflicts_each(
+      std::vector<SassInstruction>(function.begin() + static_cast<std::ptrdiff_t>(lo),
+                                   function.begin() + static_cast<std::ptrdiff_t>(hi) + 1));
   for (size_t i = lo; i <= hi; ++i) {
     const int c = static_cast<int>(classify_issue(function[i].opcode));
     p.instructions[c] += weight[i];
     // A stall count of 0 still spends the issue cycle.
     p.stall_cycles[c] += weight[i] * std::max(1, function[i].stall);
     if (weight[i] >= 0.5) path.push_back(function[i]);
-    p.bank_conflict_cycles += weight[i] * register_bank_conflicts(&function[i == lo ? hi : i - 1], function[i]);
+    p.bank_conflict_cycles += weight[i] * conflicts[i - lo];
   }
   const SharedReadExposure e = shared_read_exposure(path);
   p.shared_exposed_reads = e.exposed_reads;

@@ -638,7 +638,8 @@ TEST(Cli, IssueGivesTheLoopsSharedReadWait) {
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("  shared_reads:\n    exposed: 58.0\n    hidden: 4cycles\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("--set workload.issue.shared_reads.exposed=58.0"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("  register_bank_conflicts: 209cycles\n"), std::string::npos) << r.out;
+  // 207 since the reuse cache outlives the LDS between two FFMAs (209 before: docs/issue-model.md).
+  EXPECT_NE(r.out.find("  register_bank_conflicts: 207cycles\n"), std::string::npos) << r.out;
   auto j = run("issue " + sass + " --kernel sgemm_ladderILi64ELi64ELi16ELi16ELi8ELi4ELb0ELi1ELi0ELi1EE --json");
   ASSERT_EQ(j.code, 0) << j.out;
   EXPECT_NE(j.out.find("\"shared_reads_per_k_tile\": {\"exposed\": "), std::string::npos) << j.out;

@@ -47,6 +47,23 @@ TEST(RegisterBanks, AReusedOperandComesFromTheCache) {
   EXPECT_EQ(register_bank_conflicts(&plain, ins("FFMA R2, R4, R8, R9")), 1);
 }
 
+// The cache holds what the previous ALU instruction marked: a memory or MMA instruction in between
+// does not empty it (the compiler marks `.reuse` across them: seed 002's r3_bk32 loop), a second ALU
+// instruction does.
+TEST(RegisterBanks, TheReuseCacheOutlivesTheMemoryInstructionsInBetween) {
+  const std::vector<SassInstruction> across = {ins("FFMA R1, R4, R8.reuse, R2"), ins("LDS R9, [R10]"),
+                                               ins("FFMA R3, R5, R8, R12")};
+  EXPECT_EQ(loop_register_bank_conflicts_each(across), (std::vector<int>{1, 0, 0}));  // R8 cached; R4 and R8 read
+  const std::vector<SassInstruction> replaced = {ins("FFMA R1, R4, R8.reuse, R2"), ins("FADD R9, R10, R11"),
+                                                 ins("FFMA R3, R5, R8, R12")};
+  EXPECT_EQ(loop_register_bank_conflicts_each(replaced), (std::vector<int>{1, 0, 1}));  // R8 and R12 in bank 0
+  // Around the back edge the first instruction's cache is the last ALU instruction's, past the load.
+  const std::vector<SassInstruction> loop = {ins("FFMA R3, R5, R8, R12"), ins("FFMA R1, R4, R8.reuse, R2"),
+                                             ins("LDS R9, [R10]")};
+  EXPECT_EQ(loop_register_bank_conflicts_each(loop), (std::vector<int>{0, 1, 0}));
+  EXPECT_EQ(loop_register_bank_conflicts(loop), 1);
+}
+
 // The main loop of one ffma_chains<16, SOURCES> kernel in the committed microbenchmark listing: the
 // longest span from a backward branch's target to the branch (the unrolled loop, not its remainder).
 std::vector<SassInstruction> ffma_loop(int sources) {
