@@ -111,12 +111,17 @@ inline void sass_listing(const std::uint8_t* data, std::size_t size) {
     // The walk over any listing: no wait without latency, and never less wait with more of it.
     SIM_ASSERT(shared_read_wait(ins, 0) == 0, "shared-read wait at latency 0");
     SIM_ASSERT(shared_read_wait(ins, 64) >= shared_read_wait(ins, 32), "shared-read wait fell with latency");
-    // Bank conflicts: never negative, never more than one per operand.
+    // Bank conflicts over the listing read as a loop (the reuse cache from the ALU instruction before each): never
+    // negative, never more than one per operand, and their sum is the loop's.
+    const std::vector<int> conflicts = loop_register_bank_conflicts_each(ins);
+    int sum = 0;
     for (size_t i = 0; i < ins.size(); ++i) {
-      const int c = register_bank_conflicts(i ? &ins[i - 1] : nullptr, ins[i]);
+      const int c = conflicts[i];
       SIM_ASSERT(c >= 0 && c <= static_cast<int>(std::count(ins[i].operands.begin(), ins[i].operands.end(), ',')),
                  "bank conflicts " << c << " for '" << ins[i].operands << "'");
+      sum += c;
     }
+    SIM_ASSERT(sum == loop_register_bank_conflicts(ins), "the loop's conflicts are not the sum of its instructions'");
     if (!ins.empty()) {
       std::string csv = "\"Kernel Name\",\"k\"\n\"Address\",\"Source\",\"Instructions Executed\"\n";
       for (size_t i = 0; i < ins.size(); ++i)
