@@ -53,7 +53,8 @@ TEST(RegisterBanks, AReusedOperandComesFromTheCache) {
 TEST(RegisterBanks, TheReuseCacheOutlivesTheMemoryInstructionsInBetween) {
   const std::vector<SassInstruction> across = {ins("FFMA R1, R4, R8.reuse, R2"), ins("LDS R9, [R10]"),
                                                ins("FFMA R3, R5, R8, R12")};
-  EXPECT_EQ(loop_register_bank_conflicts_each(across), (std::vector<int>{1, 0, 0}));  // R8 cached; R4 and R8 read
+  // The first reads R4 and R8 (bank 0; the cache, the last FFMA's, holds nothing); the last takes R8 from the cache.
+  EXPECT_EQ(loop_register_bank_conflicts_each(across), (std::vector<int>{1, 0, 0}));
   const std::vector<SassInstruction> replaced = {ins("FFMA R1, R4, R8.reuse, R2"), ins("FADD R9, R10, R11"),
                                                  ins("FFMA R3, R5, R8, R12")};
   EXPECT_EQ(loop_register_bank_conflicts_each(replaced), (std::vector<int>{1, 0, 1}));  // R8 and R12 in bank 0
