@@ -66,7 +66,7 @@ int register_bank_conflicts(const SassInstruction* prev, const SassInstruction& 
   return most > 1 ? most - 1 : 0;
 }
 
-std::vector<int> loop_register_bank_conflicts_each(const std::vector<SassInstruction>& body) {
+std::vector<int> loop_register_bank_conflicts_each(std::span<const SassInstruction> body) {
   std::vector<int> out(body.size(), 0);
   // The last ALU instruction of the body is the one before the first ones (the back edge).
   const SassInstruction* last_alu = nullptr;
@@ -80,7 +80,7 @@ std::vector<int> loop_register_bank_conflicts_each(const std::vector<SassInstruc
   return out;
 }
 
-int loop_register_bank_conflicts(const std::vector<SassInstruction>& body) {
+int loop_register_bank_conflicts(std::span<const SassInstruction> body) {
   int cycles = 0;
   for (int c : loop_register_bank_conflicts_each(body)) cycles += c;
   return cycles;

@@ -15,6 +15,7 @@
 // cycles, 188 FLOP (-5 %); a 2-bank rule would give 114 cycles, 144 FLOP.
 // Applied to the ALU instructions only: the MMA and memory instructions read their operands through
 // other paths, which nothing here measured.
+#include <span>
 #include <vector>
 
 #include "asm/sass_issue.h"
@@ -29,9 +30,9 @@ int register_bank_conflicts(const SassInstruction* prev, const SassInstruction& 
 // Per instruction of a loop `body` (its instructions in issue order; the back edge follows the last):
 // its extra read cycles, the reuse cache coming from the ALU instruction before it - across the back
 // edge for the first ones.
-std::vector<int> loop_register_bank_conflicts_each(const std::vector<SassInstruction>& body);
+std::vector<int> loop_register_bank_conflicts_each(std::span<const SassInstruction> body);
 
 // Conflict cycles per iteration of `body`: the sum of the above.
-int loop_register_bank_conflicts(const std::vector<SassInstruction>& body);
+int loop_register_bank_conflicts(std::span<const SassInstruction> body);
 
 }  // namespace gms

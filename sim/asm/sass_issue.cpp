@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <regex>
+#include <span>
 #include <sstream>
 
 #include "asm/order_from_asm.h"
@@ -257,9 +258,7 @@ IssueProfile sass_issue_profile(const std::string& sass_path, const std::string&
     }
   }
   std::vector<SassInstruction> path;
-  const std::vector<int> conflicts = loop_register_bank_conflicts_each(
-      std::vector<SassInstruction>(function.begin() + static_cast<std::ptrdiff_t>(lo),
-                                   function.begin() + static_cast<std::ptrdiff_t>(hi) + 1));
+  const std::vector<int> conflicts = loop_register_bank_conflicts_each(std::span(function).subspan(lo, hi - lo + 1));
   for (size_t i = lo; i <= hi; ++i) {
     const int c = static_cast<int>(classify_issue(function[i].opcode));
     p.instructions[c] += weight[i];

@@ -65,11 +65,10 @@ def load_line(kind, i, dst):
         return f"ffffffff 1 R{dst} LDS 1 R0 4 0 {lanes} 0"
     if kind == "lds64":
         return f"ffffffff 1 R{dst} LDS.64 1 R0 8 1 0x{SHARED_BASE + 4 * (i % 8) * 64:x} 8 0"
-    if kind in ("lds128", "lds128_2way"):
-        base, stride = ((i % 8) * 128 * 4, 16) if kind == "lds128" else ((i % 4) * 16, 32)
-        return f"ffffffff 1 R{dst} LDS.128 1 R0 16 1 0x{SHARED_BASE + base:x} {stride} 0"
-    base, stride = ((i % 8) * 128 * 4, 16) if kind == "ldsm_x4" else ((i % 4) * 16, 32)
-    return f"ffffffff 1 R{dst} LDSM.16.M88.4 1 R0 16 1 0x{SHARED_BASE + base:x} {stride} 0"
+    # LDS.128 / ldmatrix.x4: contiguous 16-byte lanes, or at a 32-byte stride (the _2way kinds).
+    op = "LDS.128" if kind.startswith("lds128") else "LDSM.16.M88.4"
+    base, stride = ((i % 8) * 128 * 4, 16) if kind in ("lds128", "ldsm_x4") else ((i % 4) * 16, 32)
+    return f"ffffffff 1 R{dst} {op} 1 R0 16 1 0x{SHARED_BASE + base:x} {stride} 0"
 
 
 def flood_warp(kind):
