@@ -49,7 +49,8 @@ gms_script_check(StoreCopiesInStep store_copies.py validate/results/h200/store_c
 gms_script_check(StoreCopiesFromFewerSms store_copies.py validate/results/h200/store_copies/spread)
 # The L2 request coalescer's merges beside time (docs/calibration.md, "Merged where silicon looks up"): on both committed
 # scorecards the model runs fast where it merges more of the SMs' reads than silicon (correlation -0.83 / -0.76
-# since sm.mio_entries_by_cta_age; -0.84 / -0.78 before), and
+# since sm.mio_entries_by_cta_age; -0.84 / -0.78 before; the H200's -0.71 over 44 records since the rows sweep joined
+# its card), and
 # silicon merges less at K 8192 than at 4096 where the model does not; a fixture whose model merges as silicon does
 # is refused.
 foreach(gpu h100 h200)
@@ -60,7 +61,7 @@ endforeach()
 set_tests_properties(ValidateResults.MergeRatios.h100 PROPERTIES PASS_REGULAR_EXPRESSION
                      "24 records: correlation of the merged excess with the time error -0[.]83.*check passed")
 set_tests_properties(ValidateResults.MergeRatios.h200 PROPERTIES PASS_REGULAR_EXPRESSION
-                     "24 records: correlation of the merged excess with the time error -0[.]76.*check passed")
+                     "44 records: correlation of the merged excess with the time error -0[.]71.*check passed")
 gms_script_expect(MergeRatiosCheckRefusesAModelInStep merge_ratios.py
   "FAIL: no correlation.*FAIL: triton_gemm_MxNxK_64x128x32_w4_s4_grouped8: silicon 0[.]16 -> 0[.]08, model 0[.]16"
   ${PROJECT_SOURCE_DIR}/tests/data/merge_in_step/card.json --records
@@ -263,7 +264,7 @@ add_test(NAME ValidateResults.RecordsCarryTheirCodesIssueProfile
                  --gpumemsim $<TARGET_FILE:gpumemsim> validate/results/h100/gemm validate/results/h200/gemm
                  validate/results/h100/padding validate/results/h200/padding
                  validate/results/h100/triton_gemm validate/results/h200/triton_gemm validate/results/h100/triton_tma_gemm
-                 validate/results/h200/triton_tma_gemm
+                 validate/results/h200/triton_tma_gemm validate/results/h200/triton_rows
                  validate/results/h100/seed002 validate/results/h200/seed002
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 # One SM's line requests to the L2 (gms-inflight-ubench): the model's saturated rates, replayed on
@@ -377,3 +378,14 @@ gms_script_expect(GemvLoadScheduleFromSass sass_loads_in_flight.py
   "sequence: L L L L L L L L L W1 W8 L .*in flight at each wait: 9 8 8 8 [0-9 ]+; mean 7[.]44"
   ${PROJECT_SOURCE_DIR}/validate/results/h200/gemv_parts/gemv_parts.sm90.sass.xz --kernel
   gemv_splitk_kernelILi256ELi64ELi32ELi0E --schedule)
+# The Triton GEMM's rows sweep on an H200 (validate/results/h200/triton_rows): up to ~8 waves the cp.async
+# row-major grid reads B once a wave, as the model's grid does; over 15.5 waves twice a wave - the excess of
+# issue 11's 8192^3 row-major records comes late in the run. Held on the raw ncu file; the TMA grid, which
+# loses the sharing sooner, refuses the same check.
+add_test(NAME ValidateResults.TritonRowsReadBOnceAWaveUpToEightWaves
+         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/b_reads.py
+                 ${PROJECT_SOURCE_DIR}/validate/results/h200/triton_rows/triton_rows_ncu.csv.xz --check)
+add_test(NAME ValidateResults.TritonRowsCheckRefusesTheTmaGrid
+         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/b_reads.py
+                 ${PROJECT_SOURCE_DIR}/validate/results/h200/triton_rows/triton_rows_tma_ncu.csv.xz --check --kernel triton_tma_gemm_)
+set_tests_properties(ValidateResults.TritonRowsCheckRefusesTheTmaGrid PROPERTIES WILL_FAIL TRUE)

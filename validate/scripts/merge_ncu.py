@@ -6,7 +6,7 @@ same names), values as numbers, units beside them.
 usage: merge_ncu.py --records gemm.jsonl gemv.jsonl --ncu ncu_raw.csv --out validate/results/h100
 The ncu file holds the profiled program's own output too: its 'profiled <case>' lines give, in order,
 the case of each profiled kernel (ID 0, 1, ...)."""
-import argparse, csv, io, json, os, sys
+import argparse, csv, io, json, lzma, os, sys
 
 WANTED = ["gpu__time_duration.sum", "sm__cycles_elapsed.max", "dram__bytes_read.sum", "dram__bytes_write.sum",
           "dram__throughput.avg.pct_of_peak_sustained_elapsed", "lts__t_sector_hit_rate.pct",
@@ -56,7 +56,9 @@ def number(text):
 
 
 def parse_ncu(path):
-    text = open(path, encoding="utf-8", errors="replace").read().splitlines()
+    opener = lzma.open if path.endswith(".xz") else open  # committed raw files are kept xz-compressed
+    with opener(path, "rt", encoding="utf-8", errors="replace") as f:
+        text = f.read().splitlines()
     cases = [l.split(" ", 1)[1].strip() for l in text if l.startswith("profiled ")]
     rows = [l for l in text if l.startswith('"')]
     if len(rows) < 2:
