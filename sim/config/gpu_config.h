@@ -173,6 +173,9 @@ struct L2Config {
   // The home slice's lookup for a far line the near partition missed takes the slice's bandwidth
   // (false: it arrives over the fabric, not the crossbar port that l2.slice_bytes_per_cycle limits).
   bool far_fills_take_slice_bandwidth = true;
+  // A read's tags decide before its data is read: misses (and reads that hit on them in flight) get their data
+  // as it arrives, without a turn on the slice's data path (false: every read queues there first).
+  bool miss_data_forwarded = false;
   // Read requests reach the slices in the order they arrive there, across SMs (false: booked when the warp
   // issues the load, ahead of other SMs' lines that arrive sooner but are issued later).
   bool reads_in_arrival_order = false;

@@ -245,6 +245,12 @@ Schema<GpuConfig> make_schema() {
                             "takes l2.slice_bytes_per_cycle there; false: it comes over the fabric, whose own limit is "
                             "l2.fabric_bytes_per_cycle, and only the SMs' requests share a slice's bandwidth",
                             [](G& c) -> auto& { return c.l2.far_fills_take_slice_bandwidth; }));
+  p.push_back(bool_param<G>("l2.miss_data_forwarded", false,
+                            "a read's tags are looked up before its data is read: a miss leaves for DRAM at its tag "
+                            "lookup and its data (and that of reads which hit on it in flight) goes to the reply as "
+                            "it arrives, so only data the slice already holds queues for l2.slice_bytes_per_cycle; "
+                            "false: every read takes its turn on the data path first, a miss then goes to DRAM",
+                            [](G& c) -> auto& { return c.l2.miss_data_forwarded; }));
   p.push_back(bool_param<G>("l2.reads_in_arrival_order", false,
                             "the slices, the fabric and DRAM take read requests in the order they arrive, across SMs "
                             "(each line when it has left its SM's port: gms-gpc-ubench burst); false: a load's lines "

@@ -187,6 +187,8 @@ Tick MemorySystem::home_slice_read(std::uint32_t slice, std::uint32_t set, Addr 
   TagArray& tags = *l2_;
   const bool takes_bandwidth = !from_fabric || gpu_.l2.far_fills_take_slice_bandwidth;
   const Tick looked_up = tag_lookup(slice, arrive);
+  if (gpu_.l2.miss_data_forwarded)
+    return forwarded_read(slice, set, line, mask, looked_up, sm, cta, hint, served, from_fabric, takes_bandwidth);
   Tick s = takes_bandwidth ? slices_bw_[slice].serve_start(looked_up, popc(mask) * sector) : looked_up;
   if (served) *served = s;
   // A far read's home line serves the near copy's fills; the home partition's own reads keep it (l2.far_read_home_evict_first).
@@ -197,6 +199,29 @@ Tick MemorySystem::home_slice_read(std::uint32_t slice, std::uint32_t set, Addr 
   Tick ready = a.hit ? a.ready : s;
   read_class_ = a.miss ? ReadClass::kMiss : a.ready > s ? ReadClass::kInFlight : ReadClass::kHit;
   if (a.miss) dram_fill(tags, a, line, s, &ready, sm);
+  return ready;
+}
+
+Tick MemorySystem::forwarded_read(std::uint32_t slice, std::uint32_t set, Addr line, std::uint32_t mask, Tick looked_up,
+                                  int sm, CtaMemCounts* cta, EvictHint hint, Tick* served, bool from_fabric,
+                                  bool takes_bandwidth) {
+  const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
+  TagArray& tags = *l2_;
+  const InsertPriority priority = from_fabric && far_home_first_ ? InsertPriority::kFirst : priority_of(hint);
+  auto a = tags.access(slice, set, line, mask, false, looked_up, priority);
+  count_read_lookup(sm, looked_up, popc(a.hit), popc(a.miss), cta, true);
+  if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, looked_up);
+  read_class_ = a.miss ? ReadClass::kMiss : a.ready > looked_up ? ReadClass::kInFlight : ReadClass::kHit;
+  // The miss goes to DRAM as soon as the tags say so; every sector's reply then takes the data path when
+  // its data is in the slice: a held sector's at the lookup, one on its way (a fill) when the fill lands.
+  Tick ready = looked_up;
+  if (a.hit) ready = data_path(slice, a.ready, popc(a.hit) * sector, takes_bandwidth);
+  if (served) *served = ready;
+  if (a.miss) {
+    Tick filled = looked_up;
+    dram_fill(tags, a, line, looked_up, &filled, sm);
+    ready = std::max(ready, data_path(slice, filled, popc(a.miss) * sector, takes_bandwidth));
+  }
   return ready;
 }
 
@@ -244,9 +269,15 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, const LinePlace& p, std::uint
     // The near partition keeps copies of far lines; a copy costs near capacity.
     const std::uint32_t replica = first_slice;
     TagArray& tags = *l2_;
-    Tick s = slices_bw_[replica].serve_start(tag_lookup(replica, arrive), popc(mask) * sector);
+    const Tick looked_up = tag_lookup(replica, arrive);
+    // With l2.miss_data_forwarded the copy's tags decide first and only a present copy is read out on the
+    // data path (forwarded_read); otherwise every read takes its turn there before the lookup.
+    const bool forwarded = gpu_.l2.miss_data_forwarded;
+    const Tick decided = forwarded ? looked_up : slices_bw_[replica].serve_start(looked_up, popc(mask) * sector);
+    auto a = tags.access(replica, p.set, line, mask, false, decided, priority_of(hint));
+    const bool held = a.hit && a.ready <= decided;  // the copy's hit sectors are there, not on their way
+    const Tick s = forwarded && a.hit ? data_path(replica, a.ready, popc(a.hit) * sector, true) : decided;
     served = s;
-    auto a = tags.access(replica, p.set, line, mask, false, s, priority_of(hint));
     count_read_lookup(sm, s, popc(a.hit), popc(a.miss), cta, false);
     counters_.l2_replica_hit_sectors += popc(a.hit);
     if (a.hit && gpu_.l2.far_read_hits_at_home) {
@@ -258,16 +289,17 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, const LinePlace& p, std::uint
       counters_.l2_home_check_sectors += popc(a.hit);
     }
     if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, s);
-    ready = a.hit ? a.ready : s;
-    read_class_ = a.ready > s ? ReadClass::kInFlight : ReadClass::kHit;  // a miss: the home's lookup says what it found
+    ready = a.hit ? std::max(a.ready, s) : s;
+    read_class_ = held ? ReadClass::kHit : ReadClass::kInFlight;  // a miss: the home's lookup says what it found
     if (a.miss) {
       counters_.l2_far_sectors += popc(a.miss);
       // The home's data crosses into this partition when it is there (after the home's DRAM read on a
       // miss), on this partition's link.
-      const Tick home_ready = home_slice_read(home, p.set, line, a.miss, s, sm, cta, hint, nullptr, true);
+      const Tick home_ready = home_slice_read(home, p.set, line, a.miss, decided, sm, cta, hint, nullptr, true);
       const Tick h = cross_fabric(my_part, home_ready, popc(a.miss) * sector) + far_ticks_;
       tags.fill(a.slot, a.miss, h);
-      ready = std::max(ready, h);
+      // Forwarded, the copy's reply takes this slice's data path when the home's data has landed.
+      ready = std::max(ready, forwarded ? data_path(replica, h, popc(a.miss) * sector, true) : h);
     }
   } else {
     ready = home_slice_read(home, p.set, line, mask, arrive, sm, cta, hint, &served);
