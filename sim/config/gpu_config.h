@@ -173,8 +173,8 @@ struct L2Config {
   // The home slice's lookup for a far line the near partition missed takes the slice's bandwidth
   // (false: it arrives over the fabric, not the crossbar port that l2.slice_bytes_per_cycle limits).
   bool far_fills_take_slice_bandwidth = true;
-  // A read's tags decide before its data is read: misses (and reads that hit on them in flight) get their data
-  // as it arrives, without a turn on the slice's data path (false: every read queues there first).
+  // A read's tags decide before its data is read: a miss leaves for DRAM at its lookup, and each reply takes the
+  // slice's data path when its data is there (false: every read takes its data-path turn first, then looks up).
   bool miss_data_forwarded = false;
   // Read requests reach the slices in the order they arrive there, across SMs (false: booked when the warp
   // issues the load, ahead of other SMs' lines that arrive sooner but are issued later).

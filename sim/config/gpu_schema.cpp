@@ -247,9 +247,9 @@ Schema<GpuConfig> make_schema() {
                             [](G& c) -> auto& { return c.l2.far_fills_take_slice_bandwidth; }));
   p.push_back(bool_param<G>("l2.miss_data_forwarded", false,
                             "a read's tags are looked up before its data is read: a miss leaves for DRAM at its tag "
-                            "lookup and its data (and that of reads which hit on it in flight) goes to the reply as "
-                            "it arrives, so only data the slice already holds queues for l2.slice_bytes_per_cycle; "
-                            "false: every read takes its turn on the data path first, a miss then goes to DRAM",
+                            "lookup, and each reply takes the slice's data path (l2.slice_bytes_per_cycle) when its "
+                            "data is in the slice - a held sector's at the lookup, a fill's when it lands; false: every "
+                            "read takes its turn on the data path first, and a miss goes to DRAM after it",
                             [](G& c) -> auto& { return c.l2.miss_data_forwarded; }));
   p.push_back(bool_param<G>("l2.reads_in_arrival_order", false,
                             "the slices, the fabric and DRAM take read requests in the order they arrive, across SMs "

@@ -270,8 +270,8 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, const LinePlace& p, std::uint
     const std::uint32_t replica = first_slice;
     TagArray& tags = *l2_;
     const Tick looked_up = tag_lookup(replica, arrive);
-    // With l2.miss_data_forwarded the copy's tags decide first and only a present copy is read out on the
-    // data path (forwarded_read); otherwise every read takes its turn there before the lookup.
+    // With l2.miss_data_forwarded the copy's tags decide first and each reply takes the data path when its data is
+    // in the slice (as forwarded_read); otherwise every read takes its turn there before the lookup.
     const bool forwarded = gpu_.l2.miss_data_forwarded;
     const Tick decided = forwarded ? looked_up : slices_bw_[replica].serve_start(looked_up, popc(mask) * sector);
     auto a = tags.access(replica, p.set, line, mask, false, decided, priority_of(hint));
