@@ -187,40 +187,23 @@ Tick MemorySystem::home_slice_read(std::uint32_t slice, std::uint32_t set, Addr 
   TagArray& tags = *l2_;
   const bool takes_bandwidth = !from_fabric || gpu_.l2.far_fills_take_slice_bandwidth;
   const Tick looked_up = tag_lookup(slice, arrive);
-  if (gpu_.l2.miss_data_forwarded)
-    return forwarded_read(slice, set, line, mask, looked_up, sm, cta, hint, served, from_fabric, takes_bandwidth);
-  Tick s = takes_bandwidth ? slices_bw_[slice].serve_start(looked_up, popc(mask) * sector) : looked_up;
-  if (served) *served = s;
+  // Every read takes its data-path turn before its lookup; with l2.miss_data_forwarded the tags decide first (a miss
+  // leaves for DRAM at once) and each sector's reply takes the path when its data is in the slice: a held sector's at
+  // the lookup, one on its way (a fill) when the fill lands.
+  const bool forwarded = gpu_.l2.miss_data_forwarded;
+  const Tick s = forwarded ? looked_up : data_path(slice, looked_up, popc(mask) * sector, takes_bandwidth);
   // A far read's home line serves the near copy's fills; the home partition's own reads keep it (l2.far_read_home_evict_first).
   const InsertPriority priority = from_fabric && far_home_first_ ? InsertPriority::kFirst : priority_of(hint);
   auto a = tags.access(slice, set, line, mask, false, s, priority);
   count_read_lookup(sm, s, popc(a.hit), popc(a.miss), cta, true);
   if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, s);
-  Tick ready = a.hit ? a.ready : s;
   read_class_ = a.miss ? ReadClass::kMiss : a.ready > s ? ReadClass::kInFlight : ReadClass::kHit;
-  if (a.miss) dram_fill(tags, a, line, s, &ready, sm);
-  return ready;
-}
-
-Tick MemorySystem::forwarded_read(std::uint32_t slice, std::uint32_t set, Addr line, std::uint32_t mask, Tick looked_up,
-                                  int sm, CtaMemCounts* cta, EvictHint hint, Tick* served, bool from_fabric,
-                                  bool takes_bandwidth) {
-  const std::uint32_t sector = static_cast<std::uint32_t>(gpu_.l2.sector);
-  TagArray& tags = *l2_;
-  const InsertPriority priority = from_fabric && far_home_first_ ? InsertPriority::kFirst : priority_of(hint);
-  auto a = tags.access(slice, set, line, mask, false, looked_up, priority);
-  count_read_lookup(sm, looked_up, popc(a.hit), popc(a.miss), cta, true);
-  if (a.evicted_dirty) dram_->write(a.evicted_line, popc(a.evicted_dirty) * sector, looked_up);
-  read_class_ = a.miss ? ReadClass::kMiss : a.ready > looked_up ? ReadClass::kInFlight : ReadClass::kHit;
-  // The miss goes to DRAM as soon as the tags say so; every sector's reply then takes the data path when
-  // its data is in the slice: a held sector's at the lookup, one on its way (a fill) when the fill lands.
-  Tick ready = looked_up;
-  if (a.hit) ready = data_path(slice, a.ready, popc(a.hit) * sector, takes_bandwidth);
-  if (served) *served = ready;
+  Tick ready = !a.hit ? s : forwarded ? data_path(slice, a.ready, popc(a.hit) * sector, takes_bandwidth) : a.ready;
+  if (served) *served = forwarded ? ready : s;
   if (a.miss) {
-    Tick filled = looked_up;
-    dram_fill(tags, a, line, looked_up, &filled, sm);
-    ready = std::max(ready, data_path(slice, filled, popc(a.miss) * sector, takes_bandwidth));
+    Tick filled = forwarded ? s : ready;
+    dram_fill(tags, a, line, s, &filled, sm);
+    ready = forwarded ? std::max(ready, data_path(slice, filled, popc(a.miss) * sector, takes_bandwidth)) : filled;
   }
   return ready;
 }
@@ -271,7 +254,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, const LinePlace& p, std::uint
     TagArray& tags = *l2_;
     const Tick looked_up = tag_lookup(replica, arrive);
     // With l2.miss_data_forwarded the copy's tags decide first and each reply takes the data path when its data is
-    // in the slice (as forwarded_read); otherwise every read takes its turn there before the lookup.
+    // in the slice (as home_slice_read); otherwise every read takes its turn there before the lookup.
     const bool forwarded = gpu_.l2.miss_data_forwarded;
     const Tick decided = forwarded ? looked_up : slices_bw_[replica].serve_start(looked_up, popc(mask) * sector);
     auto a = tags.access(replica, p.set, line, mask, false, decided, priority_of(hint));

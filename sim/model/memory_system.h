@@ -338,10 +338,6 @@ class MemorySystem {
   // l2.far_fills_take_slice_bandwidth says so.
   Tick home_slice_read(std::uint32_t slice, std::uint32_t set, Addr line, std::uint32_t mask, Tick arrive, int sm,
                        CtaMemCounts* cta, EvictHint hint, Tick* served = nullptr, bool from_fabric = false);
-  // home_slice_read with l2.miss_data_forwarded: the tags decide at `looked_up` (a miss leaves for DRAM then), and
-  // each sector's reply takes the data path when its data is in the slice.
-  Tick forwarded_read(std::uint32_t slice, std::uint32_t set, Addr line, std::uint32_t mask, Tick looked_up, int sm,
-                      CtaMemCounts* cta, EvictHint hint, Tick* served, bool from_fabric, bool takes_bandwidth);
   // When `bytes` of a reply whose data is in `slice` at `at` leave on its data path (l2.slice_bytes_per_cycle).
   Tick data_path(std::uint32_t slice, Tick at, std::uint32_t bytes, bool takes_bandwidth) {
     return takes_bandwidth ? slices_bw_[slice].serve_start(at, bytes) : at;
