@@ -219,6 +219,21 @@ if(GPUMEMSIM_BUILD_BENCH)
                    ${PROJECT_SOURCE_DIR}/validate/results/h200/store_mix/store_mix_run.jsonl)
   set_tests_properties(ValidateResults.StoreMixModelReplays PROPERTIES PASS_REGULAR_EXPRESSION "stores [+] loads [|] 28 [|]")
 endif()
+# L2 hits and misses share the slices' read-out path (validate/results/h200/l2_mix: together 8.7-9.8 TB/s, what
+# hits move alone; the L2 -> crossbar stage 9.1-9.7 % busy per TB/s received, hit or missed; a miss counted
+# twice by the data array). The model's side replays the mixes (totals within 15 %); with a slice path twice as
+# wide it moves 16 TB/s where silicon moves 9.6, and the check refuses it.
+gms_script_check(L2MissesShareTheReadPath l2_mix.py validate/results/h200/l2_mix)
+gms_script_check(L2MixCheckRefusesABypass l2_mix.py tests/data/l2_mix_bypass REFUSES)
+if(GPUMEMSIM_BUILD_BENCH)
+  add_test(NAME ValidateResults.L2MixModelReplays
+           COMMAND l2_mix_curve --check ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml
+                   ${PROJECT_SOURCE_DIR}/validate/results/h200/l2_mix/l2_mix_run.jsonl)
+  add_test(NAME ValidateResults.L2MixCheckRefusesAWiderPath
+           COMMAND l2_mix_curve --check ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml
+                   ${PROJECT_SOURCE_DIR}/tests/data/l2_mix_two_rows/l2_mix_run.jsonl gpu.l2.slice_bytes_per_cycle=100)
+  set_tests_properties(ValidateResults.L2MixCheckRefusesAWiderPath PROPERTIES WILL_FAIL TRUE)
+endif()
 # The DRAM's share by GPC (gms-gpc-ubench contention, validate/results/<gpu>/gpc): with 512+ lines per SM
 # in flight the SMs of the two 12-SM GPCs get 16-17 % (H100) / 6-8 % (H200) more than the rest, with
 # 128-256 none. dram.gpc_share_backlog / gpc_share_ratio at the values below replay that stream within
