@@ -60,6 +60,7 @@ void BandwidthServer::fill_bucket(std::uint32_t id) {
 
 Tick BandwidthServer::book(Tick arrive, Tick need) {
   SIM_ASSERT((arrive >> bucket_shift_) < 0xffffffffull, "time beyond the bandwidth server's range: " << arrive);
+  booked_ += need;
   std::uint32_t id = static_cast<std::uint32_t>(arrive >> bucket_shift_);
   Tick offset = arrive & (bucket_ticks_ - 1);  // a power of two
   if (id < floor_) {

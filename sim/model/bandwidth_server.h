@@ -32,6 +32,8 @@ class BandwidthServer {
     return book(arrive, need) - need;
   }
   Tick service_ticks(std::uint32_t bytes) const { return round_ticks(bytes * ticks_per_byte_); }
+  // Ticks of service booked so far (the resource's busy time: each request's `need`, wherever it landed).
+  Tick booked_ticks() const { return booked_; }
   // Host-cache prefetch of the bucket a request arriving at `arrive` starts in (no simulated effect).
   void prefetch(Tick arrive) const { __builtin_prefetch(&busy_[(arrive >> bucket_shift_) & ring_mask_]); }
 
@@ -62,6 +64,7 @@ class BandwidthServer {
   // frontier). Buckets only ever fill (a word is reset only when the window has moved past it), so
   // the run stays true.
   std::uint32_t run_start_ = 0, run_end_ = 0;
+  Tick booked_ = 0;
 };
 
 }  // namespace gms

@@ -41,6 +41,10 @@ struct MemCounters {
   // one's send to its data back at the SM (MSHR wait included), summed per class (ReadClass).
   std::uint64_t l2_line_reads[4] = {};
   std::uint64_t l2_line_read_ticks[4] = {};
+  // Ticks the L2 slices' data stages (l2.slice_bytes_per_cycle: read replies, fills' replies, store data) and
+  // tag stages (l2.tag_requests_per_cycle) were busy, summed over the slices.
+  std::uint64_t l2_slice_data_busy_ticks = 0;
+  std::uint64_t l2_tag_busy_ticks = 0;
 
   // Calls f(this field, the other's field) for every counter: sums and extrapolations visit them all.
   template <class Self, class Other, class F>
@@ -59,6 +63,7 @@ struct MemCounters {
     f(a.tma_sectors, b.tma_sectors);
     f(a.l1_local_ld_sectors, b.l1_local_ld_sectors), f(a.l1_local_ld_hit_sectors, b.l1_local_ld_hit_sectors);
     f(a.l1_local_st_sectors, b.l1_local_st_sectors);
+    f(a.l2_slice_data_busy_ticks, b.l2_slice_data_busy_ticks), f(a.l2_tag_busy_ticks, b.l2_tag_busy_ticks);
     for (int k = 0; k < 4; ++k) f(a.l2_line_reads[k], b.l2_line_reads[k]), f(a.l2_line_read_ticks[k], b.l2_line_read_ticks[k]);
   }
   MemCounters& operator+=(const MemCounters& o) {
@@ -67,7 +72,7 @@ struct MemCounters {
   }
 };
 
-static_assert(sizeof(MemCounters) == 34 * sizeof(std::uint64_t), "a new counter must be listed in MemCounters::each");
+static_assert(sizeof(MemCounters) == 36 * sizeof(std::uint64_t), "a new counter must be listed in MemCounters::each");
 
 // Per-CTA view used by the per-CTA CSV and heatmaps.
 struct CtaMemCounts {

@@ -209,7 +209,13 @@ class MemorySystem {
   // slices, as the copy engine leaves them), costing no kernel time.
   void copy_into_l2(Addr base, std::uint64_t bytes, Tick at, InsertPriority priority = InsertPriority::kNormal);
 
-  const MemCounters& counters() const { return counters_; }
+  // The counters, with the slices' stage busy times summed from their servers.
+  MemCounters counters() const {
+    MemCounters c = counters_;
+    for (const auto& s : slices_bw_) c.l2_slice_data_busy_ticks += s.booked_ticks();
+    for (const auto& s : tag_stage_) c.l2_tag_busy_ticks += s.booked_ticks();
+    return c;
+  }
   const Dram& dram() const { return *dram_; }
   std::uint64_t l2_dirty_sectors() const;
   // When the last reduction's read-modify-write is done in its slice (a kernel ends no sooner).

@@ -36,6 +36,7 @@ std::vector<Metric> compute_metrics(const SimResult& r, const GpuConfig& gpu, co
   const double l2_all = l2_rd + l2_wr + l2_red;
   const double l1_ld = static_cast<double>(m.l1_ld_sectors), l1_hit = static_cast<double>(m.l1_ld_hit_sectors);
   const double local_ld = static_cast<double>(m.l1_local_ld_sectors), local_hit = static_cast<double>(m.l1_local_ld_hit_sectors);
+  const double slice_ticks = static_cast<double>(r.end) * gpu.l2.slices;  // the slices' elapsed time, summed
   const LaunchShape& s = r.shape;
   const Occupancy& o = r.occupancy;
   std::vector<Metric> v = {
@@ -75,6 +76,15 @@ std::vector<Metric> compute_metrics(const SimResult& r, const GpuConfig& gpu, co
       {"lts__t_requests_srcunit_tex_op_read.sum", static_cast<double>(m.l2_first_lookup_requests), "request",
        "L2 read requests from the SMs that reached the tag stage (after the coalescer; forwarded far lookups not "
        "included)"},
+      // Silicon's tag stage takes one lookup an L2 cycle (l2.tag_requests_per_cycle measures it at that peak).
+      {"lts__t_tag_requests.avg.pct_of_peak_sustained_elapsed", pct(static_cast<double>(m.l2_tag_busy_ticks), slice_ticks),
+       "%", "L2 tag stage busy over the kernel, mean of the slices (0: l2.tag_requests_per_cycle 0, no tag-stage limit)"},
+      // The model's one data stage a slice stands for silicon's L2 -> crossbar stage, which every read reply takes,
+      // hit or fill, and which caps at 89-93 % of its peak (lts__lts2xbar_cycles_active, validate/results/h200/l2_mix).
+      {"gpumemsim__l2_slice_data_busy.pct", pct(static_cast<double>(m.l2_slice_data_busy_ticks), slice_ticks), "%",
+       "L2 slices' data stage (l2.slice_bytes_per_cycle: read replies, fills, store data) busy over the kernel, mean "
+       "of the slices; silicon's nearest: lts__lts2xbar_cycles_active.avg.pct_of_peak_sustained_elapsed, ~0.9 of this "
+       "where the stage caps"},
       {"lts__t_sectors_srcunit_ltcfabric.sum", static_cast<double>(m.l2_far_sectors), "sector",
        "sectors that crossed between L2 partitions"},
       {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", static_cast<double>(m.ld_requests), "request",

@@ -79,6 +79,17 @@ TEST(BandwidthServer, ServesByArrivalTimeNotCallOrder) {
   EXPECT_EQ(s.serve(10 * C, 64), 14 * C);
 }
 
+TEST(BandwidthServer, CountsTheServiceItBookedWhereverItLanded) {
+  BandwidthServer s(static_cast<double>(C) / 32);  // 32 B per cycle
+  EXPECT_EQ(s.booked_ticks(), 0u);
+  s.serve(1000 * C, 64);    // 2 cycles
+  s.serve(10 * C, 64);      // 2, out of call order
+  s.serve_start(10 * C, 96);  // 3, queued behind the one before
+  EXPECT_EQ(s.booked_ticks(), 7 * C);
+  for (int i = 0; i < 5000; ++i) s.serve(0, 128);  // a queue longer than the window: every byte still counts
+  EXPECT_EQ(s.booked_ticks(), 7 * C + 5000 * 4 * C);
+}
+
 TEST(BandwidthServer, SustainsItsBandwidthUnderLongQueues) {
   BandwidthServer s(static_cast<double>(C) / 16);  // 16 B per cycle
   Tick last = 0;

@@ -60,6 +60,24 @@ LoadedConfigs h100(std::vector<std::string> sets) {
   return load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"), "", std::move(sets)});
 }
 
+// The slices' stage busy times: every line read books its sectors on its slice's data stage and one lookup
+// on its tag stage, a hit as a miss; the metrics put them over the slices' elapsed time.
+TEST(L2StageBusy, EveryReadTakesItsSlicesDataAndTagStages) {
+  auto cfg = h100({"gpu.l2.coalescer_entries=0"});
+  const GpuConfig& gpu = cfg.gpu.value;
+  ASSERT_GT(gpu.l2.tag_requests_per_cycle, 0);
+  MemorySystem mem(gpu);
+  const Region line{0x40000, 1, 128, 0};
+  for (int i = 0; i < 4; ++i) mem.load(AccessCtx{i, 1000 * C + i * 5000 * C, nullptr}, line, true);  // a miss, 3 hits
+  const MemCounters m = mem.counters();
+  const double l2_per_sm = gpu.l2_clock > 0 ? gpu.l2_clock / gpu.sm_clock : 1.0;
+  const double data = static_cast<double>(m.l2_slice_data_busy_ticks), tag = static_cast<double>(m.l2_tag_busy_ticks);
+  // 4 x 128 B at slice_bytes_per_cycle L2 cycles; 4 lookups at tag_requests_per_cycle (rounded per booking).
+  EXPECT_NEAR(data, 4 * 128 / (gpu.l2.slice_bytes_per_cycle * l2_per_sm) * C, 4.0);
+  EXPECT_NEAR(tag, 4 / (gpu.l2.tag_requests_per_cycle * l2_per_sm) * C, 4.0);
+  EXPECT_EQ(m.l2_read_sectors, 16u);
+}
+
 TEST(L2Coalescer, ASecondSmReadingALineInFlightIsAnsweredByTheSameLookup) {
   for (const char* entries : {"16", "0"}) {
     auto cfg = h100({std::string("gpu.l2.coalescer_entries=") + entries, "gpu.l2.coalescer_hold=0"});
