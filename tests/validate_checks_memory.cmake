@@ -225,6 +225,11 @@ endif()
 # wide it moves 16 TB/s where silicon moves 9.6, and the check refuses it.
 gms_script_check(L2MissesShareTheReadPath l2_mix.py validate/results/h200/l2_mix)
 gms_script_check(L2MixCheckRefusesABypass l2_mix.py tests/data/l2_mix_bypass REFUSES)
+# Under the 8192^3 Triton 128x128x64 GEMMs silicon's L2 -> crossbar stage carries 89-99 % of its ceiling
+# (validate/results/h200/l2_stages), the load at which the model's slices run them (89-92 %); refused on a record
+# where the 128x256x64 tilings' rows (55-71 %) carry the 128x128x64 names (tests/data/l2_stages_half).
+gms_script_check(TritonGemmsKeepTheL2ReadPathNearlyFull l2_stages.py validate/results/h200/l2_stages)
+gms_script_check(L2StagesCheckRefusesALighterLoad l2_stages.py tests/data/l2_stages_half REFUSES)
 if(GPUMEMSIM_BUILD_BENCH)
   add_test(NAME ValidateResults.L2MixModelReplays
            COMMAND l2_mix_curve --check ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml

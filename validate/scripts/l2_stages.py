@@ -9,6 +9,8 @@ the crossbar -> L2 input (lts__xbar2lts_cycles_active), the read hit rate, DRAM 
 model's data stage caps at 1.0 (validate/results/h200/l2_mix), so the column `/0.9` is silicon's on the model's scale.
 
   l2_stages.py validate/results/h200/l2_stages [--model triton_gemm_8192x8192x8192_128x128x64_w4_s3_row_major=DIR ...]
+  l2_stages.py DIR --check    # exit 1 unless every 128x128x64 case (cp.async, TMA) keeps silicon's L2 -> crossbar
+                              # stage at >= 85 % of what it carries (/0.9): the load the model's slices run at
 """
 import argparse
 import csv
@@ -58,6 +60,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dir")
     ap.add_argument("--model", action="append", default=[], help="CASE=DIR: the model's run of that case")
+    ap.add_argument("--check", action="store_true")
     a = ap.parse_args()
     table = cases(a.dir)
     for spec in a.model:
@@ -72,7 +75,15 @@ def main():
     for name, r in table.items():
         short = name.replace("triton_gemm_", "").replace("triton_tma_gemm_", "tma ")
         print(f"| {short} | " + " | ".join(f"{r[c]:.2f}" if c in r else "-" for c in cols) + " |")
-    return 0
+    if not a.check:
+        return 0
+    big = {n: r for n, r in table.items() if "_128x128x64_" in n}
+    bad = [n for n, r in big.items() if r["L2->xbar /0.9"] < 85]
+    for n in bad:
+        print(f"off: {n}: L2 -> crossbar at {big[n]['L2->xbar /0.9']:.1f} % of its ceiling")
+    ok = len(big) >= 4 and not bad
+    print("check passed" if ok else f"check failed ({len(big)} 128x128x64 cases)")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
