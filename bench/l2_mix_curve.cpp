@@ -133,6 +133,7 @@ int main(int argc, char** argv) {
       for (std::string line; std::getline(in, line);)
         if (line.find("l2_hits_beside_misses") != std::string::npos) silicon.push_back(nlohmann::json::parse(line));
     }
+    if (a.check && silicon.empty()) throw std::runtime_error("--check needs silicon's l2_mix_run.jsonl");
     if (silicon.empty())
       for (auto [h, m] : std::vector<std::pair<int, int>>{{8, 0}, {0, 16}, {8, 8}, {16, 16}})
         silicon.push_back({{"hit_warps_per_sm", h}, {"miss_warps_per_sm", m}});
@@ -158,7 +159,7 @@ int main(int argc, char** argv) {
     for (const auto& [p, j] : rows) {
       const double model = p.hit_tb + p.miss_tb, st = j["total_tb_per_s"];
       if (j["hit_warps_per_sm"] == 16 && j["miss_warps_per_sm"] == 0) continue;  // the windows' aliasing: below
-      const bool full = st >= 0.9 * silicon_ceiling && j["miss_warps_per_sm"] > 0 && j["hit_warps_per_sm"] > 0;
+      const bool full = silicon_ceiling > 0 && model_ceiling > 0 && st >= 0.9 * silicon_ceiling && j["miss_warps_per_sm"] > 0 && j["hit_warps_per_sm"] > 0;
       if (std::abs(model / st - 1) > 0.15 || (full && model > 1.15 * model_ceiling)) {
         std::printf("off: %d hit + %d miss warps, model %.2f TB/s, silicon %.2f\n", j["hit_warps_per_sm"].get<int>(),
                     j["miss_warps_per_sm"].get<int>(), model, st);

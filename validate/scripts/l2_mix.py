@@ -59,6 +59,8 @@ def main():
     if not a.check:
         return 0
     alone = [r for r in table if r["miss warps"] == 0 and r["hit warps"] != 16]
+    if not alone:
+        sys.exit("l2_mix.py: --check needs a hits-alone mix (8 or 24 hit warps, no miss warps)")
     per_tb = statistics.median(r["busy % per TB/s"] for r in alone)
     ceiling = max(r["total TB/s"] for r in alone)
     bad = []
