@@ -256,7 +256,7 @@ Tick MemorySystem::l2_read_line(int sm, Addr line, const LinePlace& p, std::uint
     // With l2.miss_data_forwarded the copy's tags decide first and each reply takes the data path when its data is
     // in the slice (as home_slice_read); otherwise every read takes its turn there before the lookup.
     const bool forwarded = gpu_.l2.miss_data_forwarded;
-    const Tick decided = forwarded ? looked_up : slices_bw_[replica].serve_start(looked_up, popc(mask) * sector);
+    const Tick decided = forwarded ? looked_up : data_path(replica, looked_up, popc(mask) * sector, true);
     auto a = tags.access(replica, p.set, line, mask, false, decided, priority_of(hint));
     const bool held = a.hit && a.ready <= decided;  // the copy's hit sectors are there, not on their way
     const Tick s = forwarded && a.hit ? data_path(replica, a.ready, popc(a.hit) * sector, true) : decided;

@@ -29,7 +29,7 @@ def cases(directory):
     for r in csv.reader(l for l in lines if l.startswith('"')):
         if r[0] == "ID":
             head = r
-        elif head and r[0] and r[0] != "" and r[0].isdigit():
+        elif head and r[0].isdigit():
             rows.append({k: v for k, v in zip(head, r)})
     if len(names) != len(rows):
         sys.exit(f"l2_stages.py: {len(names)} cases named but {len(rows)} profiled in {directory}")
