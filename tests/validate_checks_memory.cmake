@@ -418,3 +418,18 @@ add_test(NAME ValidateResults.TritonRowsCheckRefusesTheSmallTiles
          COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/b_reads.py
                  ${PROJECT_SOURCE_DIR}/validate/results/h200/triton_rows/triton_rows_tilings_ncu.csv.xz --check --kernel 64x128x32)
 set_tests_properties(ValidateResults.TritonRowsCheckRefusesTheSmallTiles PROPERTIES WILL_FAIL TRUE)
+# One wave of Triton's cp.async 128x128x64 GEMM (M = 512: no later wave to drift): with 48 coalescer entries a slice the
+# model merges what silicon merges and its warps wait for their copies as silicon's do; the presets' 12 entries leave
+# the slices ~87 % busy and the warps copy-bound (long_scoreboard 60.6 % against 16.7). docs/calibration.md, "What the
+# coalescer's 12 entries stand for".
+set(GMS_ONE_WAVE_TRITON ${PROJECT_SOURCE_DIR}/validate/results/h200/triton_rows/triton_gemm_512x8192x8192_128x128x64_w4_s3_grouped8.json)
+set(GMS_ONE_WAVE_TARGETS
+    --require "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct:mae<=3"
+    --require "lts__t_sectors_srcunit_tex_op_read.sum:mape<=5" --require "gpu__time_duration.sum:mape<=3")
+add_test(NAME ValidateResults.OneWaveOfTritonGemmWaitsAsSiliconWith48CoalescerEntries
+         COMMAND $<TARGET_FILE:gpumemsim> compare --gpu ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml ${GMS_ONE_WAVE_TRITON}
+                 --jobs 1 --set gpu.l2.coalescer_entries=48 ${GMS_ONE_WAVE_TARGETS})
+add_test(NAME ValidateResults.OneWaveOfTritonGemmIsCopyBoundWithThePresetsTable
+         COMMAND $<TARGET_FILE:gpumemsim> compare --gpu ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml ${GMS_ONE_WAVE_TRITON}
+                 --jobs 1 ${GMS_ONE_WAVE_TARGETS})
+set_tests_properties(ValidateResults.OneWaveOfTritonGemmIsCopyBoundWithThePresetsTable PROPERTIES WILL_FAIL TRUE)
