@@ -432,4 +432,6 @@ add_test(NAME ValidateResults.OneWaveOfTritonGemmWaitsAsSiliconWith48CoalescerEn
 add_test(NAME ValidateResults.OneWaveOfTritonGemmIsCopyBoundWithThePresetsTable
          COMMAND $<TARGET_FILE:gpumemsim> compare --gpu ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml ${GMS_ONE_WAVE_TRITON}
                  --jobs 1 ${GMS_ONE_WAVE_TARGETS})
-set_tests_properties(ValidateResults.OneWaveOfTritonGemmIsCopyBoundWithThePresetsTable PROPERTIES WILL_FAIL TRUE)
+# Refused by the long_scoreboard target itself (not by any failure of the run): its miss and the presets' wait are printed.
+set_tests_properties(ValidateResults.OneWaveOfTritonGemmIsCopyBoundWithThePresetsTable PROPERTIES PASS_REGULAR_EXPRESSION
+  "MISS smsp__warp_issue_stalled_long_scoreboard_per_warp_active[.]pct:mae<=3 +mean [|]error[|] 4[0-9][.][0-9] pp")
