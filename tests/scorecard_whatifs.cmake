@@ -133,13 +133,12 @@ set_tests_properties(Scripts.ScorecardDiffOfMissDataForwarded PROPERTIES PASS_RE
   "[|] gemm [|] 44 [|] 7[.]0 -> 8[.]3 [|] 11[.]1 -> 11[.]1 [|] 4[.]6 -> 5[.]8 [|].*[|] gemv [|] 72 [|] 4[.]8 -> 4[.]8 [|]")
 # The L2 request coalescer's table at 24 and 48 entries a slice instead of the presets' 12 (2026-12-04, docs/calibration.md,
 # "What the coalescer's 12 entries stand for"): the H200's Triton GEMM sets against the card they varied (b3258e7's, frozen).
-add_test(NAME Scripts.ScorecardDiffOfCoalescerEntries24
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/scorecard_diff.py ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-b3258e7.json.xz
-                 ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-lrc24.json.xz)
-set_tests_properties(Scripts.ScorecardDiffOfCoalescerEntries24 PROPERTIES PASS_REGULAR_EXPRESSION
-  "[|] gemm [|] 56 [|] 7[.]2 -> 8[.]1 [|] 12[.]5 -> 12[.]6 [|] 4[.]8 -> 6[.]1 [|]")
-add_test(NAME Scripts.ScorecardDiffOfCoalescerEntries48
-         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/scorecard_diff.py ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-b3258e7.json.xz
-                 ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-lrc48.json.xz)
-set_tests_properties(Scripts.ScorecardDiffOfCoalescerEntries48 PROPERTIES PASS_REGULAR_EXPRESSION
-  "[|] gemm [|] 56 [|] 7[.]2 -> 9[.]6 [|] 12[.]5 -> 12[.]6 [|] 4[.]8 -> 7[.]7 [|]")
+function(gms_coalescer_entries_diff entries row)
+  add_test(NAME Scripts.ScorecardDiffOfCoalescerEntries${entries}
+           COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/scorecard_diff.py ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-b3258e7.json.xz
+                   ${PROJECT_SOURCE_DIR}/docs/results/h200-compare-lrc${entries}.json.xz)
+  set_tests_properties(Scripts.ScorecardDiffOfCoalescerEntries${entries} PROPERTIES PASS_REGULAR_EXPRESSION
+    "[|] gemm [|] 56 [|] ${row} [|]")
+endfunction()
+gms_coalescer_entries_diff(24 "7[.]2 -> 8[.]1 [|] 12[.]5 -> 12[.]6 [|] 4[.]8 -> 6[.]1")
+gms_coalescer_entries_diff(48 "7[.]2 -> 9[.]6 [|] 12[.]5 -> 12[.]6 [|] 4[.]8 -> 7[.]7")
