@@ -354,3 +354,13 @@ gms_script_expect(IssueTraceBesideTheModel issue_trace.py
 gms_script_expect(NoInstructionSamplesFollowDemand no_instruction_by_pc.py
   "loop of 2871 instructions; by tenth: 3943 2241 2961 3253 .*loop of 2928 instructions; by tenth: 3200 39 84 69 "
   ${PROJECT_SOURCE_DIR}/validate/results/h100/issue/ladder_source.csv.xz)
+
+# Silicon's work distributor walks one fixed TPC cycle (SMs 124-131 first) in every stamped launch's first
+# wave, on both GPUs and every stamped kernel family (launch.sm_order's measured value).
+add_test(NAME ValidateResults.DispatchOrderIsOneCycle
+         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/dispatch_order.py
+                 ${PROJECT_SOURCE_DIR}/validate/results/h200/triton_cta_times
+                 ${PROJECT_SOURCE_DIR}/validate/results/h200/ladder_stamps
+                 ${PROJECT_SOURCE_DIR}/validate/results/h100/triton_cta_times
+                 ${PROJECT_SOURCE_DIR}/validate/results/h100/cta_times --check)
+set_tests_properties(ValidateResults.DispatchOrderIsOneCycle PROPERTIES LABELS validate)

@@ -205,6 +205,11 @@ std::optional<std::vector<std::int64_t>> parse_carveouts(const std::string& text
 // malformed. Empty text: no GPCs.
 std::optional<std::vector<int>> parse_gpc_sms(const std::string& text, std::string* why);
 
+// launch.sm_order as SM ids in visiting order ("124-131,0,1,16,17"; a range a-b ascends or descends):
+// every SM id below sm_count exactly once; nullopt and *why when malformed. Empty text: SM-id order (an
+// empty vector).
+std::optional<std::vector<int>> parse_sm_order(const std::string& text, int sm_count, std::string* why);
+
 struct DramConfig {
   double bandwidth = 0;        // theoretical peak, bytes/s
   double efficiency = 0.9;     // sustained fraction of the peak
@@ -230,6 +235,9 @@ struct LaunchConfig {
   std::uint64_t cta_dispatch_interval = 0;
   std::uint64_t warp_dispatch_interval = 0;
   std::string dispatch = "round_robin";
+  // The order in which the dispatcher visits the SMs (SM ids, ranges allowed: "124-131,0,1,16,17,..."),
+  // as silicon's work distributor walks them; empty = SM-id order. Parsed by parse_sm_order.
+  std::string sm_order;
 };
 
 struct GpuConfig {

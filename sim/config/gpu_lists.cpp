@@ -1,7 +1,10 @@
-// The lists a GPU value holds - the L1's carve-outs, the SMs of each GPC - parsed from their text.
+// The lists a GPU value holds - the L1's carve-outs, the SMs of each GPC, the dispatcher's SM order -
+// parsed from their text.
 #include "common/csv.h"
 #include "common/units.h"
 #include "config/gpu_config.h"
+
+#include <algorithm>
 
 namespace gms {
 
@@ -50,6 +53,51 @@ std::optional<std::vector<int>> parse_gpc_sms(const std::string& text, std::stri
       return std::nullopt;
     }
     out.push_back(static_cast<int>(*v));
+  }
+  return out;
+}
+
+// One SM id of launch.sm_order: digits only, below sm_count.
+std::optional<int> sm_id(const std::string& item, int sm_count, std::string* why) {
+  const bool digits = !item.empty() && item.size() <= 6 &&
+                      item.find_first_not_of("0123456789") == std::string::npos;
+  const int id = digits ? std::stoi(item) : -1;
+  if (id < 0 || id >= sm_count) {
+    *why = "'" + item + "' is not an SM id (0 .. " + std::to_string(sm_count - 1) + ")";
+    return std::nullopt;
+  }
+  return id;
+}
+
+std::optional<std::vector<int>> parse_sm_order(const std::string& text, int sm_count, std::string* why) {
+  std::vector<int> out;
+  if (text.empty()) return out;
+  std::vector<char> seen(static_cast<size_t>(std::max(sm_count, 0)), 0);
+  for (const std::string& raw : split_csv(text)) {
+    const std::string item = trimmed(raw);
+    const auto dash = item.find('-', 1);  // "a-b": a range; a leading '-' is no SM id
+    const auto first = sm_id(item.substr(0, dash), sm_count, why);
+    if (!first) return std::nullopt;
+    const auto last = dash == std::string::npos ? first : sm_id(item.substr(dash + 1), sm_count, why);
+    if (!last) return std::nullopt;
+    const int step = *last >= *first ? 1 : -1;
+    for (int id = *first;; id += step) {
+      if (seen[static_cast<size_t>(id)]) {
+        *why = "SM " + std::to_string(id) + " appears twice (in '" + item + "')";
+        return std::nullopt;
+      }
+      seen[static_cast<size_t>(id)] = 1;
+      out.push_back(id);
+      if (id == *last) break;
+    }
+  }
+  if (static_cast<int>(out.size()) != sm_count) {
+    for (int id = 0; id < sm_count; ++id)
+      if (!seen[static_cast<size_t>(id)]) {
+        *why = "names " + std::to_string(out.size()) + " of the " + std::to_string(sm_count) + " SMs (SM " +
+               std::to_string(id) + " is missing)";
+        return std::nullopt;
+      }
   }
   return out;
 }

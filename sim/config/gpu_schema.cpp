@@ -119,8 +119,9 @@ Schema<GpuConfig> make_schema() {
                             [](G& c) -> auto& { return c.icnt.stores_wait_for_way_out; }));
   p.push_back(text_param<G>("icnt.gpc_sms", "", false,
                             "SMs per GPC, e.g. \"12,12,18,18,18,18,18,18\" (their sum is sm.count; empty: no GPC "
-                            "level). SMs join GPCs a TPC (two SMs) at a time, round robin over the GPCs with room, "
-                            "so consecutive SMs - and the CTAs the dispatcher hands them - sit in different GPCs",
+                            "level). SMs join GPCs a TPC (two SMs) at a time, round robin over the GPCs with room, in "
+                            "the dispatcher's visiting order (launch.sm_order), so the SMs it visits one after another "
+                            "- and the CTAs it hands them - sit in different GPCs",
                             [](G& c) -> auto& { return c.icnt.gpc_sms; }));
   p.push_back(quantity_param<G>("icnt.gpc_bytes_per_cycle", Q::kBytesPerCycle, "0", 0, 1e7,
                                 "read data one GPC's port takes from L2 per cycle (clock.l2), shared by its SMs: each "
@@ -324,6 +325,13 @@ Schema<GpuConfig> make_schema() {
   p.push_back(choice_param<G>("launch.dispatch", policy_names(PolicyKind::kDispatch), "round_robin",
                               "which SM receives the next CTA in launch order",
                               [](G& c) -> auto& { return c.launch.dispatch; }));
+  p.push_back(text_param<G>("launch.sm_order", "", false,
+                            "the order in which the dispatcher visits the SMs: SM ids and ranges, e.g. "
+                            "\"124-131,0,1,16,17\", each SM once (silicon's work distributor walks TPCs across "
+                            "GPCs: the stamped launches' first CTAs, validate/scripts/dispatch_order.py); round_robin "
+                            "hands the next CTA to the next SM in this order with a free slot, greedy to the first. "
+                            "Empty = SM-id order",
+                            [](G& c) -> auto& { return c.launch.sm_order; }));
   return s;
 }
 
@@ -389,6 +397,7 @@ void validate_gpu(const Bound<GpuConfig>& b, const std::string& file) {
       fail("icnt.gpc_bytes_per_cycle", "needs icnt.gpc_sms (which SMs share a GPC's port)");
     if (g.dram.gpc_share_backlog > 0 && gpcs->empty())
       fail("dram.gpc_share_backlog", "needs icnt.gpc_sms (which SMs share a GPC)");
+    if (!parse_sm_order(g.launch.sm_order, g.sm.count, &why)) fail("launch.sm_order", why);
   }
   // The DRAM's own share of the latency must stay positive once the far lines' penalty is taken out.
   const double far_in_mean = far_line_share(g.l2) * static_cast<double>(g.l2.far_extra_latency);

@@ -15,7 +15,8 @@ class Dispatcher {
 };
 
 // "round_robin": the next SM after the last one with a free slot (the hardware's breadth-first fill);
-// "greedy": the lowest-numbered SM with a free slot (fills one SM before the next).
-std::unique_ptr<Dispatcher> make_dispatcher(const std::string& name);
+// "greedy": the first SM with a free slot (fills one SM before the next). "Next" and "first" follow
+// `order` (every SM id once: launch.sm_order), or SM ids when it is empty.
+std::unique_ptr<Dispatcher> make_dispatcher(const std::string& name, const std::vector<int>& order = {});
 
 }  // namespace gms

@@ -39,7 +39,12 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   fills_between = g.sm.shared_fills == "between";
   scheduler = make_warp_scheduler(g.sm.warp_scheduler, g.sm.younger_cta_share);
   scheduler_counts_issue = scheduler->counts_issue();
-  dispatcher = make_dispatcher(g.launch.dispatch);
+  {
+    std::string why;
+    const auto order = parse_sm_order(g.launch.sm_order, g.sm.count, &why);
+    SIM_ASSERT(order, "launch.sm_order passed config validation: " << why);
+    dispatcher = make_dispatcher(g.launch.dispatch, *order);
+  }
   nsp = g.sm.subpartitions;
   warps_per_cta = shape.warps_per_cta;
   warps_per_sm = occ.ctas_per_sm * warps_per_cta;

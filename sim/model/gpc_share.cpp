@@ -9,8 +9,9 @@
 
 namespace gms {
 
-std::vector<double> gpc_wait_scales(const std::vector<int>& gpc_sms, int sm_count, double ratio) {
-  const std::vector<int> gpc = sm_gpcs(gpc_sms, sm_count);
+std::vector<double> gpc_wait_scales(const std::vector<int>& gpc_sms, int sm_count, double ratio,
+                                    const std::vector<int>& order) {
+  const std::vector<int> gpc = sm_gpcs(gpc_sms, sm_count, order);
   if (gpc.empty()) return {};
   SIM_ASSERT(ratio >= 1, "a GPC share ratio under 1: " << ratio);
   const auto [lo, hi] = std::minmax_element(gpc_sms.begin(), gpc_sms.end());
@@ -30,7 +31,9 @@ GpcShare::GpcShare(const GpuConfig& gpu, double dram_bytes_per_cycle) {
   std::string why;
   const auto sizes = parse_gpc_sms(gpu.icnt.gpc_sms, &why);
   SIM_ASSERT(sizes && !sizes->empty(), "dram.gpc_share_backlog without a valid icnt.gpc_sms: " << why);
-  scale_ = gpc_wait_scales(*sizes, gpu.sm.count, gpu.dram.gpc_share_ratio);
+  const auto order = parse_sm_order(gpu.launch.sm_order, gpu.sm.count, &why);
+  SIM_ASSERT(order, "launch.sm_order passed config validation: " << why);
+  scale_ = gpc_wait_scales(*sizes, gpu.sm.count, gpu.dram.gpc_share_ratio, *order);
 }
 
 Tick GpcShare::shared(int sm, Tick start, Tick back) {

@@ -16,7 +16,8 @@ namespace gms {
 // Per SM, the factor its DRAM waits take beyond dram.gpc_share_backlog: 1 in the largest GPC,
 // (n / n_max)^a in a GPC of n SMs, a such that the smallest GPC's SMs get `ratio` x the share of the
 // largest's in a stream whose waits are all queue: ratio^-1 there. Empty when `gpc_sms` is.
-std::vector<double> gpc_wait_scales(const std::vector<int>& gpc_sms, int sm_count, double ratio);
+std::vector<double> gpc_wait_scales(const std::vector<int>& gpc_sms, int sm_count, double ratio,
+                                    const std::vector<int>& order = {});
 
 class GpcShare {
  public:

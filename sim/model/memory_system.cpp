@@ -108,7 +108,7 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
     std::string why;
     const auto sizes = parse_gpc_sms(gpu.icnt.gpc_sms, &why);
     SIM_ASSERT(sizes && !sizes->empty(), "icnt.gpc_bytes_per_cycle without a valid icnt.gpc_sms: " << why);
-    gpc_of_sm_ = sm_gpcs(*sizes, gpu.sm.count);
+    gpc_of_sm_ = sm_gpcs(gpu);
     gpc_ports_.assign(sizes->size(), BandwidthServer(T / (gpu.icnt.gpc_bytes_per_cycle * l2_per_sm_cycle)));
   }
   sm_port_free_.assign(gpu.sm.count, 0);

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <numeric>
+#include <random>
 #include <array>
 #include <map>
 #include <set>
@@ -321,6 +323,42 @@ TEST(Policies, DispatchersFillBreadthOrDepthFirst) {
   EXPECT_EQ(rr->pick(free, 3), 0);
   EXPECT_EQ(greedy->pick(free, 1), 0);
   EXPECT_EQ(rr->pick({0, 0}, 0), -1);
+}
+
+TEST(Policies, DispatchersFollowAnSmOrder) {
+  const std::vector<int> order = {2, 0, 3, 1};
+  auto rr = make_dispatcher("round_robin", order), greedy = make_dispatcher("greedy", order);
+  std::vector<int> free = {1, 1, 1, 1};
+  EXPECT_EQ(rr->pick(free, -1), 2);  // the first launch goes to the order's head
+  EXPECT_EQ(rr->pick(free, 2), 0);
+  EXPECT_EQ(rr->pick(free, 1), 2);  // wraps round
+  free[3] = 0;
+  EXPECT_EQ(rr->pick(free, 0), 1);  // skips a full SM
+  EXPECT_EQ(greedy->pick(free, 1), 2);
+}
+
+TEST(SmOrder, ParsesRangesAndRefusesWhatIsNotEverySmOnce) {
+  std::string why;
+  EXPECT_EQ(*parse_sm_order("", 4, &why), std::vector<int>{});
+  EXPECT_EQ(*parse_sm_order("2-3, 1-0", 4, &why), (std::vector<int>{2, 3, 1, 0}));
+  EXPECT_FALSE(parse_sm_order("0-2", 4, &why));
+  EXPECT_NE(why.find("SM 3 is missing"), std::string::npos) << why;
+  EXPECT_FALSE(parse_sm_order("0-3,2", 4, &why));
+  EXPECT_NE(why.find("SM 2 appears twice"), std::string::npos) << why;
+  for (const char* junk : {"0-4", "x,1,2,3", "-1,0,1,2", "0--3", "0,1,2,3,", "1.0,0,2,3"})
+    EXPECT_FALSE(parse_sm_order(junk, 4, &why)) << junk;
+  // Property: any permutation written out, with runs as ranges or not, reads back as itself.
+  std::mt19937 rng(7);
+  for (int k = 0; k < 200; ++k) {
+    std::vector<int> p(static_cast<size_t>(1 + k % 40));
+    std::iota(p.begin(), p.end(), 0);
+    std::shuffle(p.begin(), p.end(), rng);
+    std::string text;
+    for (int v : p) text += (text.empty() ? "" : ",") + std::to_string(v);
+    const auto back = parse_sm_order(text, static_cast<int>(p.size()), &why);
+    ASSERT_TRUE(back) << text << ": " << why;
+    EXPECT_EQ(*back, p);
+  }
 }
 
 }  // namespace

@@ -51,7 +51,7 @@ Ends burst(std::uint32_t bytes, std::vector<std::string> sets, bool small_gpcs_r
   constexpr Addr kBase = 0x7f0000000000;
   const int sms = cfg.gpu.value.sm.count;
   std::string why;
-  const std::vector<int> gpc = sm_gpcs(*parse_gpc_sms(cfg.gpu.value.icnt.gpc_sms, &why), sms);
+  const std::vector<int> gpc = sm_gpcs(cfg.gpu.value);
   std::vector<Tick> end(static_cast<size_t>(sms), 0);
   constexpr std::uint32_t kPiece = 4096;  // in turns, so that no SM is served first for being asked first
   for (std::uint32_t off = 0; off < bytes; off += kPiece)
