@@ -1,5 +1,7 @@
 #include "model/dispatcher.h"
 
+#include <utility>
+
 #include "common/error.h"
 
 namespace gms {
@@ -54,6 +56,13 @@ class Greedy final : public Dispatcher, Ordered {
 };
 
 }  // namespace
+
+std::vector<int> sm_order_of(const GpuConfig& gpu) {
+  std::string why;
+  auto order = parse_sm_order(gpu.launch.sm_order, gpu.sm.count, &why);
+  SIM_ASSERT(order, "launch.sm_order passed config validation: " << why);
+  return std::move(*order);
+}
 
 std::unique_ptr<Dispatcher> make_dispatcher(const std::string& name, const std::vector<int>& order) {
   if (name == "round_robin") return std::make_unique<RoundRobin>(order);

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "config/gpu_config.h"
+
 namespace gms {
 
 class Dispatcher {
@@ -18,5 +20,8 @@ class Dispatcher {
 // "greedy": the first SM with a free slot (fills one SM before the next). "Next" and "first" follow
 // `order` (every SM id once: launch.sm_order), or SM ids when it is empty.
 std::unique_ptr<Dispatcher> make_dispatcher(const std::string& name, const std::vector<int>& order = {});
+
+// A validated GPU's launch.sm_order as SM ids (empty: SM-id order).
+std::vector<int> sm_order_of(const GpuConfig& gpu);
 
 }  // namespace gms

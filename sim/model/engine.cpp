@@ -39,12 +39,7 @@ Engine::Impl::Impl(const GpuConfig& g, const Kernel& k, MemorySystem* shared)
   fills_between = g.sm.shared_fills == "between";
   scheduler = make_warp_scheduler(g.sm.warp_scheduler, g.sm.younger_cta_share);
   scheduler_counts_issue = scheduler->counts_issue();
-  {
-    std::string why;
-    const auto order = parse_sm_order(g.launch.sm_order, g.sm.count, &why);
-    SIM_ASSERT(order, "launch.sm_order passed config validation: " << why);
-    dispatcher = make_dispatcher(g.launch.dispatch, *order);
-  }
+  dispatcher = make_dispatcher(g.launch.dispatch, sm_order_of(g));
   nsp = g.sm.subpartitions;
   warps_per_cta = shape.warps_per_cta;
   warps_per_sm = occ.ctas_per_sm * warps_per_cta;

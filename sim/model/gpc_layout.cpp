@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "model/dispatcher.h"
 
 namespace gms {
 
@@ -33,9 +34,7 @@ std::vector<int> sm_gpcs(const GpuConfig& gpu) {
   std::string why;
   const auto sizes = parse_gpc_sms(gpu.icnt.gpc_sms, &why);
   SIM_ASSERT(sizes, "icnt.gpc_sms passed config validation: " << why);
-  const auto order = parse_sm_order(gpu.launch.sm_order, gpu.sm.count, &why);
-  SIM_ASSERT(order, "launch.sm_order passed config validation: " << why);
-  return sm_gpcs(*sizes, gpu.sm.count, *order);
+  return sm_gpcs(*sizes, gpu.sm.count, sm_order_of(gpu));
 }
 
 }  // namespace gms

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "model/dispatcher.h"
 #include "model/gpc_layout.h"
 
 namespace gms {
@@ -31,9 +32,7 @@ GpcShare::GpcShare(const GpuConfig& gpu, double dram_bytes_per_cycle) {
   std::string why;
   const auto sizes = parse_gpc_sms(gpu.icnt.gpc_sms, &why);
   SIM_ASSERT(sizes && !sizes->empty(), "dram.gpc_share_backlog without a valid icnt.gpc_sms: " << why);
-  const auto order = parse_sm_order(gpu.launch.sm_order, gpu.sm.count, &why);
-  SIM_ASSERT(order, "launch.sm_order passed config validation: " << why);
-  scale_ = gpc_wait_scales(*sizes, gpu.sm.count, gpu.dram.gpc_share_ratio, *order);
+  scale_ = gpc_wait_scales(*sizes, gpu.sm.count, gpu.dram.gpc_share_ratio, sm_order_of(gpu));
 }
 
 Tick GpcShare::shared(int sm, Tick start, Tick back) {

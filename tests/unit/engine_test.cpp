@@ -1,10 +1,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <numeric>
-#include <random>
 #include <array>
 #include <map>
+#include <numeric>
+#include <random>
 #include <set>
 
 #include "api/simulation.h"
