@@ -63,7 +63,10 @@ std::optional<int> sm_id(const std::string& item, int sm_count, std::string* why
                       item.find_first_not_of("0123456789") == std::string::npos;
   const int id = digits ? std::stoi(item) : -1;
   if (id < 0 || id >= sm_count) {
-    *why = "'" + item + "' is not an SM id (0 .. " + std::to_string(sm_count - 1) + ")";
+    // A preset's order names every SM of its own count: say how to drop it when sm.count is set apart.
+    *why = "'" + item + "' is not an SM id (0 .. " + std::to_string(sm_count - 1) + ")" +
+           (digits && id >= sm_count ? "; with another sm.count, set launch.sm_order empty (SM-id order) or name its SMs"
+                                     : "");
     return std::nullopt;
   }
   return id;

@@ -659,7 +659,8 @@ TEST(Cli, ReadsInArrivalOrderChangeNothingOnOneSm) {
   auto dir = gms::test::temp_dir("cli_reads_in_order");
   const std::string base = "run -q -g " + src("configs/gpus/h100.yaml") + " --record " +
                            src("validate/results/h100/gemm/gemm_8192x8192x8192_grouped8.json");
-  const std::string args = base + " --set workload.cta_limit=6 --set gpu.sm.count=1 --set gpu.l2.sm_partitions=";
+  const std::string args = base + " --set workload.cta_limit=6 --set gpu.sm.count=1 --set gpu.l2.sm_partitions=" +
+                           " --set gpu.launch.sm_order=";
   ASSERT_EQ(run(args + " -o " + (dir / "at_issue").string()).code, 0);
   ASSERT_EQ(run(args + " --set gpu.l2.reads_in_arrival_order=true -o " + (dir / "in_order").string()).code, 0);
   auto metrics = [](const std::filesystem::path& p) {
@@ -683,7 +684,7 @@ TEST(Cli, ReadsInArrivalOrderChangeNothingOnOneSm) {
 // hits took the path 29 of 1,045,120 cycles sooner.
 TEST(Cli, WritesInArrivalOrderChangeNothingOnOneSm) {
   auto dir = gms::test::temp_dir("cli_writes_in_order");
-  const std::string one = " --set gpu.sm.count=1 --set gpu.l2.sm_partitions=";
+  const std::string one = " --set gpu.sm.count=1 --set gpu.l2.sm_partitions= --set gpu.launch.sm_order=";
   const std::string both = " --set gpu.l2.reads_in_arrival_order=true --set gpu.l2.writes_in_arrival_order=true";
   const std::string runs[] = {
       "run -q -g " + src("configs/gpus/h100.yaml") + " -w " + src("configs/workloads/seed001-gemv-llcc.yaml") + one,

@@ -13,12 +13,14 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "api/simulation.h"
 #include "calib/measured.h"
 #include "calib/saved_scorecard.h"
 #include "common/error.h"
 #include "config/config_tree.h"
+#include "config/gpu_config.h"
 #include "model/engine.h"
 #include "trace/gms_trace.h"
 #include "trace/isa_table.h"
@@ -104,6 +106,33 @@ inline void carveout_list(const std::uint8_t* data, std::size_t size) {
   }
   for (std::size_t i = 0; i < c->size(); ++i)
     SIM_ASSERT((*c)[i] >= 0 && (i == 0 || (*c)[i] > (*c)[i - 1]), "carve-out " << i << " out of order: " << (*c)[i]);
+}
+
+// launch.sm_order (the first byte picks the SM count, 1-64) either is refused with a reason or names every SM once,
+// and written back as plain ids it reads as itself; icnt.gpc_sms either is refused with a reason or is GPCs of 1+ SMs.
+inline void sm_lists(const std::uint8_t* data, std::size_t size) {
+  const int sms = size > 0 ? 1 + data[0] % 64 : 1;
+  const std::string text = size > 0 ? std::string(reinterpret_cast<const char*>(data) + 1, size - 1) : "";
+  std::string why;
+  if (const auto order = parse_sm_order(text, sms, &why)) {
+    SIM_ASSERT(order->empty() || static_cast<int>(order->size()) == sms, "an order of " << order->size() << " for " << sms);
+    std::vector<char> seen(static_cast<std::size_t>(sms), 0);
+    std::string back;
+    for (int id : *order) {
+      SIM_ASSERT(id >= 0 && id < sms && !seen[static_cast<std::size_t>(id)], "SM " << id << " out of range or twice");
+      seen[static_cast<std::size_t>(id)] = 1;
+      back += (back.empty() ? "" : ",") + std::to_string(id);
+    }
+    SIM_ASSERT(*parse_sm_order(back, sms, &why) == *order, "sm order round trip: " << back);
+  } else {
+    SIM_ASSERT(!why.empty(), "a refused SM order without a reason");
+  }
+  why.clear();
+  if (const auto gpcs = parse_gpc_sms(text, &why)) {
+    for (int n : *gpcs) SIM_ASSERT(n >= 1, "a GPC of " << n << " SMs");
+  } else {
+    SIM_ASSERT(!why.empty(), "refused GPC sizes without a reason");
+  }
 }
 
 // A raw Nsight Compute CSV export either fails with ConfigError or gives cases with finite numbers.

@@ -114,6 +114,11 @@ TEST(FuzzSmoke, CarveOutLists) {
              gms::fuzz::carveout_list, 20000);
 }
 
+TEST(FuzzSmoke, SmOrdersAndGpcSizes) {
+  run_corpus({"\x03" "124-131,0-1,16-17", "\x07" "7-0", "\x03" "0,1,2,3", "\x0b" "12,12,18", "\x00" "", "\x3f" "63-0"},
+             gms::fuzz::sm_lists, 20000);
+}
+
 TEST(FuzzSmoke, NcuCsv) {
   run_corpus({"\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"dram__bytes_read.sum\"\n"
               "\"\",\"\",\"ns\",\"byte\"\n\"0\",\"matmul_kernel\",\"1,234\",\"5678\"\n"},

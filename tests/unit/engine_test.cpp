@@ -347,6 +347,11 @@ TEST(SmOrder, ParsesRangesAndRefusesWhatIsNotEverySmOnce) {
   EXPECT_NE(why.find("SM 2 appears twice"), std::string::npos) << why;
   for (const char* junk : {"0-4", "x,1,2,3", "-1,0,1,2", "0--3", "0,1,2,3,", "1.0,0,2,3"})
     EXPECT_FALSE(parse_sm_order(junk, 4, &why)) << junk;
+  // A preset's order under a smaller sm.count (--set gpu.sm.count=1): the message says how to drop it.
+  EXPECT_FALSE(parse_sm_order("3,0-2", 1, &why));
+  EXPECT_NE(why.find("set launch.sm_order empty"), std::string::npos) << why;
+  EXPECT_FALSE(parse_sm_order("x,0", 1, &why));
+  EXPECT_EQ(why.find("set launch.sm_order empty"), std::string::npos) << why;
   // Property: any permutation written out, with runs as ranges or not, reads back as itself.
   std::mt19937 rng(7);
   for (int k = 0; k < 200; ++k) {

@@ -45,6 +45,7 @@ struct Ends {
 };
 Ends burst(std::uint32_t bytes, std::vector<std::string> sets, bool small_gpcs_read = true) {
   sets.push_back("gpu.icnt.gpc_sms=12,12,18,18,18,18,18,18");
+  sets.push_back("gpu.launch.sm_order=");  // the GPC layout over SM ids, whatever order the preset dispatches in
   sets.push_back("gpu.l2.coalescer_entries=0");
   auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"), "", sets});
   MemorySystem mem(cfg.gpu.value);

@@ -12,7 +12,7 @@ import subprocess
 # The header's shared-memory window (its `-shmem base_addr`): a trace's shared loads and stores address it.
 SHARED_BASE = 0x7FB139000000
 # A microbenchmark's trace replayed on one SM of a preset (no SM-to-partition or GPC layout to fit).
-ONE_SM_SETS = ["gpu.sm.count=1", "gpu.l2.sm_partitions=0", "gpu.icnt.gpc_sms="]
+ONE_SM_SETS = ["gpu.sm.count=1", "gpu.l2.sm_partitions=0", "gpu.icnt.gpc_sms=", "gpu.launch.sm_order="]
 
 
 def kernel_header(name, grid, threads, nregs):

@@ -26,34 +26,48 @@ from gpc_contention_trace import write_trace  # noqa: E402
 WINDOW_KB, THREADS = 2048, 1024
 
 
-def sm_gpcs(sizes, sms):
-    """sim/model/gpc_layout.cpp's sm_gpcs: TPCs join GPCs round robin, skipping full ones."""
-    room, out, g = list(sizes), [], 0
-    for sm in range(sms):
-        if (sm % 2 == 0 or room[g] == 0) and sm > 0:
+def sm_gpcs(sizes, sms, order=None):
+    """sim/model/gpc_layout.cpp's sm_gpcs: TPCs join GPCs round robin, skipping full ones, in the dispatcher's
+    visiting order (launch.sm_order; SM-id order when it is empty)."""
+    order = order or list(range(sms))
+    room, out, g = list(sizes), [None] * sms, 0
+    for i in range(sms):
+        if (i % 2 == 0 or room[g] == 0) and i > 0:
             g = (g + 1) % len(sizes)
         while room[g] == 0:
             g = (g + 1) % len(sizes)
-        out.append(g)
+        out[order[i]] = g
         room[g] -= 1
     return out
 
 
-def gpc_sizes(gpumemsim, preset, sets):
-    """icnt.gpc_sms of `preset` with `sets` applied, as the simulator reads it."""
+def expand_sm_order(text):
+    """launch.sm_order's SM ids and ranges ("124-131,0-1,...") as a list; [] when empty."""
+    out = []
+    for item in (s.strip() for s in text.split(",")):
+        if item:
+            first, _, last = item.partition("-")
+            a, b = int(first), int(last or first)
+            out += list(range(a, b + 1)) if b >= a else list(range(a, b - 1, -1))
+    return out
+
+
+def gpc_layout(gpumemsim, preset, sets):
+    """icnt.gpc_sms and launch.sm_order of `preset` with `sets` applied, as the simulator reads them."""
     shown = subprocess.run([gpumemsim, "config", "show", "--gpu", preset] + sum((["--set", kv] for kv in sets), []),
                            check=True, capture_output=True, text=True).stdout
     listed = re.search(r'gpc_sms: "([0-9, ]+)"', shown)
     if not listed:
         sys.exit(f"gpc_split_model_check: {preset} has no icnt.gpc_sms (set it with --set gpu.icnt.gpc_sms=...)")
-    return [int(n) for n in listed.group(1).split(",")]
+    order = re.search(r'sm_order: "([0-9, -]*)"', shown)
+    return [int(n) for n in listed.group(1).split(",")], expand_sm_order(order.group(1) if order else "")
 
 
-def model_ratio(gpumemsim, preset, sets, sizes, in_flight, work):
+def model_ratio(gpumemsim, preset, sets, sizes, order, in_flight, work):
     work = os.path.join(work, f"x{in_flight}")
     trace = write_trace(work, 132, THREADS, in_flight, WINDOW_KB)
     mhz = trace_metrics(gpumemsim, preset, trace, work, sets)["gpumemsim__sm_clock_simulated"] / 1e6
-    gpc = sm_gpcs(sizes, sum(sizes))
+    gpc = sm_gpcs(sizes, sum(sizes), order)
     rate = {}
     for r in csv.DictReader(open(os.path.join(work, "run", "ctas.csv"))):
         ns = (int(r["end_cycle"]) - int(r["start_cycle"])) / mhz * 1e3
@@ -72,13 +86,13 @@ def main():
     ap.add_argument("--check", type=float)
     a = ap.parse_args()
     _, sets = gpc_split.split_rows(gpc_split.json_lines(os.path.join(a.results, "gpc_contention_run.jsonl")))
-    sizes = gpc_sizes(a.gpumemsim, a.preset, a.sets)
+    sizes, order = gpc_layout(a.gpumemsim, a.preset, a.sets)
     worst = 0.0
     with tempfile.TemporaryDirectory() as work:
         for n in (1, 2, 4, 8):
             reps = sets[f"dram:all x{n}"]
             silicon = statistics.median(r[2] / r[3] for r in reps)
-            model = model_ratio(a.gpumemsim, a.preset, a.sets, sizes, n, work)
+            model = model_ratio(a.gpumemsim, a.preset, a.sets, sizes, order, n, work)
             worst = max(worst, abs(model - silicon))
             print(f"x{n}: smallest GPCs' SMs over the largest's {model:.3f}, silicon (ahead / rest) {silicon:.3f}")
     if a.check is not None and worst > a.check:
