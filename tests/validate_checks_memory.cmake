@@ -48,9 +48,9 @@ gms_script_check(StoreCopiesSlowerStreamsDisplaceLess store_copies.py validate/r
 gms_script_check(StoreCopiesInStep store_copies.py validate/results/h200/store_copies/sync)
 gms_script_check(StoreCopiesFromFewerSms store_copies.py validate/results/h200/store_copies/spread)
 # The L2 request coalescer's merges beside time (docs/calibration.md, "Merged where silicon looks up"): on both committed
-# scorecards the model runs fast where it merges more of the SMs' reads than silicon (correlation -0.83 / -0.76
-# since sm.mio_entries_by_cta_age; -0.84 / -0.78 before; the H200's -0.77 over 56 records since the rows sweep joined
-# its card), and
+# scorecards the model runs fast where it merges more of the SMs' reads than silicon (correlation -0.82 / -0.76
+# since launch.sm_order; -0.83 / -0.77 before it, -0.84 / -0.78 before sm.mio_entries_by_cta_age; the H200's over 56
+# records since the rows sweep joined its card), and
 # silicon merges less at K 8192 than at 4096 where the model does not; a fixture whose model merges as silicon does
 # is refused.
 foreach(gpu h100 h200)
@@ -59,9 +59,9 @@ foreach(gpu h100 h200)
                    ${PROJECT_SOURCE_DIR}/docs/results/${gpu}-compare.json.xz --records ${PROJECT_SOURCE_DIR}/validate/results/${gpu} --check)
 endforeach()
 set_tests_properties(ValidateResults.MergeRatios.h100 PROPERTIES PASS_REGULAR_EXPRESSION
-                     "24 records: correlation of the merged excess with the time error -0[.]83.*check passed")
+                     "24 records: correlation of the merged excess with the time error -0[.]82.*check passed")
 set_tests_properties(ValidateResults.MergeRatios.h200 PROPERTIES PASS_REGULAR_EXPRESSION
-                     "56 records: correlation of the merged excess with the time error -0[.]77.*check passed")
+                     "56 records: correlation of the merged excess with the time error -0[.]76.*check passed")
 gms_script_expect(MergeRatiosCheckRefusesAModelInStep merge_ratios.py
   "FAIL: no correlation.*FAIL: triton_gemm_MxNxK_64x128x32_w4_s4_grouped8: silicon 0[.]16 -> 0[.]08, model 0[.]16"
   ${PROJECT_SOURCE_DIR}/tests/data/merge_in_step/card.json --records
@@ -418,17 +418,18 @@ add_test(NAME ValidateResults.TritonRowsCheckRefusesTheSmallTiles
          COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/b_reads.py
                  ${PROJECT_SOURCE_DIR}/validate/results/h200/triton_rows/triton_rows_tilings_ncu.csv.xz --check --kernel 64x128x32)
 set_tests_properties(ValidateResults.TritonRowsCheckRefusesTheSmallTiles PROPERTIES WILL_FAIL TRUE)
-# One wave of Triton's cp.async 128x128x64 GEMM (M = 512: no later wave to drift): with 48 coalescer entries a slice the
-# model merges what silicon merges and its warps wait for their copies as silicon's do; the presets' 12 entries leave
-# the slices ~87 % busy and the warps copy-bound (long_scoreboard 60.6 % against 16.7). docs/calibration.md, "What the
+# One wave of Triton's cp.async 128x128x64 GEMM (M = 512: no later wave to drift): with 32 coalescer entries a slice the
+# model merges what silicon merges and its warps wait for their copies as silicon's do (48 until the dispatcher took
+# silicon's SM order, launch.sm_order: now 48 merge too much, L2 read sectors -6.3 %); the presets' 12 entries leave
+# the slices ~87 % busy and the warps copy-bound (long_scoreboard ~60 % against 16.7). docs/calibration.md, "What the
 # coalescer's 12 entries stand for".
 set(GMS_ONE_WAVE_TRITON ${PROJECT_SOURCE_DIR}/validate/results/h200/triton_rows/triton_gemm_512x8192x8192_128x128x64_w4_s3_grouped8.json)
 set(GMS_ONE_WAVE_TARGETS
     --require "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct:mae<=3"
     --require "lts__t_sectors_srcunit_tex_op_read.sum:mape<=5" --require "gpu__time_duration.sum:mape<=3")
-add_test(NAME ValidateResults.OneWaveOfTritonGemmWaitsAsSiliconWith48CoalescerEntries
+add_test(NAME ValidateResults.OneWaveOfTritonGemmWaitsAsSiliconWith32CoalescerEntries
          COMMAND $<TARGET_FILE:gpumemsim> compare --gpu ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml ${GMS_ONE_WAVE_TRITON}
-                 --jobs 1 --set gpu.l2.coalescer_entries=48 ${GMS_ONE_WAVE_TARGETS})
+                 --jobs 1 --set gpu.l2.coalescer_entries=32 ${GMS_ONE_WAVE_TARGETS})
 add_test(NAME ValidateResults.OneWaveOfTritonGemmIsCopyBoundWithThePresetsTable
          COMMAND $<TARGET_FILE:gpumemsim> compare --gpu ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml ${GMS_ONE_WAVE_TRITON}
                  --jobs 1 ${GMS_ONE_WAVE_TARGETS})
