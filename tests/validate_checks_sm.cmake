@@ -367,3 +367,17 @@ add_test(NAME ValidateResults.DispatchOrderIsOneCycle
                  ${PROJECT_SOURCE_DIR}/validate/results/h100/triton_cta_times
                  ${PROJECT_SOURCE_DIR}/validate/results/h100/cta_times --check)
 set_tests_properties(ValidateResults.DispatchOrderIsOneCycle PROPERTIES LABELS validate)
+# The presets carry that measured order (2026-12-04), each its own GPU's stamps; the A100 preset, without one, is refused.
+foreach(case h100:h100 h200:h200 a100:h100)
+  string(REPLACE ":" ";" case "${case}")
+  list(GET case 0 preset)
+  list(GET case 1 stamps)
+  add_test(NAME ValidateResults.PresetCarriesTheMeasuredDispatchOrder.${preset}
+           COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/dispatch_order.py
+                   ${PROJECT_SOURCE_DIR}/validate/results/${stamps}/triton_cta_times --check
+                   --preset ${PROJECT_SOURCE_DIR}/configs/gpus/${preset}.yaml --gpumemsim $<TARGET_FILE:gpumemsim>)
+endforeach()
+set_tests_properties(ValidateResults.PresetCarriesTheMeasuredDispatchOrder.h100
+                     ValidateResults.PresetCarriesTheMeasuredDispatchOrder.h200 PROPERTIES
+                     PASS_REGULAR_EXPRESSION "launch.sm_order is the measured order")
+set_tests_properties(ValidateResults.PresetCarriesTheMeasuredDispatchOrder.a100 PROPERTIES WILL_FAIL TRUE)

@@ -14,14 +14,18 @@ once. What the H100s and H200s stamped here show:
 Prints per directory the lead TPCs, the cycle, the share of each launch's consecutive TPC visits that follow
 the cycle, and the order as `launch.sm_order` takes it (the lead TPCs, then the cycle from its lowest TPC).
 
-usage: validate/scripts/dispatch_order.py DIR... [--check] [--sm-order]
+usage: validate/scripts/dispatch_order.py DIR... [--check] [--sm-order] [--preset PRESET [--gpumemsim BIN]]
   --check     exit 1 unless every launch with one CTA an SM visits all SMs, each launch's non-lead TPCs
               follow one cycle (every consecutive pair, across launches of all occupancies, >= 99 %),
               and every directory gives the same cycle
   --sm-order  print only the launch.sm_order text (from the directories' common cycle)
+  --preset    also say whether PRESET's launch.sm_order (as BIN's `config show` reads it) is that order; with
+              --check, exit 1 if not
 """
 import argparse
 import os
+import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -84,11 +88,32 @@ def sm_order_text(lead, cycle):
     return ",".join(parts)
 
 
+def sm_order_ids(text):
+    """The SM ids a launch.sm_order text names, in order ("124-131,0-1,..."; the inverse of sm_order_text)."""
+    out = []
+    for item in (s.strip() for s in text.split(",")):
+        if item:
+            first, _, last = item.partition("-")
+            a, b = int(first), int(last or first)
+            out += list(range(a, b + 1)) if b >= a else list(range(a, b - 1, -1))
+    return out
+
+
+def preset_sm_order(gpumemsim, preset):
+    """launch.sm_order of `preset` as the simulator reads it (`gpumemsim config show`)."""
+    shown = subprocess.run([gpumemsim, "config", "show", "--gpu", preset], check=True, capture_output=True,
+                           text=True).stdout
+    found = re.search(r'sm_order: "([0-9, -]*)"', shown)
+    return sm_order_ids(found.group(1)) if found else []
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dirs", nargs="+")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--sm-order", action="store_true")
+    ap.add_argument("--preset", help="a GPU preset whose launch.sm_order must be the measured one (with --gpumemsim)")
+    ap.add_argument("--gpumemsim", default="build/gpumemsim")
     args = ap.parse_args()
     ok, cycles, found = True, [], []
     for d in args.dirs:
@@ -124,6 +149,10 @@ def main():
         print("cycle of the other %d TPCs: %s" % (len(cycle), " ".join(map(str, cycle))))
     text = sm_order_text(lead, cycle)
     print(text if args.sm_order else "launch.sm_order: \"%s\"" % text)
+    if args.preset:
+        same = preset_sm_order(args.gpumemsim, args.preset) == sm_order_ids(text)
+        print("%s: launch.sm_order %s" % (args.preset, "is the measured order" if same else "is NOT the measured order"))
+        ok = ok and same
     if args.check and not ok:
         sys.exit(1)
 

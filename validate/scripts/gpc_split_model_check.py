@@ -20,6 +20,7 @@ import tempfile
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import gpc_split  # noqa: E402
+from dispatch_order import sm_order_ids  # noqa: E402
 from accelsim_trace import trace_metrics  # noqa: E402
 from gpc_contention_trace import write_trace  # noqa: E402
 
@@ -41,17 +42,6 @@ def sm_gpcs(sizes, sms, order=None):
     return out
 
 
-def expand_sm_order(text):
-    """launch.sm_order's SM ids and ranges ("124-131,0-1,...") as a list; [] when empty."""
-    out = []
-    for item in (s.strip() for s in text.split(",")):
-        if item:
-            first, _, last = item.partition("-")
-            a, b = int(first), int(last or first)
-            out += list(range(a, b + 1)) if b >= a else list(range(a, b - 1, -1))
-    return out
-
-
 def gpc_layout(gpumemsim, preset, sets):
     """icnt.gpc_sms and launch.sm_order of `preset` with `sets` applied, as the simulator reads them."""
     shown = subprocess.run([gpumemsim, "config", "show", "--gpu", preset] + sum((["--set", kv] for kv in sets), []),
@@ -60,7 +50,7 @@ def gpc_layout(gpumemsim, preset, sets):
     if not listed:
         sys.exit(f"gpc_split_model_check: {preset} has no icnt.gpc_sms (set it with --set gpu.icnt.gpc_sms=...)")
     order = re.search(r'sm_order: "([0-9, -]*)"', shown)
-    return [int(n) for n in listed.group(1).split(",")], expand_sm_order(order.group(1) if order else "")
+    return [int(n) for n in listed.group(1).split(",")], sm_order_ids(order.group(1) if order else "")
 
 
 def model_ratio(gpumemsim, preset, sets, sizes, order, in_flight, work):
