@@ -651,6 +651,9 @@ TEST(Cli, IssueGivesTheLoopsSharedReadWait) {
   EXPECT_NE(bad.out.find("issue.shared_reads.exposed"), std::string::npos) << bad.out;
 }
 
+// One SM of a preset: its per-SM lists (the SMs' L2 partitions, the dispatch order) name all its SMs: cleared.
+const std::string kOneSmOfThePreset = " --set gpu.sm.count=1 --set gpu.l2.sm_partitions= --set gpu.launch.sm_order=";
+
 // l2.reads_in_arrival_order hands a load's lines to the slices when they leave their SM, not when the warp
 // issues it. On one SM the two orders are the same (its port serves in issue order), so a cp.async GEMM (the
 // WMMA record: copies past L1, fills queued at arrival, barriers) must simulate to the same numbers either way;
@@ -659,8 +662,7 @@ TEST(Cli, ReadsInArrivalOrderChangeNothingOnOneSm) {
   auto dir = gms::test::temp_dir("cli_reads_in_order");
   const std::string base = "run -q -g " + src("configs/gpus/h100.yaml") + " --record " +
                            src("validate/results/h100/gemm/gemm_8192x8192x8192_grouped8.json");
-  const std::string args = base + " --set workload.cta_limit=6 --set gpu.sm.count=1 --set gpu.l2.sm_partitions=" +
-                           " --set gpu.launch.sm_order=";
+  const std::string args = base + " --set workload.cta_limit=6" + kOneSmOfThePreset;
   ASSERT_EQ(run(args + " -o " + (dir / "at_issue").string()).code, 0);
   ASSERT_EQ(run(args + " --set gpu.l2.reads_in_arrival_order=true -o " + (dir / "in_order").string()).code, 0);
   auto metrics = [](const std::filesystem::path& p) {
@@ -684,12 +686,13 @@ TEST(Cli, ReadsInArrivalOrderChangeNothingOnOneSm) {
 // hits took the path 29 of 1,045,120 cycles sooner.
 TEST(Cli, WritesInArrivalOrderChangeNothingOnOneSm) {
   auto dir = gms::test::temp_dir("cli_writes_in_order");
-  const std::string one = " --set gpu.sm.count=1 --set gpu.l2.sm_partitions= --set gpu.launch.sm_order=";
   const std::string both = " --set gpu.l2.reads_in_arrival_order=true --set gpu.l2.writes_in_arrival_order=true";
   const std::string runs[] = {
-      "run -q -g " + src("configs/gpus/h100.yaml") + " -w " + src("configs/workloads/seed001-gemv-llcc.yaml") + one,
+      "run -q -g " + src("configs/gpus/h100.yaml") + " -w " + src("configs/workloads/seed001-gemv-llcc.yaml") +
+          kOneSmOfThePreset,
       "run -q -g " + src("configs/gpus/h100.yaml") + " --record " +
-          src("validate/results/h100/gemm/gemm_8192x8192x8192_grouped8.json") + " --set workload.cta_limit=6" + one};
+          src("validate/results/h100/gemm/gemm_8192x8192x8192_grouped8.json") + " --set workload.cta_limit=6" +
+          kOneSmOfThePreset};
   auto metrics = [](const std::filesystem::path& p) {
     const std::string s = slurp(p / "stats.json");
     return s.substr(s.find("\"metrics\""), s.find("\"metric_info\"") - s.find("\"metrics\""));

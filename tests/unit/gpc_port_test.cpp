@@ -103,7 +103,6 @@ Split read_all(const char* port) {
   const int sms = cfg.gpu.value.sm.count;
   for (int sm = 0; sm < sms; ++sm) mem.load(AccessCtx{sm, 0, nullptr}, Region{kBase + sm * kChunk, 1, kChunk, 0}, true);
   const Tick t = 4'000'000 * C;
-  std::string why;
   const std::vector<int> gpc = sm_gpcs(cfg.gpu.value);
   // The SMs' reads interleaved, 1 KiB each in turn, so that no SM is served first for being asked first.
   std::vector<Tick> end(static_cast<size_t>(sms), t);

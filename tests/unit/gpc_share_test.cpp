@@ -51,7 +51,6 @@ Ends burst(std::uint32_t bytes, std::vector<std::string> sets, bool small_gpcs_r
   MemorySystem mem(cfg.gpu.value);
   constexpr Addr kBase = 0x7f0000000000;
   const int sms = cfg.gpu.value.sm.count;
-  std::string why;
   const std::vector<int> gpc = sm_gpcs(cfg.gpu.value);
   std::vector<Tick> end(static_cast<size_t>(sms), 0);
   constexpr std::uint32_t kPiece = 4096;  // in turns, so that no SM is served first for being asked first
