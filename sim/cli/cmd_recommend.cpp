@@ -64,6 +64,7 @@ std::vector<T> parse_list(const std::string& text, const char* what) {
 
 nlohmann::ordered_json candidate_json(const Candidate& c) {
   nlohmann::ordered_json j = {{"config", c.label}, {"set", c.set}, {"registers", c.registers}};
+  if (!c.mma.empty()) j["mma"] = c.mma;
   if (c.spill_bytes > 0) j["spill_bytes_per_thread"] = c.spill_bytes;
   if (!c.excluded.empty()) {
     j["excluded"] = c.excluded;
@@ -137,7 +138,7 @@ int cmd_recommend(const std::vector<std::string>& args) {
   desc.add_options()("gpu,g", po::value(&req.gpu)->required(), "GPU preset name or file")(
       "gemm", po::value(&gemm), "GEMM shape M,N,K")("gemv", po::value(&gemv), "GEMV shape N,K (one row of x)")(
       "dtype", po::value(&req.dtype)->default_value("fp16"), "element type: fp16 | bf16 | fp32 | fp8")(
-      "mma", po::value(&req.mma)->default_value("auto"), "GEMM tensor-core path: auto | wgmma | mma_sync")(
+      "mma", po::value(&req.mma)->default_value("auto"), "GEMM tensor-core path: auto (each configuration as Triton compiles it: wgmma for warps % 4 == 0, BLOCK_M % 64 == 0 on a GPU with wgmma, else mma_sync) | wgmma | mma_sync")(
       "top", po::value(&top), "configurations to print (default 5)")(
       "tiles", po::value(&tiles), "GEMM tiles to search, e.g. 128x128x64,128x256x64 (default: Triton's neighbourhood)")(
       "warps", po::value(&warps), "warps to search (comma-separated)")(

@@ -161,8 +161,10 @@ RecommendResult recommend(const RecommendRequest& req) {
   const LoadedConfigs gpu_only = load_configs(base);
   const GpuConfig& gpu = gpu_only.gpu.value;
   out.gpu_name = gpu.name;
-  std::string mma = req.mma;
-  if (req.kind == "gemm" && mma == "auto") mma = gpu.sm.compute_capability >= 90 ? "wgmma" : "mma_sync";
+  // auto: each candidate takes the class Triton's compiler gives its tile and warps on this GPU (wgmma
+  // or mma.sync, compiler_mma_class); the base workload names the GPU's wgmma where it has one.
+  const bool per_candidate = req.mma == "auto";
+  const std::string mma = !per_candidate ? req.mma : gpu.sm.wgmma_fraction > 0 ? "wgmma" : "mma_sync";
   out.workload_text = base_workload(req, mma);
 
   std::vector<Candidate> cands;
@@ -182,7 +184,9 @@ RecommendResult recommend(const RecommendRequest& req) {
             gc.tile = {t[0], t[1], t[2]};
             gc.warps = w;
             gc.dtype = req.dtype;
-            gc.mma = mma;
+            gc.mma = per_candidate ? compiler_mma_class(gc, gpu) : mma;
+            c.mma = gc.mma;
+            if (gc.mma != mma) c.set.push_back("workload.mma=" + gc.mma);
             c.registers = GemmKernel::registers_needed(gc);
             // Beyond the GPU's registers the compiler spills: priced, not left out (workload/gemm_spill.h).
             if (gemm_warp_grid(gc).tile_m > 0) c.spill_bytes = estimated_gemm_spill_bytes(gc, gpu, resolved_gemm_mma(gc));

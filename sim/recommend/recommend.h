@@ -31,7 +31,7 @@ struct RecommendRequest {
   std::string kind = "gemm";          // gemm | gemv
   std::int64_t m = 0, n = 0, k = 0;   // GEMV: m = batch rows (1)
   std::string dtype = "fp16";
-  std::string mma = "auto";           // auto: wgmma on compute capability >= 9.0, else mma_sync
+  std::string mma = "auto";           // GEMM: auto = per candidate as Triton compiles it (compiler_mma_class)
   std::vector<std::string> overrides; // gpu.* overrides for every candidate
   RecommendSpace space;
   unsigned jobs = 1;
@@ -46,6 +46,7 @@ struct RecommendRequest {
 struct Candidate {
   std::string label;                  // "128x256x64 w8 s3 g8"
   std::vector<std::string> set;       // workload.* overrides that make it
+  std::string mma;                    // GEMM: its tensor-core class (wgmma, mma_sync, none)
   int registers = 0;                  // needed per thread (before the cap)
   std::int64_t spill_bytes = 0;       // GEMM: the estimated frame swapped every K tile (workload/gemm_spill.h)
   std::string excluded;               // why it was not simulated / could not run; "" = ranked

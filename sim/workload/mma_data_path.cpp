@@ -40,6 +40,13 @@ std::string resolved_gemm_mma(const GemmConfig& cfg) {
   return cfg.dtype == "fp32" || cfg.order != "auto" ? "none" : "mma_sync";
 }
 
+std::string compiler_mma_class(const GemmConfig& cfg, const GpuConfig& gpu) {
+  if (cfg.dtype == "fp32") return "none";
+  const bool v3 = gpu.sm.wgmma_fraction > 0 && cfg.warps % kWarpgroup == 0 && cfg.tile.m % kWgmmaM == 0 &&
+                  cfg.tile.n % 8 == 0;
+  return v3 ? "wgmma" : "mma_sync";
+}
+
 WarpGrid gemm_warp_grid(const GemmConfig& cfg) {
   WarpGrid g;
   const std::string mma = resolved_gemm_mma(cfg);

@@ -16,6 +16,13 @@ namespace gms {
 // `auto` resolved: mma_sync for tensor-core dtypes, none for fp32 and under an order pattern.
 std::string resolved_gemm_mma(const GemmConfig& cfg);
 
+// The tensor-core class Triton's compiler gives a dot of this tile and warp count on this GPU
+// (lib/Analysis/Utility.cpp, supportMMA for version 3): the warpgroup MMA (wgmma) where the GPU has
+// one (sm.wgmma_fraction > 0), the warps are a multiple of 4, tile.m of 64 and tile.n of 8; else
+// mma.sync (MMA v2) - the tutorial's 32x64 and 64x32 tiles with 2 warps compile to HMMA on Hopper.
+// fp32 tiles: none (no tensor-core class in kind: gemm).
+std::string compiler_mma_class(const GemmConfig& cfg, const GpuConfig& gpu);
+
 // How a CTA tile is split: mma_sync over warps (warp tiles), wgmma over warpgroups of 4 warps.
 // tile_m == 0 when the tile cannot be split into MMA-sized pieces.
 struct WarpGrid {

@@ -3,6 +3,8 @@
 // thread count, and refuses bad requests with exit code 2.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
@@ -64,6 +66,33 @@ TEST(Recommend, RanksTheGemmSpaceAndExplainsWhatItLeftOut) {
   r = run(std::string(kSmallGemm) + "-j 1 --json " + (dir / "two.json").string());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(slurp(dir / "one.json"), slurp(dir / "two.json"));
+  std::filesystem::remove_all(dir);
+}
+
+// Triton compiles a tile to wgmma only for whole warpgroups and 64-row blocks (its tutorial's two-warp
+// tiles run mma.sync on Hopper, validate/results/h200/recommend): auto gives each candidate that class,
+// and --mma wgmma leaves the others out with the reason.
+TEST(Recommend, EachCandidateTakesTheTensorCoreClassTritonCompilesItTo) {
+  const auto dir = std::filesystem::temp_directory_path() / "gms_recommend_mma_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string space = "recommend -g h200 --gemm 512,512,512 --tiles 32x64x32,128x128x64 --warps 2,4 --stages 3 -j 2 ";
+  auto r = run(space + "--json " + (dir / "auto.json").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = nlohmann::json::parse(slurp(dir / "auto.json"));
+  ASSERT_EQ(j["ranked"].size(), 4u) << j.dump(1);
+  for (const auto& c : j["ranked"]) {
+    const bool warpgroups = c["config"] == "128x128x64 w4 s3 g8";
+    EXPECT_EQ(c["mma"], warpgroups ? "wgmma" : "mma_sync") << c.dump();
+    const auto& set = c["set"];
+    EXPECT_EQ(std::find(set.begin(), set.end(), "workload.mma=mma_sync") != set.end(), !warpgroups) << c.dump();
+  }
+  r = run(space + "--mma wgmma --json " + (dir / "wgmma.json").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  j = nlohmann::json::parse(slurp(dir / "wgmma.json"));
+  ASSERT_EQ(j["ranked"].size(), 1u) << j.dump(1);
+  for (const auto& c : j["excluded"])
+    EXPECT_NE(c["excluded"].get<std::string>().find("wgmma cannot split"), std::string::npos) << c.dump();
   std::filesystem::remove_all(dir);
 }
 

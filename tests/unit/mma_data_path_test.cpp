@@ -1,5 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
 #include "api/simulation.h"
 #include "common/error.h"
 #include "stats/metrics.h"
@@ -208,6 +213,51 @@ TEST(MmaDataPath, ClassRatesAndThePowerLimitedClock) {
   EXPECT_GT(metric(wg, rw, "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"), 60);
   EXPECT_LT(metric(wg, rw, "sm__cycles_elapsed.avg.per_second"), 0.9 * wg.gpu.value.sm_clock);
   EXPECT_GT(metric(sync, rs, "sm__cycles_elapsed.avg.per_second"), 0.97 * sync.gpu.value.sm_clock);
+}
+
+// Which tensor-core class Triton's compiler gives a tile (supportMMA v3): wgmma needs warpgroups (warps % 4), a
+// tile.m of whole 64-row blocks and a tile.n of 8s on a GPU that has warpgroup MMAs; anything else is mma.sync.
+TEST(MmaDataPath, TheCompilerClassIsWgmmaOnlyForWarpgroupTiles) {
+  const GpuConfig hopper = gemm("h200", {}).gpu.value, ampere = gemm("a100", {}).gpu.value;
+  auto cls = [](const GpuConfig& gpu, int m, int n, int k, int warps, const std::string& dtype = "fp16") {
+    GemmConfig c;
+    c.tile = {m, n, k};
+    c.warps = warps;
+    c.dtype = dtype;
+    return compiler_mma_class(c, gpu);
+  };
+  EXPECT_EQ(cls(hopper, 128, 128, 64, 4), "wgmma");
+  EXPECT_EQ(cls(hopper, 64, 256, 32, 8), "wgmma");
+  EXPECT_EQ(cls(hopper, 128, 32, 32, 4), "wgmma");
+  EXPECT_EQ(cls(hopper, 32, 64, 32, 2), "mma_sync");    // the tutorial's two-warp tiles
+  EXPECT_EQ(cls(hopper, 64, 32, 32, 2), "mma_sync");    // 64 rows, but two warps are no warpgroup
+  EXPECT_EQ(cls(hopper, 96, 128, 32, 4), "mma_sync");   // 96 rows are no whole 64-row block
+  EXPECT_EQ(cls(hopper, 128, 128, 64, 6), "mma_sync");  // six warps are a warpgroup and a half
+  EXPECT_EQ(cls(hopper, 128, 128, 64, 4, "fp32"), "none");
+  EXPECT_EQ(cls(ampere, 128, 128, 64, 4), "mma_sync");  // no warpgroup MMA on the GPU
+}
+
+// The rule against what Triton 3.6 compiled on an H200 (validate/results/h200/recommend: the PTX of every
+// configuration recommend_check.py measured has wgmma.mma_async or mma.sync).
+TEST(MmaDataPath, TheCompilerClassIsTheOneTritonCompiledOnSilicon) {
+  const GpuConfig gpu = gemm("h200", {}).gpu.value;
+  std::ifstream f(test::source_path("validate/results/h200/recommend/recommend.jsonl"));
+  ASSERT_TRUE(f);
+  std::map<std::string, int> seen;
+  for (std::string line; std::getline(f, line);) {
+    const auto r = nlohmann::json::parse(line);
+    if (!r.contains("mma_class")) continue;
+    GemmConfig c;  // "128x256x64 w8 s3 g8"
+    char x1, x2, w;
+    std::istringstream label(r["config"].get<std::string>());
+    label >> c.tile.m >> x1 >> c.tile.n >> x2 >> c.tile.k >> w >> c.warps;
+    ASSERT_TRUE(label && x1 == 'x' && x2 == 'x' && w == 'w') << r["config"];
+    c.dtype = "fp16";
+    EXPECT_EQ(compiler_mma_class(c, gpu), r["mma_class"].get<std::string>()) << r["config"];
+    ++seen[r["mma_class"].get<std::string>()];
+  }
+  EXPECT_GE(seen["wgmma"], 40) << "the measured configurations";
+  EXPECT_GE(seen["mma_sync"], 8) << "the two-warp tiles of four shapes";
 }
 
 }  // namespace

@@ -8,7 +8,8 @@ tutorial-style Triton matmul (triton_matmul.py) and the same timing as triton_ge
   recommend_check.py --jsonl OUT.jsonl validate/results/h100/recommend/predicted/*.json
 
 One JSON line per (shape, configuration): source (recommend rank / autotune / spill), time, registers,
-spills and shared memory from the compiled kernel, the check and the environment."""
+spills, shared memory and tensor-core class (wgmma / mma_sync, from its PTX) of the compiled kernel,
+the check and the environment."""
 import argparse, json, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -88,12 +89,16 @@ def main():
             passed = bool(torch.isfinite(C).all().item()) and rel < 5e-3
             times = time_launches(launch)
             med = times[len(times) // 2]
+            # Which tensor-core class the compiler chose (the model's compiler_mma_class must agree).
+            ptx = kern.asm.get("ptx", "")
+            row["mma_class"] = "wgmma" if "wgmma.mma_async" in ptx else "mma_sync" if "mma.sync" in ptx else "none"
             row.update({"time_ns.median": med, "time_ns.min": times[0], "time_ns.max": times[-1], "reps": 50,
                         "tflops": 2.0 * m * n * k / med / 1e3, "registers_per_thread": int(kern.n_regs),
                         "spills": int(kern.n_spills), "shared_mem_per_cta": int(kern.metadata.shared),
                         "check": {"passed": passed, "relative_error": rel, "tolerance": 5e-3}, "environment": env})
             out.write(json.dumps(row) + "\n")
-            print(m, n, k, label, sources, f"{med / 1e3:.1f} us", f"{row['tflops']:.0f} TFLOP/s", "regs", kern.n_regs,
+            print(m, n, k, label, sources, f"{med / 1e3:.1f} us", f"{row['tflops']:.0f} TFLOP/s", row["mma_class"],
+                  "regs", kern.n_regs,
                   "spills", kern.n_spills, "ok" if passed else "CHECK FAILED", flush=True)
     out.close()
 

@@ -1,37 +1,44 @@
 #!/usr/bin/env python3
 """docs/results/recommend-<gpu>.md from a recommend_check.py measurement (issue 14): per shape, every
-measured configuration with its predicted time (the recommend JSON, or gpumemsim.run for the
-autotune entries recommend did not rank), measured time and the ranks; whether recommend's first
-pick is within 10 % of the best measured configuration; Spearman of predicted vs measured time.
+measured configuration and recommend's top picks with the predicted time (the recommend JSON, or a
+one-configuration `gpumemsim recommend` for the autotune entries it did not rank), the measured time,
+the ranks and the tensor-core class (the model's, as Triton compiles it, beside the compiled PTX's);
+whether recommend's first pick is within 10 % of the best measured configuration; Spearman of predicted
+vs measured time.
 
-  PYTHONPATH=build/python validate/scripts/recommend_table.py --gpu h100 \\
-      --measured validate/results/h100/recommend/recommend.jsonl \\
-      --predicted validate/results/h100/recommend/predicted --out docs/results/recommend-h100.md"""
-import argparse, glob, json, os, sys
+  validate/scripts/recommend_table.py --gpu h200 [--gpumemsim build/gpumemsim] \\
+      --measured validate/results/h200/recommend/recommend.jsonl \\
+      --predicted validate/results/h200/recommend/predicted --out docs/results/recommend-h200.md
 
-import gpumemsim
+The sources (recommend#N, autotune, spill) are taken from the predictions given, so a measurement older
+than them shows which of today's picks it has; a pick it lacks is listed, unmeasured."""
+import argparse, glob, json, os, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rank_stats import spearman  # noqa: E402
+from recommend_check import AUTOTUNE, label_of  # noqa: E402
 
 
-def predict(gpu, workload_text, label):
+def predict(binary, gpu, shape, label):
+    """(time ns or None, tensor-core class, note): one configuration through `gpumemsim recommend`, so it takes
+    the class and the spill estimate recommend gives every candidate."""
     tile, w, s, g = label.split()
-    bm, bn, bk = tile.split("x")
-    sets = ["workload.tile.m=" + bm, "workload.tile.n=" + bn, "workload.tile.k=" + bk, "workload.warps=" + w[1:],
-            "workload.stages=" + s[1:], "workload.cta_order.group_m=" + g[1:]]
-    path = "/tmp/recommend_table_workload.yaml"
-    with open(path, "w") as f:
-        f.write(workload_text)
-    try:
-        return gpumemsim.run(gpu, path, set=sets, ctas=False)["gpu__time_duration.sum"], ""
-    except gpumemsim.ConfigError as e:
-        return None, str(e)
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "one.json")
+        p = subprocess.run([binary, "recommend", "-g", gpu, "--gemm", ",".join(map(str, shape)), "--tiles", tile,
+                            "--warps", w[1:], "--stages", s[1:], "--group-m", g[1:], "-j", "1", "--json", out],
+                           capture_output=True, text=True)
+        if not os.path.exists(out):
+            return None, "-", (p.stderr or p.stdout).strip().splitlines()[-1][:90]
+        r = json.load(open(out))
+    c = (r["ranked"] + r["excluded"])[0]
+    return c.get("gpu__time_duration.sum"), c.get("mma", "-"), c.get("excluded", "")
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gpu", required=True)
+    ap.add_argument("--gpumemsim", default="build/gpumemsim")
     ap.add_argument("--measured", required=True)
     ap.add_argument("--predicted", required=True)
     ap.add_argument("--out", required=True)
@@ -42,34 +49,48 @@ def main():
         preds[(r["m"], r["n"], r["k"])] = r
     rows = [json.loads(l) for l in open(a.measured)]
     env = next((r["environment"] for r in rows if "environment" in r), {})
+    env_txt = os.path.join(os.path.dirname(a.measured), "recommend_env.txt")
+    when = next((l.split()[1][:10] for l in open(env_txt) if l.startswith("date:")), "?") if os.path.exists(env_txt) else "?"
     md = ["# `gpumemsim recommend` against silicon (%s)" % env.get("gpu", "?"), "",
           "Measured with `validate/scripts/device_recommend.sh` (Triton %s, PyTorch %s; tutorial matmul, median of "
           "5 x 10 launches); predicted by `gpumemsim recommend -g %s` (the JSON under `%s`). Regenerate this page "
-          "with `validate/scripts/recommend_table.py` (its docstring has the command)." %
+          "with `validate/scripts/recommend_table.py` (its docstring has the command). mma: the tensor-core class "
+          "of the model (as Triton compiles the tile and warps) / of the compiled kernel (its PTX; `?` where the "
+          "measurement predates the record)." %
           (env.get("triton", "?"), env.get("torch", "?"), a.gpu, a.predicted), ""]
     summary = []
     for shape, rec in preds.items():
         m, n, k = shape
-        mine = [r for r in rows if tuple(r["shape"]) == shape]
-        pred_by_label = {c["config"]: c["gpu__time_duration.sum"] for c in rec["ranked"]}
+        measured = {r["config"]: r for r in rows if tuple(r["shape"]) == shape}
+        pred_by_label = {c["config"]: c for c in rec["ranked"]}
         rank_by_label = {c["config"]: i + 1 for i, c in enumerate(rec["ranked"])}
         excluded = {c["config"]: c["excluded"] for c in rec["excluded"]}
+        sources = {}
+        for i, c in enumerate(rec["ranked"][:5]):
+            sources.setdefault(c["config"], []).append("recommend#%d" % (i + 1))
+        for c in AUTOTUNE:
+            sources.setdefault(label_of(c), []).append("autotune")
+        for label, r in measured.items():
+            if "spill" in r["sources"]:
+                sources.setdefault(label, []).append("spill")
         table = []
-        for r in mine:
-            label = r["config"]
-            p = pred_by_label.get(label)
-            note = ""
-            if p is None and label in excluded and not excluded[label].startswith("spills"):
+        for label, srcs in sources.items():
+            r = measured.get(label, {})
+            c = pred_by_label.get(label)
+            p, mma, note = (c["gpu__time_duration.sum"], c.get("mma", "-"), "") if c else (None, "-", "")
+            if c is None and label in excluded and not excluded[label].startswith("spills"):
                 note = excluded[label]
-            elif p is None:
+            elif c is None:
                 # Autotune's entries recommend did not rank, and the spilling tilings it left out when
                 # the model did not price spills: today's model (the spill frame estimated).
-                p, note = predict(a.gpu, rec["workload"], label)
+                p, mma, note = predict(a.gpumemsim, a.gpu, shape, label)
                 if label in excluded:
                     note = "left out then (%s); priced now, its spill frame estimated" % excluded[label].split(";")[0]
-            t = r.get("time_ns.median")
-            table.append({"label": label, "sources": ",".join(r["sources"]), "pred": p, "meas": t,
+            if not r:
+                note = "not measured: not a pick when silicon ran (%s)" % when
+            table.append({"label": label, "sources": ",".join(srcs), "pred": p, "meas": r.get("time_ns.median"),
                           "regs": r.get("registers_per_thread"), "spills": r.get("spills"),
+                          "mma": "%s / %s" % (mma, r.get("mma_class", "?") if r else "-"),
                           "ok": r.get("check", {}).get("passed"), "error": r.get("error", ""), "note": note,
                           "rank": rank_by_label.get(label)})
         ran = [x for x in table if x["meas"] is not None and x["ok"]]
@@ -78,6 +99,9 @@ def main():
         auto = min((x for x in ran if "autotune" in x["sources"]), key=lambda x: x["meas"])
         both = [x for x in ran if x["pred"] is not None]
         rho = spearman([x["pred"] for x in both], [x["meas"] for x in both])
+        if first["meas"] is None:
+            sys.exit("%s: the first pick %s of %dx%dx%d was not measured: measure today's picks first "
+                     "(device_recommend.sh)" % (a.measured, first["label"], m, n, k))
         gap = 100.0 * (first["meas"] / best["meas"] - 1)
         summary.append((shape, first, best, auto, gap, rho, len(both)))
         md += ["## GEMM %dx%dx%d fp16" % shape, "",
@@ -87,13 +111,14 @@ def main():
                (first["label"], first["meas"] / 1e3, best["label"], best["meas"] / 1e3,
                 "within 10 %" if gap <= 10 else "NOT within 10 %", gap, auto["label"], auto["meas"] / 1e3, len(both),
                 rho), "",
-               "| config | source | recommend rank | predicted us | measured us | pred/meas | regs | spills | note |",
-               "|---|---|---|---|---|---|---|---|---|"]
+               "| config | source | recommend rank | predicted us | measured us | pred/meas | mma | regs | spills | note |",
+               "|---|---|---|---|---|---|---|---|---|---|"]
         for x in sorted(table, key=lambda x: (x["meas"] is None, x["meas"] or 0)):
-            md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 x["label"], x["sources"], x["rank"] or "-", "%.1f" % (x["pred"] / 1e3) if x["pred"] else "-",
                 "%.1f" % (x["meas"] / 1e3) if x["meas"] else "-",
-                "%.2f" % (x["pred"] / x["meas"]) if x["pred"] and x["meas"] else "-", x["regs"] if x["regs"] else "-",
+                "%.2f" % (x["pred"] / x["meas"]) if x["pred"] and x["meas"] else "-", x["mma"],
+                x["regs"] if x["regs"] else "-",
                 x["spills"] if x["spills"] is not None else "-",
                 (x["error"] or x["note"] or ("" if x["ok"] in (None, True) else "check failed"))[:90]))
         md.append("")
