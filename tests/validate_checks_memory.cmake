@@ -284,7 +284,7 @@ add_test(NAME ValidateResults.RecordsCarryTheirCodesIssueProfile
                  --gpumemsim $<TARGET_FILE:gpumemsim> validate/results/h100/gemm validate/results/h200/gemm
                  validate/results/h100/padding validate/results/h200/padding
                  validate/results/h100/triton_gemm validate/results/h200/triton_gemm validate/results/h100/triton_tma_gemm
-                 validate/results/h200/triton_tma_gemm validate/results/h200/triton_rows
+                 validate/results/h200/triton_tma_gemm validate/results/h200/triton_rows validate/results/h200/triton_stages
                  validate/results/h100/seed002 validate/results/h200/seed002
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 # One SM's line requests to the L2 (gms-inflight-ubench): the model's saturated rates, replayed on

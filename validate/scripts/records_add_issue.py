@@ -61,7 +61,12 @@ def ladder_alone():
 
 
 def profile(gms, sass, kernel, executed, section=None):
-    cmd = [gms, "issue", str(ISSUE / sass), "--kernel", kernel, "--executed", str(executed), "--json"]
+    """`gpumemsim issue` of a listing (a path, or a name under ISSUE); without an executed-count export, the
+    loop body's static profile (each instruction once an iteration)."""
+    sass = sass if isinstance(sass, pathlib.Path) else ISSUE / sass
+    cmd = [gms, "issue", str(sass), "--kernel", kernel, "--json"]
+    if executed is not None:
+        cmd[-1:-1] = ["--executed", str(executed)]
     if section is not None:
         cmd[-1:-1] = ["--section", str(section)]
     out = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
@@ -69,8 +74,10 @@ def profile(gms, sass, kernel, executed, section=None):
     return out, shown
 
 
-def source_of(w):
-    """(SASS file, kernel filter, executed CSV, section of it) for a record's workload, or None."""
+def source_of(w, folder=None):
+    """(SASS file, kernel filter, executed CSV or None, section of it) for a record's workload, or None. A Triton
+    tiling the H100's profiles lack takes the listing its own record folder keeps (sass/<kernel>_<tiling>.sass.xz,
+    from the call that measured it: validate/results/h200/triton_stages), statically."""
     t = w.get("tile", {})
     if w.get("kind") == "tiled_gemm":
         th, copy, smem = w["threads"], w["copy"], w.get("smem", {})
@@ -82,8 +89,11 @@ def source_of(w):
     if w.get("mma") == "wgmma":
         kernel, executed = ("triton_tma_gemm", "triton_tma_source.csv.xz") if w.get("copy") == "tma" else \
             ("triton_gemm", "triton_source.csv.xz")
-        name = f"{kernel}_{t['m']}x{t['n']}x{t['k']}_w{w['warps']}_s{w['stages']}.sm90.sass.xz"
-        return (name, "", ISSUE / executed, None) if (ISSUE / name).exists() else None
+        name = f"{kernel}_{t['m']}x{t['n']}x{t['k']}_w{w['warps']}_s{w['stages']}"
+        if (ISSUE / f"{name}.sm90.sass.xz").exists():
+            return f"{name}.sm90.sass.xz", "", ISSUE / executed, None
+        own = pathlib.Path(folder or ".") / "sass" / f"{name}.sass.xz"
+        return (own, "", None, None) if folder and own.exists() else None
     if w.get("mma", "auto") in ("auto", "mma_sync") and (t.get("m"), t.get("n"), t.get("k")) == (128, 128, 32) \
             and w.get("warps") == 4 and w.get("stages") == 3 and "smem" in w:
         # The warp's own profile: measured with one CTA per SM (the export's second launch), since the
@@ -103,7 +113,7 @@ def main():
     cache, changed, stale, checked = {}, 0, 0, 0
     alone_of = ladder_alone()
     for path, text, rec in records(a.dirs):
-        src = source_of(rec.get("workload") or {})
+        src = source_of(rec.get("workload") or {}, pathlib.Path(path).parent)
         if src is None:
             continue
         checked += 1
