@@ -65,6 +65,7 @@ std::vector<T> parse_list(const std::string& text, const char* what) {
 nlohmann::ordered_json candidate_json(const Candidate& c) {
   nlohmann::ordered_json j = {{"config", c.label}, {"set", c.set}, {"registers", c.registers}};
   if (!c.mma.empty()) j["mma"] = c.mma;
+  if (c.loop_instructions > 0) j["loop_instructions"] = c.loop_instructions;
   if (c.spill_bytes > 0) j["spill_bytes_per_thread"] = c.spill_bytes;
   if (!c.excluded.empty()) {
     j["excluded"] = c.excluded;
@@ -134,11 +135,15 @@ int cmd_recommend(const std::vector<std::string>& args) {
   RecommendRequest req;
   std::string gemm, gemv, json_path, report_dir, tiles, warps, stages, group_m, block_n, block_k, orders;
   int top = 5;
+  bool no_loop_estimate = false;
   req.jobs = std::max(1u, std::thread::hardware_concurrency());
   desc.add_options()("gpu,g", po::value(&req.gpu)->required(), "GPU preset name or file")(
       "gemm", po::value(&gemm), "GEMM shape M,N,K")("gemv", po::value(&gemv), "GEMV shape N,K (one row of x)")(
       "dtype", po::value(&req.dtype)->default_value("fp16"), "element type: fp16 | bf16 | fp32 | fp8")(
       "mma", po::value(&req.mma)->default_value("auto"), "GEMM tensor-core path: auto (each configuration as Triton compiles it: wgmma for warps % 4 == 0, BLOCK_M % 64 == 0 on a GPU with wgmma, else mma_sync) | wgmma | mma_sync")(
+      "no-loop-estimate", po::bool_switch(&no_loop_estimate),
+      "GEMM: leave out the instructions a compiled wgmma loop issues between its copies and MMAs (estimated per "
+      "candidate from its copies a K tile: workload/loop_estimate.h); only the data path the model builds")(
       "top", po::value(&top), "configurations to print (default 5)")(
       "tiles", po::value(&tiles), "GEMM tiles to search, e.g. 128x128x64,128x256x64 (default: Triton's neighbourhood)")(
       "warps", po::value(&warps), "warps to search (comma-separated)")(
@@ -158,6 +163,7 @@ int cmd_recommend(const std::vector<std::string>& args) {
                      "usage: gpumemsim recommend --gpu G (--gemm M,N,K | --gemv N,K) [--dtype fp16] [--top 5] [--json F] "
                      "[--report DIR]"))
     return 0;
+  req.estimate_loop = !no_loop_estimate;
   if (gemm.empty() == gemv.empty()) throw ConfigError("recommend: give exactly one of --gemm M,N,K or --gemv N,K");
   for (const auto& o : req.overrides)
     if (o.rfind("gpu.", 0) != 0) throw ConfigError("--set " + o + ": recommend takes gpu.* overrides only");

@@ -33,6 +33,9 @@ struct RecommendRequest {
   std::string dtype = "fp16";
   std::string mma = "auto";           // GEMM: auto = per candidate as Triton compiles it (compiler_mma_class)
   std::vector<std::string> overrides; // gpu.* overrides for every candidate
+  // GEMM: each wgmma candidate's main loop issues the instructions a compiled Triton loop of its copies would
+  // (workload/loop_estimate.h); false = only the data path the model builds.
+  bool estimate_loop = true;
   RecommendSpace space;
   unsigned jobs = 1;
   // Approximate candidates (RunOptions::sample_waves): each simulates this many waves and
@@ -47,6 +50,7 @@ struct Candidate {
   std::string label;                  // "128x256x64 w8 s3 g8"
   std::vector<std::string> set;       // workload.* overrides that make it
   std::string mma;                    // GEMM: its tensor-core class (wgmma, mma_sync, none)
+  int loop_instructions = 0;          // GEMM: the estimated loop's instructions per warp and K tile (0 = none)
   int registers = 0;                  // needed per thread (before the cap)
   std::int64_t spill_bytes = 0;       // GEMM: the estimated frame swapped every K tile (workload/gemm_spill.h)
   std::string excluded;               // why it was not simulated / could not run; "" = ranked

@@ -86,7 +86,15 @@ TEST(Recommend, EachCandidateTakesTheTensorCoreClassTritonCompilesItTo) {
     EXPECT_EQ(c["mma"], warpgroups ? "wgmma" : "mma_sync") << c.dump();
     const auto& set = c["set"];
     EXPECT_EQ(std::find(set.begin(), set.end(), "workload.mma=mma_sync") != set.end(), !warpgroups) << c.dump();
+    // A wgmma loop issues its own instructions between copies and MMAs (estimated: workload/loop_estimate.h);
+    // 128x128x64 w4 copies 16 chunks a thread and K tile.
+    EXPECT_EQ(c.value("loop_instructions", 0), warpgroups ? 131 : 0) << c.dump();
+    EXPECT_EQ(std::find(set.begin(), set.end(), "workload.issue.instructions=131") != set.end(), warpgroups) << c.dump();
   }
+  r = run(space + "--no-loop-estimate --json " + (dir / "bare.json").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  for (const auto& c : nlohmann::json::parse(slurp(dir / "bare.json"))["ranked"])
+    EXPECT_FALSE(c.contains("loop_instructions")) << c.dump();
   r = run(space + "--mma wgmma --json " + (dir / "wgmma.json").string());
   ASSERT_EQ(r.code, 0) << r.out;
   j = nlohmann::json::parse(slurp(dir / "wgmma.json"));
