@@ -140,7 +140,9 @@ int cmd_recommend(const std::vector<std::string>& args) {
   desc.add_options()("gpu,g", po::value(&req.gpu)->required(), "GPU preset name or file")(
       "gemm", po::value(&gemm), "GEMM shape M,N,K")("gemv", po::value(&gemv), "GEMV shape N,K (one row of x)")(
       "dtype", po::value(&req.dtype)->default_value("fp16"), "element type: fp16 | bf16 | fp32 | fp8")(
-      "mma", po::value(&req.mma)->default_value("auto"), "GEMM tensor-core path: auto (each configuration as Triton compiles it: wgmma for warps % 4 == 0, BLOCK_M % 64 == 0 on a GPU with wgmma, else mma_sync) | wgmma | mma_sync")(
+      "mma", po::value(&req.mma)->default_value("auto"),
+      "GEMM tensor-core path: auto (each configuration as Triton compiles it: wgmma for warps % 4 == 0 and "
+      "BLOCK_M % 64 == 0 on a GPU with wgmma, else mma_sync) | wgmma | mma_sync")(
       "no-loop-estimate", po::bool_switch(&no_loop_estimate),
       "GEMM: leave out the instructions a compiled wgmma loop issues between its copies and MMAs (estimated per "
       "candidate from its copies a K tile: workload/loop_estimate.h); only the data path the model builds")(

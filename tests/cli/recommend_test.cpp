@@ -76,7 +76,8 @@ TEST(Recommend, EachCandidateTakesTheTensorCoreClassTritonCompilesItTo) {
   const auto dir = std::filesystem::temp_directory_path() / "gms_recommend_mma_test";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  const std::string space = "recommend -g h200 --gemm 512,512,512 --tiles 32x64x32,128x128x64 --warps 2,4 --stages 3 -j 2 ";
+  const std::string space =
+      "recommend -g h200 --gemm 512,512,512 --tiles 32x64x32,128x128x64 --warps 2,4 --stages 3 -j 2 ";
   auto r = run(space + "--json " + (dir / "auto.json").string());
   ASSERT_EQ(r.code, 0) << r.out;
   auto j = nlohmann::json::parse(slurp(dir / "auto.json"));
@@ -89,7 +90,8 @@ TEST(Recommend, EachCandidateTakesTheTensorCoreClassTritonCompilesItTo) {
     // A wgmma loop issues its own instructions between copies and MMAs (estimated: workload/loop_estimate.h);
     // 128x128x64 w4 copies 16 chunks a thread and K tile.
     EXPECT_EQ(c.value("loop_instructions", 0), warpgroups ? 131 : 0) << c.dump();
-    EXPECT_EQ(std::find(set.begin(), set.end(), "workload.issue.instructions=131") != set.end(), warpgroups) << c.dump();
+    const bool issued = std::find(set.begin(), set.end(), "workload.issue.instructions=131") != set.end();
+    EXPECT_EQ(issued, warpgroups) << c.dump();
   }
   r = run(space + "--no-loop-estimate --json " + (dir / "bare.json").string());
   ASSERT_EQ(r.code, 0) << r.out;

@@ -286,7 +286,8 @@ TEST(LoopEstimate, FollowsTheCompiledLoopsOfEveryRecordedTiling) {
       const int stall = std::stoi(w["issue"]["stall_cycles"].get<std::string>());
       EXPECT_NEAR(est->instructions, instructions, 3) << e.path();
       EXPECT_NEAR(est->stall_cycles, stall, 0.25 * stall) << e.path();
-      seen[std::to_string(c.tile.m) + "x" + std::to_string(c.tile.n) + "x" + std::to_string(c.tile.k)] = {instructions, stall};
+      const std::string tiling = std::to_string(c.tile.m) + "x" + std::to_string(c.tile.n) + "x" + std::to_string(c.tile.k);
+      seen[tiling] = {instructions, stall};
     }
   EXPECT_GE(seen.size(), 4u) << "64x128x32, 128x128x64, 128x256x64 and 128x256x32";
   GemmConfig other;  // loops the estimate was not taken from: none
