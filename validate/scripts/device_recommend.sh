@@ -20,10 +20,13 @@ if [ -n "${PREDICT:-}" ]; then
   mkdir -p "$predicted"
   for shape in 1024,1024,8192 2048,2048,2048 4096,4096,1024 4096,4096,4096; do
     start=$(date +%s)
+    # The printed ranking goes to one log beside the JSON: the call returns 7 files in all (the device tool
+    # brings back at most 8).
     "$PREDICT" recommend -g "$gpu" --gemm "$shape" -j "$(nproc)" --top 5 \
-      --json "$predicted/rec_${shape//,/x}.json" > "$predicted/rec_${shape//,/x}.txt" 2>&1
+      --json "$predicted/rec_${shape//,/x}.json" > /tmp/recommend_table.txt 2>&1
     echo "recommend $gpu $shape exit $? in $(( $(date +%s) - start )) s ($("$PREDICT" --version | head -1))" \
       | tee -a "$predicted/predict_log.txt"
+    cat /tmp/recommend_table.txt >> "$predicted/predict_log.txt"
   done
 fi
 {
