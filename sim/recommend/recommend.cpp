@@ -191,11 +191,12 @@ RecommendResult recommend(const RecommendRequest& req) {
             c.registers = GemmKernel::registers_needed(gc);
             // Beyond the GPU's registers the compiler spills: priced, not left out (workload/gemm_spill.h).
             const bool splits = gemm_warp_grid(gc).tile_m > 0;
-            if (splits) c.spill_bytes = estimated_gemm_spill_bytes(gc, gpu, resolved_gemm_mma(gc));
+            if (splits) c.spill_bytes = estimated_gemm_spill_bytes(gc, gpu, gc.mma);
             // The loop's own instructions, estimated from loops that do not spill (a spilled loop's are its frame's
             // stores and reloads, which the spill model issues).
-            if (const auto loop = req.estimate_loop && splits && c.spill_bytes == 0 ? estimated_triton_loop_issue(gc)
-                                                                                     : std::nullopt) {
+            const auto loop = req.estimate_loop && splits && c.spill_bytes == 0 ? estimated_triton_loop_issue(gc)
+                                                                                 : std::nullopt;
+            if (loop) {
               c.loop_instructions = loop->instructions;
               c.set.push_back("workload.issue.instructions=" + std::to_string(loop->instructions));
               c.set.push_back("workload.issue.stall_cycles=" + std::to_string(loop->stall_cycles) + "cycles");
