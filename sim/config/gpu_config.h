@@ -210,12 +210,20 @@ std::optional<std::vector<int>> parse_gpc_sms(const std::string& text, std::stri
 // empty vector).
 std::optional<std::vector<int>> parse_sm_order(const std::string& text, int sm_count, std::string* why);
 
+// dram.latency_spread as cycles ("-114cycles, -92cycles, ..., 552cycles"): a read's DRAM latency about its
+// mean at evenly spaced probabilities from 0 to 1 (a quantile function, linear between the points), at least
+// two, none falling; nullopt and *why when malformed. Empty text: no spread (an empty vector).
+std::optional<std::vector<double>> parse_latency_spread(const std::string& text, std::string* why);
+
 struct DramConfig {
   double bandwidth = 0;        // theoretical peak, bytes/s
   double efficiency = 0.9;     // sustained fraction of the peak
   double copy_efficiency = 0;  // the same for an even mix of reads and writes (0 = as efficiency)
   int channels = 0;
   std::uint64_t latency = 0;   // end to end, unloaded
+  // The DRAM's own spread of one read's latency about that mean (quantiles, parsed by parse_latency_spread);
+  // empty = every read after the same latency.
+  std::string latency_spread;
   std::int64_t interleave = 256;
   int access_granularity = 32;  // bytes fetched per missing sector group
   // Beyond this backlog (bytes queued at the channels) the DRAM path serves by GPC: an SM of the

@@ -5,6 +5,7 @@
 #include "config/gpu_config.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace gms {
 
@@ -53,6 +54,31 @@ std::optional<std::vector<int>> parse_gpc_sms(const std::string& text, std::stri
       return std::nullopt;
     }
     out.push_back(static_cast<int>(*v));
+  }
+  return out;
+}
+
+std::optional<std::vector<double>> parse_latency_spread(const std::string& text, std::string* why) {
+  std::vector<double> out;
+  if (text.empty()) return out;
+  for (const std::string& raw : split_csv(text)) {
+    const std::string item = trimmed(raw);
+    std::string item_why;
+    const auto v = parse_quantity(item, Quantity::kCycles, &item_why);
+    if (!v || std::fabs(*v) > 1e6) {
+      *why = "'" + item + "' is not a latency in cycles" + (item_why.empty() ? "" : " (" + item_why + ")");
+      return std::nullopt;
+    }
+    if (!out.empty() && *v < out.back()) {
+      *why = "quantiles must not fall: " + item + " after " + std::to_string(static_cast<long long>(out.back())) +
+             " cycles";
+      return std::nullopt;
+    }
+    out.push_back(*v);
+  }
+  if (out.size() < 2) {
+    *why = "needs at least two quantiles (the 0 % and the 100 % point)";
+    return std::nullopt;
   }
   return out;
 }

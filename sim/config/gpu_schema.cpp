@@ -287,6 +287,13 @@ Schema<GpuConfig> make_schema() {
                                 "near and the far L2 partition, as a chase over random lines measures it (far misses "
                                 "pay l2.far_extra_latency within it)",
                                 [](G& c) -> auto& { return c.dram.latency; }));
+  p.push_back(text_param<G>("dram.latency_spread", "", false,
+                            "the DRAM's own spread of a read's latency about dram.latency: cycles at evenly spaced "
+                            "probabilities from 0 to 1 (\"-90cycles, ..., 576cycles\", a quantile function, linear "
+                            "between the points; the model centres it on its mean, so dram.latency stays the mean). "
+                            "Each read draws its own (a hash of its line and arrival time). Empty = every read after "
+                            "the same latency",
+                            [](G& c) -> auto& { return c.dram.latency_spread; }));
   p.push_back(quantity_param<G>("dram.interleave", Q::kBytes, "256B", 32, 1 << 20,
                                 "bytes mapped to one channel before moving to the next",
                                 [](G& c) -> auto& { return c.dram.interleave; }));
@@ -398,6 +405,7 @@ void validate_gpu(const Bound<GpuConfig>& b, const std::string& file) {
     if (g.dram.gpc_share_backlog > 0 && gpcs->empty())
       fail("dram.gpc_share_backlog", "needs icnt.gpc_sms (which SMs share a GPC)");
     if (!parse_sm_order(g.launch.sm_order, g.sm.count, &why)) fail("launch.sm_order", why);
+    if (!parse_latency_spread(g.dram.latency_spread, &why)) fail("dram.latency_spread", why);
   }
   // The DRAM's own share of the latency must stay positive once the far lines' penalty is taken out.
   const double far_in_mean = far_line_share(g.l2) * static_cast<double>(g.l2.far_extra_latency);
@@ -406,6 +414,18 @@ void validate_gpu(const Bound<GpuConfig>& b, const std::string& file) {
                                            "l2.far_extra_latency (" + std::to_string(static_cast<int>(far_in_mean + 0.5)) +
                                            " cycles): a chase's mean over random lines includes it"
                                          : std::string("must be larger than l2.hit_latency"));
+  // ... and so must the fastest read's, with the spread centred on its mean (the quantile function's trapezoids).
+  std::string spread_why;
+  if (const auto q = parse_latency_spread(g.dram.latency_spread, &spread_why); q && !q->empty()) {
+    double area = 0;
+    for (size_t i = 1; i < q->size(); ++i) area += ((*q)[i - 1] + (*q)[i]) / 2;
+    const double lowest = q->front() - area / static_cast<double>(q->size() - 1);
+    const double own = static_cast<double>(g.dram.latency) - static_cast<double>(g.l2.hit_latency) - far_in_mean;
+    if (own + lowest <= 0)
+      fail("dram.latency_spread", "its lowest point lies " + std::to_string(static_cast<int>(-lowest + 0.5)) +
+                                      " cycles below its mean, more than the DRAM's own share of dram.latency (" +
+                                      std::to_string(static_cast<int>(own + 0.5)) + " cycles)");
+  }
   if (g.l2.slice_interleave != 0 && (!pow2(g.l2.slice_interleave) || g.l2.slice_interleave < g.l2.line))
     fail("l2.slice_interleave", "must be 0 or a power of two no smaller than l2.line");
   if (!pow2(g.dram.interleave)) fail("dram.interleave", "must be a power of two");

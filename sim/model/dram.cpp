@@ -5,6 +5,24 @@
 
 namespace gms {
 
+std::vector<std::int64_t> dram_spread_ticks(const std::vector<double>& q) {
+  std::vector<std::int64_t> out;
+  if (q.size() < 2) return out;
+  constexpr int n = DramTiming::kSpreadPoints;
+  std::vector<double> at(n);
+  double sum = 0;
+  for (int i = 0; i < n; ++i) {
+    const double x = (i + 0.5) / n * static_cast<double>(q.size() - 1);
+    const auto k = std::min(q.size() - 2, static_cast<size_t>(x));
+    at[static_cast<size_t>(i)] = q[k] + (q[k + 1] - q[k]) * (x - static_cast<double>(k));
+    sum += at[static_cast<size_t>(i)];
+  }
+  const double mean = sum / n;
+  out.reserve(n);
+  for (double v : at) out.push_back(static_cast<std::int64_t>(std::llround((v - mean) * kTicksPerCycle)));
+  return out;
+}
+
 Dram::Dram(const DramTiming& t) : timing_(t), map_(t.channels, t.interleave) {
   double ticks_per_byte = static_cast<double>(kTicksPerCycle) * t.channels / t.bytes_per_cycle;
   channels_.assign(t.channels, BandwidthServer(ticks_per_byte));
@@ -19,7 +37,18 @@ Tick Dram::read(Addr addr, std::uint32_t bytes, Tick arrive) {
   BandwidthServer& ch = channels_[c];
   Tick done = ch.serve(arrive, bytes);
   // The transfer is part of the access latency; only waiting for the channel adds to it.
-  return done - ch.service_ticks(bytes) + timing_.access_ticks;
+  Tick access = timing_.access_ticks;
+  if (!timing_.spread_ticks.empty()) {
+    // The read's own draw: the same read at the same time always draws the same (deterministic runs).
+    std::uint64_t h = (addr >> 5) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(arrive) * 0xC2B2AE3D27D4EB4Full;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 32;
+    const std::int64_t off = timing_.spread_ticks[h >> (64 - DramTiming::kSpreadBits)];
+    // The schema keeps access_ticks + the lowest offset above zero (dram.latency_spread); the clamp guards rounding.
+    access = static_cast<Tick>(std::max<std::int64_t>(0, static_cast<std::int64_t>(access) + off));
+  }
+  return done - ch.service_ticks(bytes) + access;
 }
 
 void Dram::write(Addr addr, std::uint32_t bytes, Tick arrive) {

@@ -1,6 +1,8 @@
 #pragma once
-// DRAM as independent channels, each a FCFS server with a bandwidth and a fixed access latency.
-// Requests reserve their channel's time; queueing delay appears when a channel is busy.
+// DRAM as independent channels, each a FCFS server with a bandwidth and an access latency: fixed, or
+// drawn per read from a measured spread (gms-latency-spread-ubench: row state, refresh and bank timing the
+// model does not have one by one). Requests reserve their channel's time; queueing delay appears when a
+// channel is busy.
 #include <cstdint>
 #include <vector>
 
@@ -14,11 +16,20 @@ struct DramTiming {
   std::uint32_t channels = 1;
   std::uint64_t interleave = 256;
   double bytes_per_cycle = 1;  // all channels together, already derated by efficiency
-  Tick access_ticks = 0;       // request at the channel -> data back at L2, unloaded
+  Tick access_ticks = 0;       // request at the channel -> data back at L2, unloaded (the mean)
+  // A read's access time about access_ticks: kSpreadPoints equally likely offsets (mean 0), one drawn
+  // per read by a hash of its address and arrival; empty = none.
+  std::vector<std::int64_t> spread_ticks;
+  static constexpr int kSpreadBits = 10;
+  static constexpr int kSpreadPoints = 1 << kSpreadBits;
   // Bus time a write costs beyond its bytes' when reads share its channel (dram.copy_efficiency):
   // the read/write turnarounds a controller's write batches pay, spread over the written bytes.
   double mixed_write_surcharge = 0;
 };
+
+// dram.latency_spread's quantiles (cycles at evenly spaced probabilities) as DramTiming::spread_ticks:
+// the quantile function at the midpoints of kSpreadPoints equal steps, less their mean.
+std::vector<std::int64_t> dram_spread_ticks(const std::vector<double>& quantile_cycles);
 
 class Dram {
  public:

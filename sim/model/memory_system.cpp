@@ -89,6 +89,12 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
   // own share is what makes the mean come out as measured.
   dt.access_ticks = cycles_to_ticks(gpu.dram.latency - gpu.l2.hit_latency) -
                     static_cast<Tick>(far_line_share(gpu.l2) * static_cast<double>(far_ticks_) + 0.5);
+  {
+    std::string why;
+    const auto spread = parse_latency_spread(gpu.dram.latency_spread, &why);
+    SIM_ASSERT(spread, "dram.latency_spread passed the schema but does not parse: " << why);
+    dt.spread_ticks = dram_spread_ticks(*spread);
+  }
   gpc_share_ = GpcShare(gpu, dt.bytes_per_cycle);
   dram_ = std::make_unique<Dram>(dt);
 

@@ -21,6 +21,7 @@
 #include "common/error.h"
 #include "config/config_tree.h"
 #include "config/gpu_config.h"
+#include "model/dram.h"
 #include "model/engine.h"
 #include "trace/gms_trace.h"
 #include "trace/isa_table.h"
@@ -96,16 +97,34 @@ inline void config_yaml(const std::uint8_t* data, std::size_t size) {
   }
 }
 
-// A carve-out list (l1.carveouts) either says why it is malformed or gives ascending sizes >= 0.
-inline void carveout_list(const std::uint8_t* data, std::size_t size) {
+// A carve-out list (l1.carveouts) either says why it is malformed or gives ascending sizes >= 0. The same text as
+// dram.latency_spread either says why or gives 2+ quantiles that never fall, whose draws are sorted with mean ~0.
+inline void config_lists(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
   std::string why;
-  const auto c = parse_carveouts(std::string(reinterpret_cast<const char*>(data), size), &why);
-  if (!c) {
+  if (const auto c = parse_carveouts(text, &why)) {
+    for (std::size_t i = 0; i < c->size(); ++i)
+      SIM_ASSERT((*c)[i] >= 0 && (i == 0 || (*c)[i] > (*c)[i - 1]), "carve-out " << i << " out of order: " << (*c)[i]);
+  } else {
     SIM_ASSERT(!why.empty(), "a refused carve-out list without a reason");
+  }
+  why.clear();
+  const auto q = parse_latency_spread(text, &why);
+  if (!q) {
+    SIM_ASSERT(!why.empty(), "a refused latency spread without a reason");
     return;
   }
-  for (std::size_t i = 0; i < c->size(); ++i)
-    SIM_ASSERT((*c)[i] >= 0 && (i == 0 || (*c)[i] > (*c)[i - 1]), "carve-out " << i << " out of order: " << (*c)[i]);
+  if (q->empty()) return;
+  SIM_ASSERT(q->size() >= 2, "a spread of " << q->size() << " quantile");
+  for (std::size_t i = 1; i < q->size(); ++i) SIM_ASSERT((*q)[i] >= (*q)[i - 1], "quantile " << i << " falls");
+  const std::vector<std::int64_t> t = dram_spread_ticks(*q);
+  SIM_ASSERT(static_cast<int>(t.size()) == DramTiming::kSpreadPoints, "spread of " << t.size() << " points");
+  double sum = 0;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    SIM_ASSERT(i == 0 || t[i] >= t[i - 1], "spread point " << i << " falls");
+    sum += static_cast<double>(t[i]);
+  }
+  SIM_ASSERT(std::fabs(sum / static_cast<double>(t.size())) <= 1.0, "spread mean " << sum / static_cast<double>(t.size()));
 }
 
 // launch.sm_order (the first byte picks the SM count, 1-64) either is refused with a reason or names every SM once,

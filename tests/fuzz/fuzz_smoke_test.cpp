@@ -109,9 +109,10 @@ TEST(FuzzSmoke, ConfigYaml) {
              gms::fuzz::config_yaml, 3000);
 }
 
-TEST(FuzzSmoke, CarveOutLists) {
-  run_corpus({"0KiB,8KiB,16KiB,32KiB,64KiB,100KiB,132KiB,164KiB,196KiB,228KiB", "0, 1KB ,2MiB", "4096"},
-             gms::fuzz::carveout_list, 20000);
+TEST(FuzzSmoke, CarveOutAndLatencySpreadLists) {
+  run_corpus({"0KiB,8KiB,16KiB,32KiB,64KiB,100KiB,132KiB,164KiB,196KiB,228KiB", "0, 1KB ,2MiB", "4096",
+              "-90cycles, -68cycles, 0cycles, 269cycles, 576cycles", "-5, 5"},
+             gms::fuzz::config_lists, 20000);
 }
 
 TEST(FuzzSmoke, SmOrdersAndGpcSizes) {

@@ -126,8 +126,21 @@ TEST(Config, TypeRangeAndRequiredErrorsNameTheKey) {
 // penalty larger than that mean leaves the DRAM no time of its own, a configuration error.
 TEST(Config, DramLatencyMustCoverTheFarLinesShare) {
   auto wl = test::source_path("configs/workloads/seed000-grouped.yaml");
-  EXPECT_EQ(test::config_error(h100_with(wl, {"gpu.l2.far_extra_latency=700"})), "");  // 273 + 350 < 670
+  EXPECT_EQ(test::config_error(h100_with(wl, {"gpu.l2.far_extra_latency=700", "gpu.dram.latency_spread="})),
+            "");  // 273 + 350 < 670
   EXPECT_NE(test::config_error(h100_with(wl, {"gpu.l2.far_extra_latency=1000"})).find("far lines' share of l2.far_extra_latency (500"),
+            std::string::npos);
+}
+
+// ... and with dram.latency_spread the fastest read's share too: the preset's table reaches 113 cycles below its
+// mean, so the 47 cycles of DRAM time left beside a 700-cycle far penalty are too few.
+TEST(Config, DramLatencySpreadMustLeaveTheFastestReadSomeTime) {
+  auto wl = test::source_path("configs/workloads/seed000-grouped.yaml");
+  EXPECT_EQ(test::config_error(h100_with(wl, {"gpu.l2.far_extra_latency=400"})), "");  // 670 - 273 - 200 = 197 > 113
+  const std::string err = test::config_error(h100_with(wl, {"gpu.l2.far_extra_latency=700"}));
+  EXPECT_NE(err.find("dram.latency_spread"), std::string::npos) << err;
+  EXPECT_NE(err.find("its lowest point lies 113 cycles below its mean"), std::string::npos) << err;
+  EXPECT_NE(test::config_error(h100_with(wl, {"gpu.dram.latency_spread=10cycles, 5cycles"})).find("must not fall"),
             std::string::npos);
 }
 

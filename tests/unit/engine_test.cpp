@@ -156,7 +156,9 @@ TEST(Engine, PerCtaRecordsCoverTheGridInLaunchOrder) {
 }
 
 TEST(MemorySystem, UnloadedLatenciesMatchTheConfiguration) {
-  auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"), "", {"gpu.l2.partition_mode=none"}});
+  // The configured latencies themselves: no DRAM spread (a read's own draw; tests/unit/dram_spread_test.cpp).
+  auto cfg = load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"), "",
+                                       {"gpu.l2.partition_mode=none", "gpu.dram.latency_spread="}});
   MemorySystem mem(cfg.gpu.value);
   Region one_sector{0x10000, 1, 32, 0};
   const Tick t0 = cycles_to_ticks(1000);

@@ -15,9 +15,11 @@ namespace {
 using test_ticks::C;
 
 GpuConfig one_slice(bool forwarded) {
-  // One slice, no partitions and no coalescer: every line queues on the same data path, every read looks up.
+  // One slice, no partitions and no coalescer: every line queues on the same data path, every read looks up; no
+  // DRAM latency spread, so the two runs' misses take the same access time and differ by the queue alone.
   return load_configs(ConfigInputs{test::source_path("configs/gpus/h100.yaml"), "",
                                    {"gpu.l2.partition_mode=none", "gpu.l2.partitions=1", "gpu.l2.slices=1", "gpu.l2.coalescer_entries=0",
+                                    "gpu.dram.latency_spread=",
                                     std::string("gpu.l2.miss_data_forwarded=") + (forwarded ? "true" : "false")}})
       .gpu.value;
 }

@@ -56,7 +56,8 @@ class LoadsBesideReaders final : public test::OneCtaKernel {
 double end_cycles(const char* rate) {
   return static_cast<double>(ticks_to_cycles(
       test::run_on_h100(LoadsBesideReaders(), {std::string("gpu.sm.load_data_bytes_per_cycle=") + rate,
-                                               "gpu.sm.loads_wait_in_mio_queue=false"}).end));
+                                               "gpu.sm.loads_wait_in_mio_queue=false",
+                                               "gpu.dram.latency_spread="}).end));  // the path's cycles alone
 }
 
 TEST(LoadDataPath, AGlobalLoadsDataTakesThePathsCyclesAtItsRate) {

@@ -91,7 +91,8 @@ TEST(MmaDataPath, SimulatedCountersFollowThePlan) {
 // data path does not model issue among the MMAs, and each K tile holds a warp at least the loop's
 // stall-count sum (the WMMA kernel on the H100: 354 instructions, 923 cycles).
 TEST(MmaDataPath, IssueProfileAddsInstructionsAndTheWarpsFloor) {
-  std::vector<std::string> small = {"workload.m=1024", "workload.n=1024", "workload.k=1024"};
+  // No DRAM latency spread: this one wave's slowest reads would set its time, not the issue floor under test.
+  std::vector<std::string> small = {"workload.m=1024", "workload.n=1024", "workload.k=1024", "gpu.dram.latency_spread="};
   small.insert(small.end(), kWmma.begin(), kWmma.end());
   auto base_cfg = gemm("h100", small);
   small.insert(small.end(), {"workload.issue.instructions=354", "workload.issue.stall_cycles=923cycles"});

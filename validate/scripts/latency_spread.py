@@ -9,8 +9,10 @@ mean; the 100th replaced by the 99.9th, one outlier is no quantile), splits them
 preset's line (the model centres them on their mean itself).
 
     validate/scripts/latency_spread.py validate/results/h200/latency_spread/latency_spread_run.jsonl
+    ... --check configs/gpus/h200.yaml configs/gpus/h100.yaml    exit 1 unless each preset holds that line
 """
 import json
+import re
 import statistics
 import sys
 
@@ -28,14 +30,38 @@ def spread(rows, points=21):
     return cut, statistics.median(near), statistics.median(far), [round(offsets[round(i * step)]) for i in range(points)]
 
 
+def preset_spread(path):
+    """The dram block's latency_spread value of a preset (text, without its quotes), or None."""
+    in_dram = False
+    with open(path) as f:
+        for line in f:
+            if not line.startswith((" ", "#")) and line.strip():
+                in_dram = line.startswith("dram:")
+            m = re.match(r'\s+latency_spread:\s*"([^"]*)"', line)
+            if in_dram and m:
+                return m.group(1)
+    return None
+
+
 def main():
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    if not args or (len(args) > 1 and args[1] != "--check") or len(args) == 2:
         raise SystemExit(__doc__)
-    with open(sys.argv[1]) as f:
+    with open(args[0]) as f:
         rows = [json.loads(line) for line in f if line.strip()]
     cut, near, far, table = spread(rows)
+    text = ", ".join(f"{v}cycles" for v in table)
     print(f"# modes split after the {cut}th percentile: near median {near:.0f}, far median {far:.0f} cycles")
-    print("dram: {latency_spread: \"" + ", ".join(f"{v}cycles" for v in table) + "\"}")
+    print("dram: {latency_spread: \"" + text + "\"}")
+    failed = False
+    for preset in args[2:]:
+        held = preset_spread(preset)
+        ok = held == text
+        failed |= not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {preset}: " + ("holds this line" if ok else f"holds {held!r}"))
+    if len(args) > 2:
+        print("check failed" if failed else "check passed")
+        sys.exit(1 if failed else 0)
 
 
 if __name__ == "__main__":

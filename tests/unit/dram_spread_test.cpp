@@ -1,0 +1,79 @@
+// dram.latency_spread: the DRAM's own spread of a read's latency (gms-latency-spread-ubench), drawn per read.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "config/gpu_config.h"
+#include "model/dram.h"
+#include "ticks.h"
+
+namespace gms {
+namespace {
+
+using test_ticks::C;
+
+TEST(DramSpread, ParsesQuantilesInCyclesAndRejectsMalformedOnes) {
+  std::string why;
+  EXPECT_EQ(*parse_latency_spread("", &why), std::vector<double>{});
+  EXPECT_EQ(*parse_latency_spread("-10cycles, 5cycles,100cycles", &why), (std::vector<double>{-10, 5, 100}));
+  EXPECT_FALSE(parse_latency_spread("5cycles, 4cycles", &why));
+  EXPECT_NE(why.find("must not fall"), std::string::npos) << why;
+  EXPECT_FALSE(parse_latency_spread("5GB, 6cycles", &why));  // a latency's unit only
+  EXPECT_NE(why.find("unknown unit"), std::string::npos) << why;
+  EXPECT_FALSE(parse_latency_spread("5cycles", &why));  // one point is no spread
+  EXPECT_NE(why.find("at least two"), std::string::npos) << why;
+  EXPECT_FALSE(parse_latency_spread("1cycles, 2cycles,, 3cycles", &why));
+}
+
+TEST(DramSpread, TicksAreTheQuantileFunctionLessItsMean) {
+  const std::vector<std::int64_t> t = dram_spread_ticks({0, 100});  // uniform over 0..100 cycles
+  ASSERT_EQ(t.size(), static_cast<size_t>(DramTiming::kSpreadPoints));
+  EXPECT_TRUE(std::is_sorted(t.begin(), t.end()));
+  EXPECT_NEAR(static_cast<double>(std::accumulate(t.begin(), t.end(), std::int64_t{0})) / t.size(), 0.0, 1.0);
+  EXPECT_NEAR(static_cast<double>(t.front()) / C, -50.0, 0.1);
+  EXPECT_NEAR(static_cast<double>(t.back()) / C, 50.0, 0.1);
+  // A tail: three points 0, 0, 300 put a quarter of the draws above 150 cycles over the low end.
+  const std::vector<std::int64_t> tail = dram_spread_ticks({0, 0, 300});
+  const double mean_above_low = 75.0;  // the quantile function's mean: (0 + 0) / 2 / 2 + (0 + 300) / 2 / 2
+  const auto above = std::count_if(tail.begin(), tail.end(), [&](std::int64_t v) {
+    return static_cast<double>(v) / C + mean_above_low > 150.0;
+  });
+  EXPECT_NEAR(static_cast<double>(above) / tail.size(), 0.25, 0.01);
+  EXPECT_TRUE(dram_spread_ticks({}).empty());
+}
+
+// Reads on an idle channel: the latencies keep the preset's mean and spread as the table says, and the same
+// reads at the same times draw the same.
+TEST(DramSpread, ReadsDrawTheSpreadAboutTheMeanLatency) {
+  DramTiming t;
+  t.channels = 1;
+  t.bytes_per_cycle = 1e6;  // no queueing
+  t.access_ticks = 400 * C;
+  t.spread_ticks = dram_spread_ticks({-100, -20, 0, 20, 400});
+  Dram a(t), b(t);
+  std::vector<double> lat;
+  for (int i = 0; i < 40000; ++i) {
+    const Addr line = static_cast<Addr>(i) * 128;
+    const Tick arrive = static_cast<Tick>(i) * 1000 * C;
+    const Tick done = a.read(line, 32, arrive);
+    ASSERT_EQ(done, b.read(line, 32, arrive));
+    lat.push_back(static_cast<double>(done - arrive) / C);
+  }
+  std::sort(lat.begin(), lat.end());
+  const double mean = std::accumulate(lat.begin(), lat.end(), 0.0) / lat.size();
+  EXPECT_NEAR(mean, 400.0, 2.0);
+  // The table's mean is 37.5 cycles (four trapezoids of 25 % each), so its points sit 37.5 below.
+  EXPECT_NEAR(lat.front(), 400.0 - 100 - 37.5, 2.0);
+  EXPECT_NEAR(lat.back(), 400.0 + 400 - 37.5, 2.0);
+  EXPECT_NEAR(lat[lat.size() / 2], 400.0 - 37.5, 3.0);          // the median: the table's 0
+  EXPECT_NEAR(lat[lat.size() * 7 / 8], 400.0 + 210 - 37.5, 6.0);  // halfway up the tail's segment
+  // Without a spread every read takes the mean.
+  t.spread_ticks.clear();
+  Dram flat(t);
+  EXPECT_EQ(flat.read(0x80, 32, 5 * C), 5 * C + 400 * C);
+}
+
+}  // namespace
+}  // namespace gms
