@@ -18,19 +18,29 @@ std::string trimmed(std::string item) {
   return item;
 }
 
+// One item of a list as a quantity of kind q: *item gets its trimmed text; nullopt and *why ("'ITEM' is not
+// WHAT (the parser's reason)") when it does not parse or `fits` refuses its value.
+template <class Fits>
+std::optional<double> list_quantity(const std::string& raw, Quantity q, const char* what, Fits fits, std::string* item,
+                                    std::string* why) {
+  *item = trimmed(raw);
+  std::string item_why;
+  const auto v = parse_quantity(*item, q, &item_why);
+  if (v && fits(*v)) return v;
+  *why = "'" + *item + "' is not " + what + (item_why.empty() ? "" : " (" + item_why + ")");
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::vector<std::int64_t>> parse_carveouts(const std::string& text, std::string* why) {
   std::vector<std::int64_t> out;
   if (text.empty()) return out;
   for (const std::string& raw : split_csv(text)) {
-    const std::string item = trimmed(raw);
-    std::string item_why;
-    const auto v = parse_quantity(item, Quantity::kBytes, &item_why);
-    if (!v || *v < 0 || *v > 1e15) {
-      *why = "'" + item + "' is not a size in bytes" + (item_why.empty() ? "" : " (" + item_why + ")");
-      return std::nullopt;
-    }
+    std::string item;
+    const auto v = list_quantity(raw, Quantity::kBytes, "a size in bytes", [](double x) { return x >= 0 && x <= 1e15; },
+                                 &item, why);
+    if (!v) return std::nullopt;
     const auto bytes = static_cast<std::int64_t>(*v);
     if (!out.empty() && bytes <= out.back()) {
       *why = "carve-outs must ascend: " + item + " after " + std::to_string(out.back()) + " B";
@@ -45,14 +55,11 @@ std::optional<std::vector<int>> parse_gpc_sms(const std::string& text, std::stri
   std::vector<int> out;
   if (text.empty()) return out;
   for (const std::string& raw : split_csv(text)) {
-    const std::string item = trimmed(raw);
-    std::string item_why;
-    const auto v = parse_quantity(item, Quantity::kInteger, &item_why);
-    if (!v || *v < 1 || *v > 4096 || *v != static_cast<double>(static_cast<int>(*v))) {
-      *why = "'" + item + "' is not a number of SMs (a whole number, 1 or more)" +
-             (item_why.empty() ? "" : " (" + item_why + ")");
-      return std::nullopt;
-    }
+    std::string item;
+    const auto v = list_quantity(
+        raw, Quantity::kInteger, "a number of SMs (a whole number, 1 or more)",
+        [](double x) { return x >= 1 && x <= 4096 && x == static_cast<double>(static_cast<int>(x)); }, &item, why);
+    if (!v) return std::nullopt;
     out.push_back(static_cast<int>(*v));
   }
   return out;
@@ -62,13 +69,10 @@ std::optional<std::vector<double>> parse_latency_spread(const std::string& text,
   std::vector<double> out;
   if (text.empty()) return out;
   for (const std::string& raw : split_csv(text)) {
-    const std::string item = trimmed(raw);
-    std::string item_why;
-    const auto v = parse_quantity(item, Quantity::kCycles, &item_why);
-    if (!v || std::fabs(*v) > 1e6) {
-      *why = "'" + item + "' is not a latency in cycles" + (item_why.empty() ? "" : " (" + item_why + ")");
-      return std::nullopt;
-    }
+    std::string item;
+    const auto v = list_quantity(raw, Quantity::kCycles, "a latency in cycles", [](double x) { return std::fabs(x) <= 1e6; },
+                                 &item, why);
+    if (!v) return std::nullopt;
     if (!out.empty() && *v < out.back()) {
       *why = "quantiles must not fall: " + item + " after " + std::to_string(static_cast<long long>(out.back())) +
              " cycles";
