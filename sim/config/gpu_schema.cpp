@@ -405,8 +405,10 @@ void validate_gpu(const Bound<GpuConfig>& b, const std::string& file) {
     if (g.dram.gpc_share_backlog > 0 && gpcs->empty())
       fail("dram.gpc_share_backlog", "needs icnt.gpc_sms (which SMs share a GPC)");
     if (!parse_sm_order(g.launch.sm_order, g.sm.count, &why)) fail("launch.sm_order", why);
-    if (!parse_latency_spread(g.dram.latency_spread, &why)) fail("dram.latency_spread", why);
   }
+  std::string spread_why;
+  const auto spread = parse_latency_spread(g.dram.latency_spread, &spread_why);
+  if (!spread) fail("dram.latency_spread", spread_why);
   // The DRAM's own share of the latency must stay positive once the far lines' penalty is taken out.
   const double far_in_mean = far_line_share(g.l2) * static_cast<double>(g.l2.far_extra_latency);
   if (static_cast<double>(g.dram.latency) <= static_cast<double>(g.l2.hit_latency) + far_in_mean)
@@ -415,11 +417,10 @@ void validate_gpu(const Bound<GpuConfig>& b, const std::string& file) {
                                            " cycles): a chase's mean over random lines includes it"
                                          : std::string("must be larger than l2.hit_latency"));
   // ... and so must the fastest read's, with the spread centred on its mean (the quantile function's trapezoids).
-  std::string spread_why;
-  if (const auto q = parse_latency_spread(g.dram.latency_spread, &spread_why); q && !q->empty()) {
+  if (const std::vector<double>& q = *spread; !q.empty()) {
     double area = 0;
-    for (size_t i = 1; i < q->size(); ++i) area += ((*q)[i - 1] + (*q)[i]) / 2;
-    const double lowest = q->front() - area / static_cast<double>(q->size() - 1);
+    for (size_t i = 1; i < q.size(); ++i) area += (q[i - 1] + q[i]) / 2;
+    const double lowest = q.front() - area / static_cast<double>(q.size() - 1);
     const double own = static_cast<double>(g.dram.latency) - static_cast<double>(g.l2.hit_latency) - far_in_mean;
     if (own + lowest <= 0)
       fail("dram.latency_spread", "its lowest point lies " + std::to_string(static_cast<int>(-lowest + 0.5)) +
