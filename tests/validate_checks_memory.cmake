@@ -449,3 +449,6 @@ add_test(NAME ValidateResults.LatencySpreadCheckRefusesAPresetWithout
                  ${PROJECT_SOURCE_DIR}/validate/results/h200/latency_spread/latency_spread_run.jsonl --check
                  ${PROJECT_SOURCE_DIR}/configs/gpus/a100.yaml)
 set_tests_properties(ValidateResults.LatencySpreadCheckRefusesAPresetWithout PROPERTIES WILL_FAIL TRUE)
+# gms-latency-lanes-ubench's analysis (validate/scripts/latency_lanes.py): on synthetic steps, lanes that draw
+# independently read an excess of 1 and lanes that wait together 0 (the measurement itself: the next device call).
+gms_script_expect(LatencyLanesAnalysisTellsIndependentFromTogether latency_lanes.py "self-test passed" --self-test)
