@@ -39,8 +39,14 @@ Tick Dram::read(Addr addr, std::uint32_t bytes, Tick arrive) {
   // The transfer is part of the access latency; only waiting for the channel adds to it.
   Tick access = timing_.access_ticks;
   if (!timing_.spread_ticks.empty()) {
-    // The read's own draw: the same read at the same time always draws the same (deterministic runs).
-    std::uint64_t h = (addr >> 5) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(arrive) * 0xC2B2AE3D27D4EB4Full;
+    // The same read at the same time always draws the same (deterministic runs); a shared draw keys on its
+    // channel (or none) and its window instead of its line and tick.
+    std::uint64_t key = addr >> 5, when = static_cast<std::uint64_t>(arrive);
+    if (timing_.spread_scope != DramTiming::SpreadScope::kRead) {
+      key = timing_.spread_scope == DramTiming::SpreadScope::kChannel ? c + 1 : 0;
+      when /= static_cast<std::uint64_t>(timing_.spread_window);
+    }
+    std::uint64_t h = key * 0x9E3779B97F4A7C15ull ^ when * 0xC2B2AE3D27D4EB4Full;
     h ^= h >> 29;
     h *= 0xBF58476D1CE4E5B9ull;
     h ^= h >> 32;

@@ -75,5 +75,56 @@ TEST(DramSpread, ReadsDrawTheSpreadAboutTheMeanLatency) {
   EXPECT_EQ(flat.read(0x80, 32, 5 * C), 5 * C + 400 * C);
 }
 
+// dram.latency_spread_scope: reads that share one draw. Channel scope: every read reaching one channel within one
+// window waits the same, whatever its line; the next window, or another channel, draws afresh - and over many
+// windows the draws keep the table's mean. Read scope draws per line.
+TEST(DramSpread, SharedScopesDrawOncePerChannelOrDeviceAndWindow) {
+  DramTiming t;
+  t.channels = 4;
+  t.interleave = 256;
+  t.bytes_per_cycle = 1e6;
+  t.access_ticks = 400 * C;
+  t.spread_ticks = dram_spread_ticks({-100, -20, 0, 20, 400});
+  t.spread_window = 600 * C;
+  const auto latency = [](Dram& d, Addr line, Tick arrive) { return d.read(line, 32, arrive) - arrive; };
+  t.spread_scope = DramTiming::SpreadScope::kChannel;
+  Dram channel(t);
+  // Two lines of one channel and one of another, whatever the channel hash.
+  const Addr channel0_a = 0;
+  Addr channel0_b = 256, channel1 = 256;
+  while (channel.channel_of(channel0_b) != channel.channel_of(channel0_a)) channel0_b += 256;
+  while (channel.channel_of(channel1) == channel.channel_of(channel0_a)) channel1 += 256;
+  int windows_differing = 0, channels_differing = 0;
+  double sum = 0;
+  const int windows = 20000;
+  for (int w = 0; w < windows; ++w) {
+    const Tick start = static_cast<Tick>(w) * 600 * C;
+    const Tick l = latency(channel, channel0_a, start + 10 * C);
+    ASSERT_EQ(l, latency(channel, channel0_b, start + 500 * C)) << "window " << w;  // same channel and window
+    sum += static_cast<double>(l) / C;
+    channels_differing += l != latency(channel, channel1, start + 10 * C);
+    if (w > 0) windows_differing += l != latency(channel, channel0_a, start - 10 * C);
+  }
+  EXPECT_GT(windows_differing, windows * 9 / 10);
+  EXPECT_GT(channels_differing, windows * 9 / 10);
+  EXPECT_NEAR(sum / windows, 400.0, 3.0);
+
+  t.spread_scope = DramTiming::SpreadScope::kDevice;
+  Dram device(t);
+  for (int w = 0; w < 100; ++w) {
+    const Tick start = static_cast<Tick>(w) * 600 * C;
+    ASSERT_EQ(latency(device, channel0_a, start), latency(device, channel1, start + 599 * C)) << "window " << w;
+  }
+
+  t.spread_scope = DramTiming::SpreadScope::kRead;
+  Dram read(t);
+  int lines_differing = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const Tick at = static_cast<Tick>(i) * 1000 * C;
+    lines_differing += latency(read, channel0_a, at) != latency(read, channel0_b, at);
+  }
+  EXPECT_GT(lines_differing, 900);
+}
+
 }  // namespace
 }  // namespace gms
