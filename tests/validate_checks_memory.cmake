@@ -48,8 +48,8 @@ gms_script_check(StoreCopiesSlowerStreamsDisplaceLess store_copies.py validate/r
 gms_script_check(StoreCopiesInStep store_copies.py validate/results/h200/store_copies/sync)
 gms_script_check(StoreCopiesFromFewerSms store_copies.py validate/results/h200/store_copies/spread)
 # The L2 request coalescer's merges beside time (docs/calibration.md, "Merged where silicon looks up"): on both committed
-# scorecards the model runs fast where it merges more of the SMs' reads than silicon (correlation -0.83 / -0.80
-# since the DRAM's latency spread; -0.82 / -0.76 since launch.sm_order; -0.83 / -0.77 before it, -0.84 / -0.78 before sm.mio_entries_by_cta_age; the H200's over 56
+# scorecards the model runs fast where it merges more of the SMs' reads than silicon (correlation -0.84 / -0.78
+# since reads of one 4 KiB block share their DRAM latency draw; -0.83 / -0.80 since the DRAM's latency spread; -0.82 / -0.76 since launch.sm_order; -0.83 / -0.77 before it, -0.84 / -0.78 before sm.mio_entries_by_cta_age; the H200's over 56
 # records since the rows sweep joined its card), and
 # silicon merges less at K 8192 than at 4096 where the model does not; a fixture whose model merges as silicon does
 # is refused.
@@ -59,9 +59,9 @@ foreach(gpu h100 h200)
                    ${PROJECT_SOURCE_DIR}/docs/results/${gpu}-compare.json.xz --records ${PROJECT_SOURCE_DIR}/validate/results/${gpu} --check)
 endforeach()
 set_tests_properties(ValidateResults.MergeRatios.h100 PROPERTIES PASS_REGULAR_EXPRESSION
-                     "24 records: correlation of the merged excess with the time error -0[.]83.*check passed")
+                     "24 records: correlation of the merged excess with the time error -0[.]84.*check passed")
 set_tests_properties(ValidateResults.MergeRatios.h200 PROPERTIES PASS_REGULAR_EXPRESSION
-                     "56 records: correlation of the merged excess with the time error -0[.]80.*check passed")
+                     "56 records: correlation of the merged excess with the time error -0[.]78.*check passed")
 gms_script_expect(MergeRatiosCheckRefusesAModelInStep merge_ratios.py
   "FAIL: no correlation.*FAIL: triton_gemm_MxNxK_64x128x32_w4_s4_grouped8: silicon 0[.]16 -> 0[.]08, model 0[.]16"
   ${PROJECT_SOURCE_DIR}/tests/data/merge_in_step/card.json --records
@@ -452,3 +452,19 @@ set_tests_properties(ValidateResults.LatencySpreadCheckRefusesAPresetWithout PRO
 # gms-latency-lanes-ubench's analysis (validate/scripts/latency_lanes.py): on synthetic steps, lanes that draw
 # independently read an excess of 1 and lanes that wait together 0 (the measurement itself: the next device call).
 gms_script_expect(LatencyLanesAnalysisTellsIndependentFromTogether latency_lanes.py "self-test passed" --self-test)
+# Its measurement on the H200 (validate/results/h200/latency_lanes, 2026-12-05): a warp's N unrelated misses wait as
+# N independent draws (excess 0.82-0.91 from 8 lanes), N adjacent lines of one 4 KiB block nearly as one (0.06-0.33).
+# The model's side replays the steps as a trace: with the preset's dram.latency_spread_scope (block) what the other
+# lanes add misses silicon's by 48 cycles on the mean from 4 lanes up; per-read draws (read) by 118, one draw per
+# channel by 100, one for the device by 110, no spread by 110 - the check's bound is 60.
+add_test(NAME ValidateResults.LatencyLanesModelWaitsAsSilicon
+         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/latency_lanes.py
+                 ${PROJECT_SOURCE_DIR}/validate/results/h200/latency_lanes/latency_lanes_run.jsonl
+                 --model $<TARGET_FILE:gpumemsim> --gpu ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --steps 1024 --check)
+set_tests_properties(ValidateResults.LatencyLanesModelWaitsAsSilicon PROPERTIES PASS_REGULAR_EXPRESSION "check passed")
+add_test(NAME ValidateResults.LatencyLanesCheckRefusesPerReadDraws
+         COMMAND ${GMS_PYTHON3} ${PROJECT_SOURCE_DIR}/validate/scripts/latency_lanes.py
+                 ${PROJECT_SOURCE_DIR}/validate/results/h200/latency_lanes/latency_lanes_run.jsonl
+                 --model $<TARGET_FILE:gpumemsim> --gpu ${PROJECT_SOURCE_DIR}/configs/gpus/h200.yaml --steps 1024 --check
+                 --set gpu.dram.latency_spread_scope=read)
+set_tests_properties(ValidateResults.LatencyLanesCheckRefusesPerReadDraws PROPERTIES PASS_REGULAR_EXPRESSION "check FAILED")

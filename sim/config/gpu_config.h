@@ -224,10 +224,11 @@ struct DramConfig {
   // The DRAM's own spread of one read's latency about that mean (quantiles, parsed by parse_latency_spread);
   // empty = every read after the same latency.
   std::string latency_spread;
-  // Which reads share one draw from that spread: read (each its own) | channel | device (every read reaching the
-  // channel, or any channel, within one latency_spread_window).
+  // Which reads share one draw from that spread: read (each its own) | block | channel | device (every read of one
+  // latency_spread_block, of the channel, or of any channel, within one latency_spread_window).
   std::string latency_spread_scope = "read";
   std::uint64_t latency_spread_window = 600;  // cycles one shared draw holds
+  std::int64_t latency_spread_block = 4096;   // bytes of one block (scope block)
   std::int64_t interleave = 256;
   int access_granularity = 32;  // bytes fetched per missing sector group
   // Beyond this backlog (bytes queued at the channels) the DRAM path serves by GPC: an SM of the

@@ -294,16 +294,21 @@ Schema<GpuConfig> make_schema() {
                             "Each read draws its own (a hash of its line and arrival time). Empty = every read after "
                             "the same latency",
                             [](G& c) -> auto& { return c.dram.latency_spread; }));
-  p.push_back(choice_param<G>("dram.latency_spread_scope", {"read", "channel", "device"}, "read",
-                              "which DRAM reads share one draw of dram.latency_spread: read = each its own; channel = "
-                              "every read reaching one channel within one latency_spread_window (a bank's refresh or "
-                              "row conflict delays every read there at once); device = every read within one window, "
-                              "any channel",
+  p.push_back(choice_param<G>("dram.latency_spread_scope", {"read", "block", "channel", "device"}, "read",
+                              "which DRAM reads share one draw of dram.latency_spread: read = each its own; block = "
+                              "every read of one aligned dram.latency_spread_block within one latency_spread_window "
+                              "(one row's neighbourhood: gms-latency-lanes-ubench's adjacent lines wait together); "
+                              "channel = every read reaching one channel within one window (a refresh or row conflict "
+                              "delays every read there at once); device = every read within one window, any channel",
                               [](G& c) -> auto& { return c.dram.latency_spread_scope; }));
   p.push_back(quantity_param<G>("dram.latency_spread_window", Q::kCycles, "600cycles", 1, 1000000,
                                 "how long one shared draw of dram.latency_spread holds (scope channel or device): about "
                                 "the spread's tail, +576 cycles on the H200 (a refresh's length)",
                                 [](G& c) -> auto& { return c.dram.latency_spread_window; }));
+  p.push_back(quantity_param<G>("dram.latency_spread_block", Q::kBytes, "4KiB", 128, 1 << 30,
+                                "the aligned address block whose reads share one draw of dram.latency_spread "
+                                "(scope block)",
+                                [](G& c) -> auto& { return c.dram.latency_spread_block; }));
   p.push_back(quantity_param<G>("dram.interleave", Q::kBytes, "256B", 32, 1 << 20,
                                 "bytes mapped to one channel before moving to the next",
                                 [](G& c) -> auto& { return c.dram.interleave; }));

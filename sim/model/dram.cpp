@@ -43,7 +43,11 @@ Tick Dram::read(Addr addr, std::uint32_t bytes, Tick arrive) {
     // channel (or none) and its window instead of its line and tick.
     std::uint64_t key = addr >> 5, when = static_cast<std::uint64_t>(arrive);
     if (timing_.spread_scope != DramTiming::SpreadScope::kRead) {
-      key = timing_.spread_scope == DramTiming::SpreadScope::kChannel ? c + 1 : 0;
+      switch (timing_.spread_scope) {
+        case DramTiming::SpreadScope::kBlock: key = addr / timing_.spread_block; break;
+        case DramTiming::SpreadScope::kChannel: key = c + 1; break;
+        default: key = 0;
+      }
       when /= static_cast<std::uint64_t>(timing_.spread_window);
     }
     std::uint64_t h = key * 0x9E3779B97F4A7C15ull ^ when * 0xC2B2AE3D27D4EB4Full;

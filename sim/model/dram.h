@@ -20,11 +20,12 @@ struct DramTiming {
   // A read's access time about access_ticks: kSpreadPoints equally likely offsets (mean 0), drawn by a
   // hash of the read's address and arrival, or of its channel and time window (spread_scope); empty = none.
   std::vector<std::int64_t> spread_ticks;
-  // Reads that share one draw (dram.latency_spread_scope): each its own, or those reaching one channel / any
-  // channel within spread_window ticks of each other (fixed windows from tick 0).
-  enum class SpreadScope : std::uint8_t { kRead, kChannel, kDevice };
+  // Reads that share one draw (dram.latency_spread_scope): each its own, or those of one spread_block-byte block /
+  // one channel / any channel within one spread_window (fixed windows from tick 0).
+  enum class SpreadScope : std::uint8_t { kRead, kBlock, kChannel, kDevice };
   SpreadScope spread_scope = SpreadScope::kRead;
   Tick spread_window = 1;
+  std::uint64_t spread_block = 4096;
   static constexpr int kSpreadBits = 10;
   static constexpr int kSpreadPoints = 1 << kSpreadBits;
   // Bus time a write costs beyond its bytes' when reads share its channel (dram.copy_efficiency):

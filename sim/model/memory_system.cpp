@@ -95,9 +95,11 @@ MemorySystem::MemorySystem(const GpuConfig& gpu) : gpu_(gpu) {
     SIM_ASSERT(spread, "dram.latency_spread passed the schema but does not parse: " << why);
     dt.spread_ticks = dram_spread_ticks(*spread);
     const std::string& scope = gpu.dram.latency_spread_scope;
-    dt.spread_scope = scope == "channel"  ? DramTiming::SpreadScope::kChannel
-                      : scope == "device" ? DramTiming::SpreadScope::kDevice
-                                          : DramTiming::SpreadScope::kRead;
+    dt.spread_scope = scope == "block"     ? DramTiming::SpreadScope::kBlock
+                      : scope == "channel" ? DramTiming::SpreadScope::kChannel
+                      : scope == "device"  ? DramTiming::SpreadScope::kDevice
+                                           : DramTiming::SpreadScope::kRead;
+    dt.spread_block = static_cast<std::uint64_t>(gpu.dram.latency_spread_block);
     dt.spread_window = std::max<Tick>(1, cycles_to_ticks(gpu.dram.latency_spread_window));
   }
   gpc_share_ = GpcShare(gpu, dt.bytes_per_cycle);

@@ -77,8 +77,8 @@ TEST(DramSpread, ReadsDrawTheSpreadAboutTheMeanLatency) {
 
 // dram.latency_spread_scope: reads that share one draw. Channel scope: every read reaching one channel within one
 // window waits the same, whatever its line; the next window, or another channel, draws afresh - and over many
-// windows the draws keep the table's mean. Read scope draws per line.
-TEST(DramSpread, SharedScopesDrawOncePerChannelOrDeviceAndWindow) {
+// windows the draws keep the table's mean. Block scope: the lines of one aligned block. Read scope draws per line.
+TEST(DramSpread, SharedScopesDrawOncePerBlockChannelOrDeviceAndWindow) {
   DramTiming t;
   t.channels = 4;
   t.interleave = 256;
@@ -115,6 +115,19 @@ TEST(DramSpread, SharedScopesDrawOncePerChannelOrDeviceAndWindow) {
     const Tick start = static_cast<Tick>(w) * 600 * C;
     ASSERT_EQ(latency(device, channel0_a, start), latency(device, channel1, start + 599 * C)) << "window " << w;
   }
+
+  // Block scope: the lines of one 4 KiB block share a window's draw whatever their channels; other blocks draw afresh.
+  t.spread_scope = DramTiming::SpreadScope::kBlock;
+  t.spread_block = 4096;
+  Dram block(t);
+  int blocks_differing = 0;
+  for (int w = 0; w < 1000; ++w) {
+    const Tick start = static_cast<Tick>(w) * 600 * C;
+    const Addr first = static_cast<Addr>(w) * 4096;
+    ASSERT_EQ(latency(block, first, start), latency(block, first + 4096 - 128, start + 300 * C)) << "window " << w;
+    blocks_differing += latency(block, first, start) != latency(block, first + 4096, start);
+  }
+  EXPECT_GT(blocks_differing, 900);
 
   t.spread_scope = DramTiming::SpreadScope::kRead;
   Dram read(t);
