@@ -84,3 +84,15 @@ inline int gpu_sm_count() {
 
 // Compiler-only fence: keeps the source order of loads and math (the orders under study).
 #define GPU_ORDER_FENCE() asm volatile("" ::: "memory")
+
+// One 32-bit load past L1 (CUDA ld.global.cg: cached in L2 only), so a chase's every hop reaches L2 or DRAM.
+// HIP has no such hint in source: a volatile load there.
+__device__ __forceinline__ unsigned gpu_load_cg(const unsigned* p) {
+#if !defined(__HIPCC__)
+  unsigned v;
+  asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+#else
+  return *reinterpret_cast<const volatile unsigned*>(p);
+#endif
+}

@@ -32,16 +32,6 @@ constexpr int kWarm = 1024;
 constexpr unsigned kStride = 32;  // uint32 elements in 128 bytes
 constexpr unsigned kGroupLines = 32;  // lines in a contiguous group: 4 KiB
 
-__device__ __forceinline__ unsigned load_cg(const unsigned* p) {
-#if !defined(__HIPCC__)
-  unsigned v;
-  asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-#else
-  return *reinterpret_cast<const volatile unsigned*>(p);
-#endif
-}
-
 __global__ void lanes_kernel(const unsigned* __restrict__ next, const unsigned* __restrict__ starts, int lanes,
                              unsigned short* lat, unsigned* sink) {
   __shared__ unsigned short s_lat[kSteps];
@@ -50,11 +40,11 @@ __global__ void lanes_kernel(const unsigned* __restrict__ next, const unsigned* 
   const bool on = lane < lanes;
   unsigned j = starts[lane];
   for (int i = 0; i < kWarm; ++i)
-    if (on) j = load_cg(next + j);
+    if (on) j = gpu_load_cg(next + j);
   for (int i = 0; i < kSteps; ++i) {
     const long long t0 = clock64();
     if (on) {
-      j = load_cg(next + j);
+      j = gpu_load_cg(next + j);
       s_dep[lane] = j;  // waits for the data
     }
     __syncwarp();

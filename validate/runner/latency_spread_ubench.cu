@@ -26,16 +26,6 @@ constexpr int kLaunches = 4;
 constexpr int kStreamThreads = 256;
 constexpr unsigned kStride = 32;  // uint32 elements in 128 bytes
 
-__device__ __forceinline__ unsigned load_cg(const unsigned* p) {
-#if !defined(__HIPCC__)
-  unsigned v;
-  asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-#else
-  return *reinterpret_cast<const volatile unsigned*>(p);
-#endif
-}
-
 __device__ __forceinline__ int4 load_cg4(const int4* p) {
 #if !defined(__HIPCC__)
   int4 v;
@@ -65,11 +55,11 @@ __global__ void spread_kernel(const unsigned* __restrict__ next, unsigned start,
     __shared__ unsigned short s_lat[kSamples];
     __shared__ volatile unsigned s_dep;
     unsigned j = start;
-    for (int i = 0; i < warm; ++i) j = load_cg(next + j);
+    for (int i = 0; i < warm; ++i) j = gpu_load_cg(next + j);
     const unsigned long long t_begin = ns_now();
     for (int i = 0; i < kSamples; ++i) {
       const long long t0 = clock64();
-      j = load_cg(next + j);
+      j = gpu_load_cg(next + j);
       s_dep = j;  // waits for the data: the clock below reads after it
       const long long t1 = clock64();
       s_lat[i] = static_cast<unsigned short>(min(t1 - t0, 65535LL));
