@@ -302,8 +302,8 @@ Schema<GpuConfig> make_schema() {
                               "delays every read there at once); device = every read within one window, any channel",
                               [](G& c) -> auto& { return c.dram.latency_spread_scope; }));
   p.push_back(quantity_param<G>("dram.latency_spread_window", Q::kCycles, "600cycles", 1, 1000000,
-                                "how long one shared draw of dram.latency_spread holds (scope channel or device): about "
-                                "the spread's tail, +576 cycles on the H200 (a refresh's length)",
+                                "how long one shared draw of dram.latency_spread holds (scope block, channel or device): "
+                                "about the spread's tail, +576 cycles on the H200 (a refresh's length)",
                                 [](G& c) -> auto& { return c.dram.latency_spread_window; }));
   p.push_back(quantity_param<G>("dram.latency_spread_block", Q::kBytes, "4KiB", 128, 1 << 30,
                                 "the aligned address block whose reads share one draw of dram.latency_spread "

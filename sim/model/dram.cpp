@@ -40,16 +40,15 @@ Tick Dram::read(Addr addr, std::uint32_t bytes, Tick arrive) {
   Tick access = timing_.access_ticks;
   if (!timing_.spread_ticks.empty()) {
     // The same read at the same time always draws the same (deterministic runs); a shared draw keys on its
-    // channel (or none) and its window instead of its line and tick.
+    // block, its channel or nothing, and on its window instead of its tick.
     std::uint64_t key = addr >> 5, when = static_cast<std::uint64_t>(arrive);
-    if (timing_.spread_scope != DramTiming::SpreadScope::kRead) {
-      switch (timing_.spread_scope) {
-        case DramTiming::SpreadScope::kBlock: key = addr / timing_.spread_block; break;
-        case DramTiming::SpreadScope::kChannel: key = c + 1; break;
-        default: key = 0;
-      }
-      when /= static_cast<std::uint64_t>(timing_.spread_window);
+    switch (timing_.spread_scope) {
+      case DramTiming::SpreadScope::kRead: break;
+      case DramTiming::SpreadScope::kBlock: key = addr / timing_.spread_block; break;
+      case DramTiming::SpreadScope::kChannel: key = c + 1; break;
+      case DramTiming::SpreadScope::kDevice: key = 0; break;
     }
+    if (timing_.spread_scope != DramTiming::SpreadScope::kRead) when /= static_cast<std::uint64_t>(timing_.spread_window);
     std::uint64_t h = key * 0x9E3779B97F4A7C15ull ^ when * 0xC2B2AE3D27D4EB4Full;
     h ^= h >> 29;
     h *= 0xBF58476D1CE4E5B9ull;

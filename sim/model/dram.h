@@ -18,7 +18,7 @@ struct DramTiming {
   double bytes_per_cycle = 1;  // all channels together, already derated by efficiency
   Tick access_ticks = 0;       // request at the channel -> data back at L2, unloaded (the mean)
   // A read's access time about access_ticks: kSpreadPoints equally likely offsets (mean 0), drawn by a
-  // hash of the read's address and arrival, or of its channel and time window (spread_scope); empty = none.
+  // hash of the read's address and arrival, or of its block / channel and time window (spread_scope); empty = none.
   std::vector<std::int64_t> spread_ticks;
   // Reads that share one draw (dram.latency_spread_scope): each its own, or those of one spread_block-byte block /
   // one channel / any channel within one spread_window (fixed windows from tick 0).
